@@ -1,0 +1,45 @@
+//===- GraphGenerators.h - random and synthetic MemoryGraphs ----*- C++ -*-===//
+//
+// Seeded generators for the graph shapes real programs have, used by the unit
+// tests and the benchmarks. Every graph is finalized and its program order
+// (node ids) is valid. Includes no MLIR header.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_ANALYSIS_GRAPHGENERATORS_H
+#define MEMSCHED_ANALYSIS_GRAPHGENERATORS_H
+
+#include "Analysis/MemSched/MemoryGraph.h"
+
+#include <cstdint>
+
+namespace memsched {
+
+enum class GraphFamily {
+  /// Random DAG: each node reads a few earlier outputs.
+  Random,
+  /// Layers of parallel ops, each reading outputs of the previous layers.
+  Layered,
+  /// Inception-like: blocks of parallel branches joined by a concat.
+  SeriesParallel,
+  /// A chain with long skip connections (U-Net, ResNet shortcuts).
+  SkipConnections,
+  /// One producer feeding many consumers, joined later (wide fans).
+  WideFan,
+  /// Several ops updating one buffer in place, in a fixed order.
+  InPlace,
+};
+
+const char *familyName(GraphFamily family);
+
+/// Every family, for loops in tests and benchmarks.
+const std::vector<GraphFamily> &allFamilies();
+
+/// A graph of `family` with about `numNodes` nodes, deterministic in `seed`.
+/// Buffer sizes are drawn from [1, maxSize]; some nodes get transient bytes.
+MemoryGraph generateGraph(GraphFamily family, unsigned numNodes,
+                          uint64_t seed, uint64_t maxSize = 100);
+
+} // namespace memsched
+
+#endif // MEMSCHED_ANALYSIS_GRAPHGENERATORS_H

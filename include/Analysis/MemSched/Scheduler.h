@@ -1,0 +1,53 @@
+//===- Scheduler.h - minimum-peak ordering of a MemoryGraph -----*- C++ -*-===//
+//
+// Finds a valid order of a MemoryGraph with a low peak (DESIGN.md section 3):
+// decomposition at cut nodes, exact best-first search over executed sets per
+// segment within a budget, memory-aware list scheduling plus local search as the
+// fallback. The program order is always a candidate, so the result's peak never
+// exceeds it. Deterministic. Includes no MLIR header.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_ANALYSIS_SCHEDULER_H
+#define MEMSCHED_ANALYSIS_SCHEDULER_H
+
+#include "Analysis/MemSched/MemoryGraph.h"
+
+namespace memsched {
+
+struct ScheduleOptions {
+  /// Maximum number of search states the exact search may expand per segment
+  /// before giving up on that segment (then the heuristic result stands).
+  uint64_t exactStateBudget = 200000;
+  /// Skip the exact search entirely.
+  bool heuristicOnly = false;
+  /// Rounds of local improvement after list scheduling (0 disables it).
+  unsigned localSearchRounds = 2;
+};
+
+struct ScheduleResult {
+  std::vector<NodeId> order;
+  uint64_t peak = 0;
+  /// Peak of the program order, for reference.
+  uint64_t inputPeak = 0;
+  unsigned numSegments = 0;
+  unsigned exactSegments = 0;
+  unsigned heuristicSegments = 0;
+  /// True when every segment was solved exactly: `peak` is then the minimum
+  /// over all valid orders.
+  bool provedOptimal = false;
+};
+
+/// Schedules `graph` (finalized). The result's order is valid and its peak is
+/// at most the program order's peak.
+ScheduleResult schedule(const MemoryGraph &graph,
+                        const ScheduleOptions &options = {});
+
+/// Exhaustive minimum peak over all valid orders. Exponential: for tests on
+/// small graphs only (asserts numNodes() <= 20).
+uint64_t bruteForceMinPeak(const MemoryGraph &graph,
+                           std::vector<NodeId> *bestOrder = nullptr);
+
+} // namespace memsched
+
+#endif // MEMSCHED_ANALYSIS_SCHEDULER_H

@@ -1,0 +1,237 @@
+//===- GraphGenerators.cpp - random and synthetic MemoryGraphs --*- C++ -*-===//
+
+#include "Analysis/MemSched/GraphGenerators.h"
+
+#include <algorithm>
+
+using namespace memsched;
+
+namespace {
+/// splitmix64: tiny, fast and identical on every platform (unlike the
+/// standard distributions).
+class Rng {
+public:
+  explicit Rng(uint64_t seed) : state(seed * 0x9E3779B97F4A7C15ULL + 1) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [lo, hi].
+  uint64_t range(uint64_t lo, uint64_t hi) {
+    return lo + next() % (hi - lo + 1);
+  }
+  bool chance(unsigned percent) { return next() % 100 < percent; }
+
+private:
+  uint64_t state;
+};
+
+/// Builds graphs where each node writes one fresh output buffer and reads the
+/// outputs of earlier nodes; edges follow the reads.
+class Builder {
+public:
+  Builder(Rng &rng, uint64_t maxSize) : rng(rng), maxSize(maxSize) {}
+
+  NodeId op(const std::vector<NodeId> &inputs, bool lastUse = false) {
+    uint64_t transient = rng.chance(15) ? rng.range(1, maxSize) : 0;
+    NodeId n = g.addNode(transient, "op" + std::to_string(g.numNodes()));
+    for (NodeId in : inputs) {
+      g.addEdge(in, n);
+      g.addTouch(outputs[in], n);
+    }
+    BufferId out = g.addBuffer(rng.range(1, maxSize), false, lastUse,
+                               "b" + std::to_string(n));
+    g.addTouch(out, n);
+    outputs.push_back(out);
+    return n;
+  }
+
+  /// Marks some outputs that nobody reads as escaping (returned).
+  MemoryGraph finish() {
+    for (NodeId n = 0; n < g.numNodes(); ++n)
+      if (g.buffer(outputs[n]).touchers.size() == 1 && rng.chance(50))
+        g.setLiveOut(outputs[n]);
+    g.finalize();
+    return std::move(g);
+  }
+
+  MemoryGraph g;
+  std::vector<BufferId> outputs; // per node
+  Rng &rng;
+  uint64_t maxSize;
+};
+} // namespace
+
+const char *memsched::familyName(GraphFamily family) {
+  switch (family) {
+  case GraphFamily::Random:
+    return "random";
+  case GraphFamily::Layered:
+    return "layered";
+  case GraphFamily::SeriesParallel:
+    return "series-parallel";
+  case GraphFamily::SkipConnections:
+    return "skip-connections";
+  case GraphFamily::WideFan:
+    return "wide-fan";
+  case GraphFamily::InPlace:
+    return "in-place";
+  }
+  return "unknown";
+}
+
+const std::vector<GraphFamily> &memsched::allFamilies() {
+  static const std::vector<GraphFamily> families = {
+      GraphFamily::Random,          GraphFamily::Layered,
+      GraphFamily::SeriesParallel,  GraphFamily::SkipConnections,
+      GraphFamily::WideFan,         GraphFamily::InPlace};
+  return families;
+}
+
+/// Picks up to `k` distinct elements of `from`.
+static std::vector<NodeId> pick(Rng &rng, const std::vector<NodeId> &from,
+                                unsigned k) {
+  std::vector<NodeId> out;
+  if (from.empty())
+    return out;
+  for (unsigned i = 0; i < k; ++i)
+    out.push_back(from[rng.range(0, from.size() - 1)]);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+MemoryGraph memsched::generateGraph(GraphFamily family, unsigned numNodes,
+                                    uint64_t seed, uint64_t maxSize) {
+  Rng rng(seed ^ (static_cast<uint64_t>(family) << 56));
+  Builder b(rng, std::max<uint64_t>(maxSize, 1));
+  if (numNodes == 0) {
+    b.g.finalize();
+    return std::move(b.g);
+  }
+  std::vector<NodeId> all;
+  auto add = [&](const std::vector<NodeId> &in) {
+    NodeId n = b.op(in);
+    all.push_back(n);
+    return n;
+  };
+
+  switch (family) {
+  case GraphFamily::Random: {
+    add({});
+    while (all.size() < numNodes) {
+      unsigned window = std::min<unsigned>(all.size(), 8);
+      std::vector<NodeId> recent(all.end() - window, all.end());
+      std::vector<NodeId> in = pick(rng, recent, rng.range(1, 2));
+      if (rng.chance(20))
+        for (NodeId x : pick(rng, all, 1))
+          in.push_back(x);
+      if (rng.chance(10))
+        in.clear(); // a fresh source
+      std::sort(in.begin(), in.end());
+      in.erase(std::unique(in.begin(), in.end()), in.end());
+      add(in);
+    }
+    break;
+  }
+  case GraphFamily::Layered: {
+    std::vector<NodeId> prev{add({})}, older;
+    while (all.size() < numNodes) {
+      unsigned width = rng.range(1, 4);
+      std::vector<NodeId> layer;
+      for (unsigned i = 0; i < width && all.size() < numNodes; ++i) {
+        std::vector<NodeId> in = pick(rng, prev, rng.range(1, 2));
+        if (!older.empty() && rng.chance(15))
+          in.push_back(pick(rng, older, 1)[0]);
+        std::sort(in.begin(), in.end());
+        in.erase(std::unique(in.begin(), in.end()), in.end());
+        layer.push_back(add(in));
+      }
+      older.insert(older.end(), prev.begin(), prev.end());
+      prev = layer;
+    }
+    break;
+  }
+  case GraphFamily::SeriesParallel: {
+    NodeId head = add({});
+    while (all.size() < numNodes) {
+      unsigned branches = rng.range(2, 4);
+      std::vector<NodeId> tails;
+      for (unsigned br = 0; br < branches && all.size() + 1 < numNodes;
+           ++br) {
+        NodeId cur = head;
+        unsigned len = rng.range(1, 3);
+        for (unsigned i = 0; i < len && all.size() + 1 < numNodes; ++i)
+          cur = add({cur});
+        tails.push_back(cur);
+      }
+      // Inception's framework order runs branch by branch; shuffle nothing so
+      // the program order is a natural one, then join.
+      tails.push_back(head);
+      std::sort(tails.begin(), tails.end());
+      tails.erase(std::unique(tails.begin(), tails.end()), tails.end());
+      if (tails.size() > 1 && rng.chance(70))
+        tails.erase(std::find(tails.begin(), tails.end(), head));
+      head = add(tails);
+    }
+    break;
+  }
+  case GraphFamily::SkipConnections: {
+    std::vector<NodeId> stack;
+    NodeId cur = add({});
+    while (all.size() < numNodes) {
+      if (!stack.empty() && rng.chance(30)) {
+        NodeId skip = stack.back();
+        stack.pop_back();
+        cur = add({cur, skip});
+      } else {
+        if (rng.chance(40))
+          stack.push_back(cur);
+        cur = add({cur});
+      }
+    }
+    break;
+  }
+  case GraphFamily::WideFan: {
+    NodeId src = add({});
+    while (all.size() < numNodes) {
+      unsigned fan = rng.range(2, 6);
+      std::vector<NodeId> mids;
+      for (unsigned i = 0; i < fan && all.size() + 1 < numNodes; ++i)
+        mids.push_back(add({src}));
+      if (mids.empty())
+        mids.push_back(src);
+      // Join in groups so some fan-outs stay open longer.
+      src = add(mids);
+    }
+    break;
+  }
+  case GraphFamily::InPlace: {
+    // Chains of producers with a shared accumulator updated in place: every
+    // update touches the accumulator and must keep its order.
+    NodeId cur = add({});
+    BufferId acc = b.g.addBuffer(rng.range(1, maxSize), false,
+                                 rng.chance(50), "acc");
+    NodeId lastUpdate = cur;
+    bool haveUpdate = false;
+    while (all.size() < numNodes) {
+      if (rng.chance(35)) {
+        NodeId n = add({cur});
+        b.g.addTouch(acc, n);
+        if (haveUpdate)
+          b.g.addEdge(lastUpdate, n);
+        lastUpdate = n;
+        haveUpdate = true;
+      } else {
+        cur = add(rng.chance(70) ? std::vector<NodeId>{cur}
+                                 : pick(rng, all, 2));
+      }
+    }
+    break;
+  }
+  }
+
+  return b.finish();
+}

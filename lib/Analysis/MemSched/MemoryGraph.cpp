@@ -1,0 +1,150 @@
+//===- MemoryGraph.cpp - MLIR-free scheduling graph -------------*- C++ -*-===//
+
+#include "Analysis/MemSched/MemoryGraph.h"
+
+#include <algorithm>
+#include <cassert>
+
+using namespace memsched;
+
+template <typename T> static void sortUnique(std::vector<T> &v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+NodeId MemoryGraph::addNode(uint64_t transientBytes, std::string name) {
+  transient.push_back(transientBytes);
+  nodeNames.push_back(std::move(name));
+  predList.emplace_back();
+  succList.emplace_back();
+  touchList.emplace_back();
+  return static_cast<NodeId>(transient.size() - 1);
+}
+
+BufferId MemoryGraph::addBuffer(uint64_t size, bool liveIn, bool liveOut,
+                                std::string name) {
+  GraphBuffer b;
+  b.size = size;
+  b.liveIn = liveIn;
+  b.liveOut = liveOut;
+  b.name = std::move(name);
+  buffers.push_back(std::move(b));
+  return static_cast<BufferId>(buffers.size() - 1);
+}
+
+void MemoryGraph::addTouch(BufferId buffer, NodeId node) {
+  assert(buffer < buffers.size() && node < numNodes() && "out of range");
+  buffers[buffer].touchers.push_back(node);
+}
+
+void MemoryGraph::addEdge(NodeId from, NodeId to) {
+  assert(from < numNodes() && to < numNodes() && "out of range");
+  if (from == to)
+    return;
+  succList[from].push_back(to);
+  predList[to].push_back(from);
+}
+
+void MemoryGraph::finalize() {
+  for (auto &l : predList)
+    sortUnique(l);
+  for (auto &l : succList)
+    sortUnique(l);
+  for (auto &l : touchList)
+    l.clear();
+  for (BufferId b = 0; b < buffers.size(); ++b) {
+    sortUnique(buffers[b].touchers);
+    for (NodeId n : buffers[b].touchers)
+      touchList[n].push_back(b);
+  }
+}
+
+size_t MemoryGraph::numEdges() const {
+  size_t e = 0;
+  for (const auto &l : succList)
+    e += l.size();
+  return e;
+}
+
+bool MemoryGraph::isValidOrder(const std::vector<NodeId> &order) const {
+  if (order.size() != numNodes())
+    return false;
+  std::vector<size_t> pos(numNodes(), SIZE_MAX);
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] >= numNodes() || pos[order[i]] != SIZE_MAX)
+      return false;
+    pos[order[i]] = i;
+  }
+  for (NodeId n = 0; n < numNodes(); ++n)
+    for (NodeId s : succList[n])
+      if (pos[n] >= pos[s])
+        return false;
+  return true;
+}
+
+std::vector<NodeId> MemoryGraph::programOrder() const {
+  std::vector<NodeId> order(numNodes());
+  for (NodeId i = 0; i < order.size(); ++i)
+    order[i] = i;
+  return order;
+}
+
+uint64_t memsched::evaluatePeak(const MemoryGraph &graph,
+                                const std::vector<NodeId> &order,
+                                PeakInfo *info) {
+  size_t n = order.size();
+  assert(n == graph.numNodes() && "order must cover every node");
+  std::vector<size_t> pos(graph.numNodes());
+  for (size_t i = 0; i < n; ++i)
+    pos[order[i]] = i;
+
+  // Difference array over positions: +size at interval start, -size after end.
+  std::vector<int64_t> delta(n + 1, 0);
+  std::vector<std::pair<size_t, size_t>> interval(graph.numBuffers(),
+                                                  {SIZE_MAX, 0});
+  for (BufferId b = 0; b < graph.numBuffers(); ++b) {
+    const GraphBuffer &buf = graph.buffer(b);
+    if (n == 0 || buf.size == 0)
+      continue;
+    size_t first = SIZE_MAX, last = 0;
+    for (NodeId t : buf.touchers) {
+      first = std::min(first, pos[t]);
+      last = std::max(last, pos[t]);
+    }
+    if (buf.liveIn)
+      first = 0;
+    if (buf.liveOut)
+      last = n - 1;
+    if (buf.touchers.empty() && !(buf.liveIn && buf.liveOut))
+      continue;
+    interval[b] = {first, last};
+    delta[first] += static_cast<int64_t>(buf.size);
+    delta[last + 1] -= static_cast<int64_t>(buf.size);
+  }
+
+  uint64_t peak = 0;
+  size_t peakPos = 0;
+  int64_t running = 0;
+  if (info)
+    info->memoryAt.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    running += delta[i];
+    uint64_t mem = static_cast<uint64_t>(running) +
+                   graph.transientBytes(order[i]);
+    if (info)
+      info->memoryAt[i] = mem;
+    if (mem > peak) {
+      peak = mem;
+      peakPos = i;
+    }
+  }
+  if (info) {
+    info->peak = peak;
+    info->peakPosition = peakPos;
+    info->liveAtPeak.clear();
+    for (BufferId b = 0; b < graph.numBuffers(); ++b)
+      if (interval[b].first <= peakPos && peakPos <= interval[b].second)
+        info->liveAtPeak.push_back(b);
+  }
+  return peak;
+}
