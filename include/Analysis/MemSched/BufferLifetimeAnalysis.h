@@ -1,0 +1,133 @@
+//===- BufferLifetimeAnalysis.h - buffers, aliases, dependencies -*- C++ -*-===//
+//
+// Bufferization-aware lifetime analysis of one block (DESIGN.md section 1,
+// layer 1): the buffers allocated in the block with their byte sizes, the
+// values that alias them, the ops that touch each one, whether it escapes, the
+// dependencies between the block's ops, and the peak memory of the block as
+// written. The result is also a plain memsched::MemoryGraph for the
+// scheduling and bound algorithms.
+//
+// Schedulable ops ("nodes") are the ops of the block other than allocations,
+// deallocations of buffers allocated in the block, side-effect free ops (views,
+// constants, index arithmetic) and the terminator: those follow the nodes when
+// the block is reordered.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_ANALYSIS_BUFFERLIFETIMEANALYSIS_H
+#define MEMSCHED_ANALYSIS_BUFFERLIFETIMEANALYSIS_H
+
+#include "Analysis/MemSched/MemoryGraph.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Pass/AnalysisManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace memsched {
+
+/// How buffer sizes are counted.
+struct SizeModel {
+  /// Add the bytes upstream's allocation lowering requests on top of the
+  /// memref's size: for an allocation with an explicit `alignment`, the
+  /// generic `_mlir_memref_to_llvm_alloc` call asks for size + alignment.
+  bool countAlignmentPadding = false;
+};
+
+/// A buffer allocated by an op of the analysed block.
+struct BufferInfo {
+  /// The allocation (memref.alloc, memref.alloca, ...).
+  Operation *allocOp = nullptr;
+  /// Size in bytes (an upper bound when `sizeIsBound`).
+  uint64_t size = 0;
+  /// The size came from an upper bound of dynamic dimensions.
+  bool sizeIsBound = false;
+  /// Deallocations of this buffer in the block (at most one).
+  Operation *dealloc = nullptr;
+  /// Why the buffer escapes the block's control (returned, captured, passed
+  /// to an op with unknown effects), empty when it does not.
+  std::string escape;
+  /// Nodes touching the buffer or an alias of it, in block order.
+  llvm::SmallVector<unsigned, 4> touchers;
+};
+
+/// A schedulable op of the block.
+struct NodeInfo {
+  Operation *op = nullptr;
+  /// Peak bytes of the allocations nested in the op (regions, callee body).
+  uint64_t transient = 0;
+  /// The op has unknown or global effects: ordered against every op with
+  /// effects.
+  bool barrier = false;
+};
+
+/// Lifetime analysis of the body block of a function-like op (or of any op
+/// with a single-block region). Like mlir::Liveness, it is computed on
+/// construction and queried afterwards; `isSupported()` says whether the
+/// block could be analysed, otherwise `getUnsupportedOp()` and
+/// `getUnsupportedReason()` say why.
+class BufferLifetimeAnalysis {
+public:
+  explicit BufferLifetimeAnalysis(Operation *op, SizeModel sizes = {});
+  BufferLifetimeAnalysis(Operation *op, AnalysisManager &)
+      : BufferLifetimeAnalysis(op) {}
+  ~BufferLifetimeAnalysis();
+
+  bool isSupported() const { return !unsupportedOp; }
+  Operation *getUnsupportedOp() const { return unsupportedOp; }
+  llvm::StringRef getUnsupportedReason() const { return unsupportedReason; }
+
+  /// The analysed block (null when the op has no single-block body).
+  Block *getBlock() const { return block; }
+  llvm::ArrayRef<NodeInfo> getNodes() const { return nodes; }
+  llvm::ArrayRef<BufferInfo> getBuffers() const { return buffers; }
+  /// The dependency graph over the nodes, with one graph buffer per buffer.
+  const ::memsched::MemoryGraph &getGraph() const { return graph; }
+
+  /// Node index of an op of the block, if it is a node.
+  std::optional<unsigned> getNodeIndex(Operation *op) const;
+
+  /// Peak bytes of the block exactly as written: allocations and
+  /// deallocations where they stand, nested allocations at their own peak.
+  uint64_t getPeakAsWritten() const { return peakAsWritten; }
+  /// The op at which the as-written peak is reached (null if nothing is
+  /// allocated).
+  Operation *getPeakAsWrittenOp() const { return peakAsWrittenOp; }
+  /// Peak of the current node order under the tight model: every allocation
+  /// right before its first toucher, every deallocation right after its last.
+  uint64_t getPeakTight() const;
+
+  void print(llvm::raw_ostream &os) const;
+
+  /// Names a node for diagnostics and certificates: `name#index`.
+  std::string describeNode(unsigned node) const;
+
+private:
+  friend class LifetimeBuilder;
+
+  Operation *rootOp;
+  SizeModel sizes;
+  Block *block = nullptr;
+  Operation *unsupportedOp = nullptr;
+  std::string unsupportedReason;
+  llvm::SmallVector<NodeInfo> nodes;
+  llvm::SmallVector<BufferInfo> buffers;
+  llvm::DenseMap<Operation *, unsigned> nodeIndex;
+  ::memsched::MemoryGraph graph;
+  uint64_t peakAsWritten = 0;
+  Operation *peakAsWrittenOp = nullptr;
+};
+
+/// Byte size of a memref type under `sizes`, or nullopt when a dimension is
+/// dynamic. `alignment` is the allocation's alignment attribute (0 if none).
+std::optional<uint64_t> getStaticAllocationSize(Operation *allocOp,
+                                                SizeModel sizes);
+
+} // namespace memsched
+} // namespace mlir
+
+#endif // MEMSCHED_ANALYSIS_BUFFERLIFETIMEANALYSIS_H

@@ -1,0 +1,82 @@
+//===- MemSchedDialect.td - memsched dialect and attributes -*- tablegen -*-===//
+
+#ifndef MEMSCHED_DIALECT_TD
+#define MEMSCHED_DIALECT_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/DialectBase.td"
+include "mlir/IR/OpBase.td"
+
+def MemSched_Dialect : Dialect {
+  let name = "memsched";
+  let cppNamespace = "::mlir::memsched";
+  let summary = "Peak-memory scheduling of lowered programs and its certificates";
+  let description = [{
+    The memsched dialect carries the results of memory scheduling: the
+    `#memsched.certificate` attribute records the peak memory of a function's
+    op order and a lower bound on the peak of every valid order of the same
+    ops. Passes attach it (`--memsched-schedule`, `--memsched-certify`) and
+    check it (`--memsched-verify`, `--memsched-check-budget`).
+
+    Used as the discardable attribute `memsched.certificate`, it is only
+    accepted on function-like ops.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Name of the discardable attribute holding a certificate.
+    static constexpr ::llvm::StringLiteral getCertificateAttrName() {
+      return ::llvm::StringLiteral("memsched.certificate");
+    }
+  }];
+}
+
+class MemSched_Attr<string name, string attrMnemonic>
+    : AttrDef<MemSched_Dialect, name> {
+  let mnemonic = attrMnemonic;
+}
+
+def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
+  let summary = "Peak memory of an op order and a lower bound for any order";
+  let description = [{
+    `peak` is the peak memory in bytes of the function body as it stands
+    (allocations and deallocations where they are, nested allocations at their
+    own peak). `lower_bound` is a proven lower bound on the peak of every valid
+    order of the same ops (with each allocation sunk to its first user and
+    each deallocation hoisted after its last user); `lower_bound == peak`
+    proves the order optimal. Both count the bytes of the buffers the function
+    allocates itself; function arguments are not counted.
+
+    Optional fields say what proves the bound: `bound_kind` (`trivial`,
+    `forward` or `backward` cut family), `bound_op` (the op whose cut proves
+    it, as `name#index` with the op's position among the body's scheduled
+    ops), `cut` (positions, in block order, of the allocations counted in that
+    cut), and `padding` (bytes added to every allocation's size by the size
+    model the numbers were computed with; 0 when absent).
+
+    Example:
+    ```mlir
+    func.func @f() attributes {memsched.certificate =
+        #memsched.certificate<peak = 1605632, lower_bound = 1605632,
+                              bound_kind = "forward",
+                              bound_op = "linalg.conv_2d_nchw_fchw#3",
+                              cut = [0, 2]>} { ... }
+    ```
+  }];
+  let parameters = (ins
+    AttrParameter<"uint64_t", "peak memory of the body as it stands, in bytes">:$peak,
+    AttrParameter<"uint64_t", "lower bound on the peak of any valid order, in bytes">:$lower_bound,
+    OptionalParameter<"::mlir::StringAttr", "family of the bound that proves lower_bound">:$bound_kind,
+    OptionalParameter<"::mlir::StringAttr", "op whose cut proves lower_bound (name#position)">:$bound_op,
+    OptionalArrayRefParameter<"uint64_t", "allocations (positions in block order) counted in the proving cut">:$cut,
+    OptionalParameter<"uint64_t", "bytes added to each allocation by the size model">:$padding
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// True when the bound proves the order optimal.
+    bool isOptimal() const { return getLowerBound() == getPeak(); }
+  }];
+}
+
+#endif // MEMSCHED_DIALECT_TD

@@ -1,0 +1,63 @@
+//===- TestPrintLifetimes.cpp - print the lifetime analysis -----*- C++ -*-===//
+//
+// `--memsched-print-lifetimes`: for each function, a header line and the
+// analysis (like upstream's test-print-liveness), or a remark when the
+// function is not supported.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/MemSched/BufferLifetimeAnalysis.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+namespace {
+struct TestPrintLifetimesPass
+    : public PassWrapper<TestPrintLifetimesPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestPrintLifetimesPass)
+
+  TestPrintLifetimesPass() = default;
+  TestPrintLifetimesPass(const TestPrintLifetimesPass &other)
+      : PassWrapper(other) {}
+
+  StringRef getArgument() const final { return "memsched-print-lifetimes"; }
+  StringRef getDescription() const final {
+    return "Print the buffers, lifetimes, dependencies and peaks memsched "
+           "computes for each function";
+  }
+
+  Option<bool> countAlignmentPadding{
+      *this, "count-alignment-padding",
+      llvm::cl::desc("Count size + alignment for aligned allocations"),
+      llvm::cl::init(false)};
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    SizeModel sizes;
+    sizes.countAlignmentPadding = countAlignmentPadding;
+    BufferLifetimeAnalysis analysis(func, sizes);
+    if (!analysis.isSupported()) {
+      analysis.getUnsupportedOp()->emitRemark()
+          << "memsched: '" << func.getSymName()
+          << "' is not supported: " << analysis.getUnsupportedReason();
+      markAllAnalysesPreserved();
+      return;
+    }
+    llvm::outs() << "// ---- memsched lifetimes: @" << func.getSymName()
+                 << " ----\n";
+    analysis.print(llvm::outs());
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace
+
+namespace memsched {
+void registerTestPrintLifetimesPass() {
+  PassRegistration<TestPrintLifetimesPass>();
+}
+} // namespace memsched
