@@ -36,6 +36,21 @@ class MemSched_Attr<string name, string attrMnemonic>
   let mnemonic = attrMnemonic;
 }
 
+// Byte counts: unsigned 64-bit, a negative number is a parse error (the
+// default integer parser would wrap it).
+class MemSched_Bytes<string desc> : AttrParameter<"uint64_t", desc> {
+  let parser = "parseByteCount($_parser)";
+}
+class MemSched_OptionalBytes<string desc> : OptionalParameter<"uint64_t", desc> {
+  let parser = "parseByteCount($_parser)";
+}
+// A bracketed list of positions: `[0, 2, 5]`.
+class MemSched_Positions<string desc>
+    : OptionalArrayRefParameter<"uint64_t", desc> {
+  let parser = "parsePositionList($_parser)";
+  let printer = "printPositionList($_printer, $_self)";
+}
+
 def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
   let summary = "Peak memory of an op order and a lower bound for any order";
   let description = [{
@@ -64,12 +79,12 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     ```
   }];
   let parameters = (ins
-    AttrParameter<"uint64_t", "peak memory of the body as it stands, in bytes">:$peak,
-    AttrParameter<"uint64_t", "lower bound on the peak of any valid order, in bytes">:$lower_bound,
+    MemSched_Bytes<"peak memory of the body as it stands, in bytes">:$peak,
+    MemSched_Bytes<"lower bound on the peak of any valid order, in bytes">:$lower_bound,
     OptionalParameter<"::mlir::StringAttr", "family of the bound that proves lower_bound">:$bound_kind,
     OptionalParameter<"::mlir::StringAttr", "op whose cut proves lower_bound (name#position)">:$bound_op,
-    OptionalArrayRefParameter<"uint64_t", "allocations (positions in block order) counted in the proving cut">:$cut,
-    OptionalParameter<"uint64_t", "bytes added to each allocation by the size model">:$padding
+    MemSched_Positions<"allocations (positions in block order) counted in the proving cut">:$cut,
+    MemSched_OptionalBytes<"bytes added to each allocation by the size model">:$padding
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -176,8 +176,11 @@ public:
   using RootSet = SmallVector<unsigned, 2>;
 
   /// `blockAllocs` maps the allocations of the analysed block to buffer ids.
+  /// With `distinctArgs`, every argument is a root of its own (to attribute
+  /// a callee's effects to its arguments; the caller knows their aliasing).
   AliasRoots(Operation *func, Block *analysed,
-             const DenseMap<Operation *, unsigned> &blockAllocs) {
+             const DenseMap<Operation *, unsigned> &blockAllocs,
+             bool distinctArgs = false) {
     unknownRoot = addRoot({RootKind::Unknown});
     sharedArgRoot = addRoot({RootKind::Argument});
     auto fn = dyn_cast<FunctionOpInterface>(func);
@@ -186,7 +189,8 @@ public:
       for (BlockArgument arg : body.front().getArguments()) {
         if (!isa<BaseMemRefType>(arg.getType()))
           continue;
-        bool noalias = fn && fn.getArgAttr(arg.getArgNumber(), "llvm.noalias");
+        bool noalias = distinctArgs ||
+                       (fn && fn.getArgAttr(arg.getArgNumber(), "llvm.noalias"));
         seed(arg, noalias ? addRoot({RootKind::Argument}) : sharedArgRoot);
       }
     }
@@ -394,6 +398,20 @@ static bool mayOverlap(const Footprint &a, const Footprint &b) {
   return true;
 }
 
+/// The source of a view whose type's strided layout is expressed relative to
+/// the same base pointer and element type as its source; null otherwise.
+static Value getLayoutPreservingSource(Operation *def) {
+  if (!def)
+    return nullptr;
+  if (auto transpose = dyn_cast<memref::TransposeOp>(def))
+    return transpose.getIn();
+  if (isa<memref::SubViewOp, memref::CastOp, memref::ExpandShapeOp,
+          memref::CollapseShapeOp, memref::ReinterpretCastOp>(def))
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      return view.getViewSource();
+  return nullptr;
+}
+
 /// The footprint of an access through `value` on the buffer allocated by
 /// `allocOp`: exact when `value` is derived from the allocation only through
 /// views that keep the element type and the base pointer, with a static
@@ -406,12 +424,9 @@ static Footprint getFootprint(Value value, Operation *allocOp) {
     return whole;
   Value cur = value;
   while (cur != allocOp->getResult(0)) {
-    Operation *def = cur.getDefiningOp();
-    if (!def || !isa<memref::SubViewOp, memref::CastOp, memref::ExpandShapeOp,
-                     memref::CollapseShapeOp, memref::TransposeOp,
-                     memref::ReinterpretCastOp>(def))
+    cur = getLayoutPreservingSource(cur.getDefiningOp());
+    if (!cur)
       return whole;
-    cur = cast<ViewLikeOpInterface>(def).getViewSource();
   }
   if (!type.hasStaticShape())
     return whole;
@@ -573,7 +588,7 @@ LifetimeBuilder::getCallEffects(CallOpInterface call) {
       callee != a.rootOp) {
     // Map effects in the callee back to its arguments.
     DenseMap<Operation *, unsigned> none;
-    AliasRoots calleeRoots(callee, nullptr, none);
+    AliasRoots calleeRoots(callee, nullptr, none, /*distinctArgs=*/true);
     Block &entry = callee->getRegion(0).front();
     DenseMap<unsigned, unsigned> rootToArg;
     bool ok = true;
@@ -725,6 +740,22 @@ LogicalResult LifetimeBuilder::collectAccesses() {
         }
       }
     };
+    // A memref operand an op neither accesses nor forwards as an alias may be
+    // captured (e.g. stored into memory): its buffer escapes.
+    auto noteCaptures = [&](Operation *nested, ArrayRef<Value> accessed) {
+      if (isMemoryEffectFree(nested) || isa<RegionBranchOpInterface>(nested) ||
+          isa<RegionBranchTerminatorOpInterface>(nested))
+        return;
+      for (Value operand : nested->getOperands())
+        if (isa<BaseMemRefType>(operand.getType()) &&
+            !llvm::is_contained(accessed, operand))
+          for (unsigned r : aliases->rootsOf(operand))
+            if (aliases->root(r).kind == RootKind::Buffer) {
+              std::string &e = a.buffers[aliases->root(r).buffer].escape;
+              if (e.empty())
+                e = ("captured by " + nested->getName().getStringRef()).str();
+            }
+    };
     WalkResult walk = op->walk([&](Operation *nested) -> WalkResult {
       if (auto call = dyn_cast<CallOpInterface>(nested)) {
         const CallEffects &ce = getCallEffects(call);
@@ -736,10 +767,14 @@ LogicalResult LifetimeBuilder::collectAccesses() {
               addAccess(operand, /*write=*/true);
           return WalkResult::advance();
         }
+        SmallVector<Value> accessed;
         for (OpOperand &operand : nested->getOpOperands())
-          if (ce.operandAccess[operand.getOperandNumber()])
+          if (ce.operandAccess[operand.getOperandNumber()]) {
             addAccess(operand.get(),
                       ce.operandAccess[operand.getOperandNumber()] == 2);
+            accessed.push_back(operand.get());
+          }
+        noteCaptures(nested, accessed);
         return WalkResult::advance();
       }
       // Ops with recursive effects are covered by the walk of their nested
@@ -757,6 +792,11 @@ LogicalResult LifetimeBuilder::collectAccesses() {
       }
       SmallVector<MemoryEffects::EffectInstance> effects;
       iface.getEffects(effects);
+      SmallVector<Value> accessed;
+      for (auto &e : effects)
+        if (Value v = e.getValue())
+          accessed.push_back(v);
+      noteCaptures(nested, accessed);
       for (auto &e : effects) {
         bool write = !isa<MemoryEffects::Read>(e.getEffect());
         if (Value v = e.getValue()) {
@@ -916,16 +956,20 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth) {
       return failure();
     peak = std::max(peak, current + *nested);
   }
-  if (current != 0) {
-    Operation *leak = nullptr;
-    for (Operation &op : b)
-      if (isAllocation(&op) && live.count(op.getResult(0))) {
-        leak = &op;
-        break;
-      }
-    return unsupported(leak ? leak : b.getParentOp(),
-                       "allocation in a nested region is not freed in that "
-                       "region");
+  // Stack allocations end with their scope; anything else left allocated
+  // would accumulate over the executions of the region.
+  bool scope = b.getParentOp()->hasTrait<OpTrait::AutomaticAllocationScope>();
+  for (Operation &op : b) {
+    if (!isAllocation(&op) || !live.count(op.getResult(0)))
+      continue;
+    if (isa<memref::AllocaOp>(op)) {
+      if (scope)
+        continue;
+      return unsupported(&op, "memref.alloca in a region without its own "
+                              "allocation scope outlives the region");
+    }
+    return unsupported(&op, "allocation in a nested region is not freed in "
+                            "that region");
   }
   return peak;
 }

@@ -10,6 +10,39 @@
 using namespace mlir;
 using namespace mlir::memsched;
 
+//===----------------------------------------------------------------------===//
+// Parameter parsers and printers
+//===----------------------------------------------------------------------===//
+
+static FailureOr<uint64_t> parseByteCount(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalMinus()))
+    return parser.emitError(loc, "expected a non-negative byte count");
+  uint64_t value;
+  if (parser.parseInteger(value))
+    return failure();
+  return value;
+}
+
+static FailureOr<SmallVector<uint64_t>> parsePositionList(AsmParser &parser) {
+  SmallVector<uint64_t> positions;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        FailureOr<uint64_t> v = parseByteCount(parser);
+        if (failed(v))
+          return failure();
+        positions.push_back(*v);
+        return success();
+      }))
+    return failure();
+  return positions;
+}
+
+static void printPositionList(AsmPrinter &printer, ArrayRef<uint64_t> values) {
+  printer << '[';
+  llvm::interleaveComma(values, printer);
+  printer << ']';
+}
+
 #include "Dialect/MemSched/MemSchedDialect.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES

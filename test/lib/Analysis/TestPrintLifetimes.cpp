@@ -9,6 +9,7 @@
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 using namespace mlir;
@@ -16,7 +17,7 @@ using namespace mlir::memsched;
 
 namespace {
 struct TestPrintLifetimesPass
-    : public PassWrapper<TestPrintLifetimesPass, OperationPass<func::FuncOp>> {
+    : public PassWrapper<TestPrintLifetimesPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestPrintLifetimesPass)
 
   TestPrintLifetimesPass() = default;
@@ -33,11 +34,21 @@ struct TestPrintLifetimesPass
       *this, "count-alignment-padding",
       llvm::cl::desc("Count size + alignment for aligned allocations"),
       llvm::cl::init(false)};
+  Option<bool> printDeps{
+      *this, "deps",
+      llvm::cl::desc("Also print the dependencies of every node"),
+      llvm::cl::init(false)};
 
   void runOnOperation() override {
-    func::FuncOp func = getOperation();
-    if (func.isExternal())
-      return;
+    // One module walk in block order keeps the output deterministic.
+    getOperation()->walk([&](func::FuncOp func) {
+      if (!func.isExternal())
+        printFunction(func);
+    });
+    markAllAnalysesPreserved();
+  }
+
+  void printFunction(func::FuncOp func) {
     SizeModel sizes;
     sizes.countAlignmentPadding = countAlignmentPadding;
     BufferLifetimeAnalysis analysis(func, sizes);
@@ -45,13 +56,22 @@ struct TestPrintLifetimesPass
       analysis.getUnsupportedOp()->emitRemark()
           << "memsched: '" << func.getSymName()
           << "' is not supported: " << analysis.getUnsupportedReason();
-      markAllAnalysesPreserved();
       return;
     }
     llvm::outs() << "// ---- memsched lifetimes: @" << func.getSymName()
                  << " ----\n";
     analysis.print(llvm::outs());
-    markAllAnalysesPreserved();
+    if (printDeps) {
+      const ::memsched::MemoryGraph &g = analysis.getGraph();
+      for (unsigned n = 0; n < g.numNodes(); ++n) {
+        llvm::outs() << "  deps " << analysis.describeNode(n) << " <-";
+        if (g.preds(n).empty())
+          llvm::outs() << " none";
+        for (unsigned p : g.preds(n))
+          llvm::outs() << " " << analysis.describeNode(p);
+        llvm::outs() << "\n";
+      }
+    }
   }
 };
 } // namespace

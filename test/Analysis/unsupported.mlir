@@ -1,0 +1,99 @@
+// RUN: memsched-opt %s --split-input-file --allow-unregistered-dialect --memsched-print-lifetimes --verify-diagnostics | FileCheck %s
+
+// Unsupported functions get a remark naming the op and the reason, and the
+// IR is printed unchanged.
+
+// Tests a body with several blocks.
+// CHECK-LABEL: func.func @blocks
+// CHECK: cf.br ^bb1
+// expected-remark @+1 {{memsched: 'blocks' is not supported: body with several blocks}}
+func.func @blocks() {
+  %a = memref.alloc() : memref<16xf32>
+  cf.br ^bb1
+^bb1:
+  memref.dealloc %a : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests a dynamic size without a constant upper bound.
+func.func @unbounded(%n: index) {
+  // expected-remark @+1 {{memsched: 'unbounded' is not supported: dynamic dimension 0 has no constant upper bound}}
+  %a = memref.alloc(%n) : memref<?xf32>
+  memref.dealloc %a : memref<?xf32>
+  return
+}
+
+// -----
+
+// Tests bufferization.dealloc, which must be lowered first.
+func.func @bdealloc(%c: i1) {
+  %a = memref.alloc() : memref<16xf32>
+  // expected-remark @+1 {{bufferization.dealloc is not supported; run --bufferization-lower-deallocations first}}
+  bufferization.dealloc (%a : memref<16xf32>) if (%c)
+  return
+}
+
+// -----
+
+// Tests a stack allocation in a region that is not an allocation scope: it
+// outlives the region.
+func.func @alloca_in_if(%c: i1) {
+  scf.if %c {
+    // expected-remark @+1 {{memref.alloca in a region without its own allocation scope outlives the region}}
+    %a = memref.alloca() : memref<16xf32>
+  }
+  return
+}
+
+// -----
+
+// Tests that a stack allocation in a loop body (an allocation scope) is
+// transient memory of the loop.
+// CHECK-LABEL: memsched lifetimes: @alloca_in_loop
+// CHECK-NEXT: peak-as-written=64 peak-tight=64 nodes=1 buffers=0
+// CHECK-NEXT: node scf.for#0 transient=64
+func.func @alloca_in_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %a = memref.alloca() : memref<16xf32>
+    "test.use"(%a) : (memref<16xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+// Tests an allocation in a loop body that is never freed.
+func.func @leak_in_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-remark @+1 {{allocation in a nested region is not freed in that region}}
+    %a = memref.alloc() : memref<16xf32>
+  }
+  return
+}
+
+// -----
+
+// Tests an allocation with a non-identity layout.
+func.func @strided_alloc() {
+  // expected-remark @+1 {{allocation with a non-identity layout}}
+  %a = memref.alloc() : memref<4x4xf32, strided<[8, 1]>>
+  memref.dealloc %a : memref<4x4xf32, strided<[8, 1]>>
+  return
+}
+
+// -----
+
+// Tests a buffer deallocated twice.
+func.func @double_free() {
+  %a = memref.alloc() : memref<16xf32>
+  memref.dealloc %a : memref<16xf32>
+  // expected-remark @+1 {{buffer deallocated twice in the block}}
+  memref.dealloc %a : memref<16xf32>
+  return
+}

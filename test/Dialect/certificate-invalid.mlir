@@ -1,0 +1,65 @@
+// RUN: memsched-opt %s --split-input-file --verify-diagnostics
+
+// Tests that a lower bound above the peak is rejected.
+// expected-error @+1 {{lower_bound (300 bytes) exceeds peak (200 bytes)}}
+func.func @bound_above_peak() attributes {memsched.certificate = #memsched.certificate<peak = 200, lower_bound = 300>} {
+  return
+}
+
+// -----
+
+// Tests that an unknown bound kind is rejected.
+// expected-error @+1 {{bound_kind must be "trivial", "forward" or "backward", got "guess"}}
+func.func @bad_kind() attributes {memsched.certificate = #memsched.certificate<peak = 200, lower_bound = 100, bound_kind = "guess">} {
+  return
+}
+
+// -----
+
+// Tests that cut positions must be increasing.
+// expected-error @+1 {{cut must list allocation positions in increasing order without repeats}}
+func.func @bad_cut() attributes {memsched.certificate = #memsched.certificate<peak = 200, lower_bound = 100, cut = [3, 1]>} {
+  return
+}
+
+// -----
+
+// Tests that the certificate is only accepted on function-like ops.
+func.func @not_on_ops() {
+  // expected-error @+1 {{'memsched.certificate' is only valid on function-like ops}}
+  %c = arith.constant {memsched.certificate = #memsched.certificate<peak = 1, lower_bound = 1>} 0 : i32
+  return
+}
+
+// -----
+
+// Tests that memsched.certificate must hold a certificate.
+// expected-error @+1 {{'memsched.certificate' must be a #memsched.certificate attribute}}
+func.func @wrong_attr() attributes {memsched.certificate = 3 : i64} {
+  return
+}
+
+// -----
+
+// Tests that unknown memsched attributes are rejected.
+// expected-error @+1 {{unknown memsched attribute 'memsched.other'}}
+func.func @unknown_attr() attributes {memsched.other = 3 : i64} {
+  return
+}
+
+// -----
+
+// Tests that a negative byte count does not parse.
+// expected-error @+2 {{expected a non-negative byte count}}
+// expected-error @+1 {{failed to parse MemSched_CertificateAttr parameter 'peak'}}
+func.func @negative() attributes {memsched.certificate = #memsched.certificate<peak = -1, lower_bound = 0>} {
+  return
+}
+
+// -----
+
+// Tests that a missing required field does not parse.
+// expected-error @+1 {{struct is missing required parameter: lower_bound}}
+func.func @missing() attributes {memsched.certificate = #memsched.certificate<peak = 1>} {
+  return
+}

@@ -1,0 +1,36 @@
+// RUN: memsched-opt %s --split-input-file | FileCheck %s
+// RUN: memsched-opt %s --split-input-file | memsched-opt --split-input-file | FileCheck %s
+
+// Tests that a minimal certificate round-trips.
+// CHECK-LABEL: func.func @minimal
+// CHECK-SAME: memsched.certificate = #memsched.certificate<peak = 1605632, lower_bound = 1605632>
+func.func @minimal() attributes {memsched.certificate = #memsched.certificate<peak = 1605632, lower_bound = 1605632>} {
+  return
+}
+
+// -----
+
+// Tests that every optional field round-trips.
+// CHECK-LABEL: func.func @full
+// CHECK-SAME: #memsched.certificate<peak = 200, lower_bound = 150, bound_kind = "forward", bound_op = "linalg.matmul#3", cut = [0, 2], padding = 64>
+func.func @full() attributes {memsched.certificate = #memsched.certificate<peak = 200, lower_bound = 150, bound_kind = "forward", bound_op = "linalg.matmul#3", cut = [0, 2], padding = 64>} {
+  return
+}
+
+// -----
+
+// Tests that byte counts above 2^32 are kept exactly.
+// CHECK-LABEL: func.func @large
+// CHECK-SAME: #memsched.certificate<peak = 18446744073709551615, lower_bound = 4294967296>
+func.func @large() attributes {memsched.certificate = #memsched.certificate<peak = 18446744073709551615, lower_bound = 4294967296>} {
+  return
+}
+
+// -----
+
+// Tests that the attribute is accepted on any function-like op.
+// CHECK-LABEL: llvm.func @on_llvm_func
+// CHECK-SAME: #memsched.certificate<peak = 8, lower_bound = 0>
+llvm.func @on_llvm_func() attributes {memsched.certificate = #memsched.certificate<peak = 8, lower_bound = 0>} {
+  llvm.return
+}
