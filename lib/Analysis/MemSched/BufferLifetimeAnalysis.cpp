@@ -342,6 +342,8 @@ private:
 /// buffer's linear element space, or the whole buffer.
 struct Footprint {
   bool whole = true;
+  /// The allocation or argument the box is relative to.
+  Value base;
   int64_t offset = 0;
   SmallVector<int64_t, 4> sizes, strides;
 
@@ -378,7 +380,7 @@ static bool decompose(int64_t offset, ArrayRef<int64_t> sizes,
 }
 
 static bool mayOverlap(const Footprint &a, const Footprint &b) {
-  if (a.whole || b.whole)
+  if (a.whole || b.whole || a.base != b.base)
     return true;
   auto [alo, ahi] = a.range();
   auto [blo, bhi] = b.range();
@@ -412,22 +414,24 @@ static Value getLayoutPreservingSource(Operation *def) {
   return nullptr;
 }
 
-/// The footprint of an access through `value` on the buffer allocated by
-/// `allocOp`: exact when `value` is derived from the allocation only through
-/// views that keep the element type and the base pointer, with a static
-/// layout.
-static Footprint getFootprint(Value value, Operation *allocOp) {
+/// The footprint of an access through `value`: exact when `value` is derived
+/// from an allocation or a function argument with an identity layout only
+/// through views that keep the element type and the base pointer, with a
+/// static layout.
+static Footprint getFootprint(Value value) {
   Footprint whole;
   auto type = dyn_cast<MemRefType>(value.getType());
-  auto rootType = dyn_cast<MemRefType>(allocOp->getResult(0).getType());
-  if (!type || !rootType || type.getElementType() != rootType.getElementType())
+  if (!type)
     return whole;
-  Value cur = value;
-  while (cur != allocOp->getResult(0)) {
-    cur = getLayoutPreservingSource(cur.getDefiningOp());
-    if (!cur)
-      return whole;
-  }
+  Value base = value;
+  while (Value source = getLayoutPreservingSource(base.getDefiningOp()))
+    base = source;
+  auto baseType = dyn_cast<MemRefType>(base.getType());
+  bool isRoot = isa<BlockArgument>(base) ||
+                (base.getDefiningOp() && isAllocation(base.getDefiningOp()));
+  if (!isRoot || !baseType || !baseType.getLayout().isIdentity() ||
+      baseType.getElementType() != type.getElementType())
+    return whole;
   if (!type.hasStaticShape())
     return whole;
   SmallVector<int64_t> strides;
@@ -438,6 +442,7 @@ static Footprint getFootprint(Value value, Operation *allocOp) {
     return whole;
   Footprint f;
   f.whole = false;
+  f.base = base;
   f.offset = offset;
   f.sizes.assign(type.getShape().begin(), type.getShape().end());
   f.strides.assign(strides.begin(), strides.end());
@@ -728,14 +733,12 @@ LogicalResult LifetimeBuilder::collectAccesses() {
           break;
         case RootKind::Buffer: {
           touch(root.buffer);
-          Footprint f =
-              getFootprint(v, a.buffers[root.buffer].allocOp);
-          bufferAccesses[root.buffer].push_back({n, write, std::move(f)});
+          bufferAccesses[root.buffer].push_back({n, write, getFootprint(v)});
           break;
         }
         case RootKind::Argument:
         case RootKind::Global:
-          otherAccesses[r].push_back({n, write, Footprint()});
+          otherAccesses[r].push_back({n, write, getFootprint(v)});
           break;
         }
       }
