@@ -9,7 +9,7 @@ func.func @bound_above_peak() attributes {memsched.certificate = #memsched.certi
 // -----
 
 // Tests that an unknown bound kind is rejected.
-// expected-error @+1 {{bound_kind must be "trivial", "forward" or "backward", got "guess"}}
+// expected-error @+1 {{bound_kind must be "trivial", "forward", "backward" or "window", got "guess"}}
 func.func @bad_kind() attributes {memsched.certificate = #memsched.certificate<peak = 200, lower_bound = 100, bound_kind = "guess">} {
   return
 }
@@ -61,5 +61,13 @@ func.func @negative() attributes {memsched.certificate = #memsched.certificate<p
 // Tests that a missing required field does not parse.
 // expected-error @+1 {{struct is missing required parameter: lower_bound}}
 func.func @missing() attributes {memsched.certificate = #memsched.certificate<peak = 1>} {
+  return
+}
+
+// -----
+
+// Tests that an unknown size model is rejected.
+// expected-error @+1 {{size_model must be "allocator" when present, got "pages"}}
+func.func @bad_model() attributes {memsched.certificate = #memsched.certificate<peak = 2, lower_bound = 1, size_model = "pages">} {
   return
 }

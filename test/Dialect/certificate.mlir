@@ -12,8 +12,8 @@ func.func @minimal() attributes {memsched.certificate = #memsched.certificate<pe
 
 // Tests that every optional field round-trips.
 // CHECK-LABEL: func.func @full
-// CHECK-SAME: #memsched.certificate<peak = 200, lower_bound = 150, bound_kind = "forward", bound_op = "linalg.matmul#3", cut = [0, 2], padding = 64>
-func.func @full() attributes {memsched.certificate = #memsched.certificate<peak = 200, lower_bound = 150, bound_kind = "forward", bound_op = "linalg.matmul#3", cut = [0, 2], padding = 64>} {
+// CHECK-SAME: #memsched.certificate<peak = 200, lower_bound = 150, bound_kind = "forward", bound_op = "linalg.matmul#3", cut = [0, 2], size_model = "allocator">
+func.func @full() attributes {memsched.certificate = #memsched.certificate<peak = 200, lower_bound = 150, bound_kind = "forward", bound_op = "linalg.matmul#3", cut = [0, 2], size_model = "allocator">} {
   return
 }
 

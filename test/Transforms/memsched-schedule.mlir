@@ -1,11 +1,19 @@
 // RUN: memsched-opt %s --split-input-file --allow-unregistered-dialect --memsched-schedule | FileCheck %s
 // RUN: memsched-opt %s --split-input-file --allow-unregistered-dialect --memsched-schedule=heuristic-only | FileCheck %s --check-prefix=HEUR
 // RUN: memsched-opt %s --split-input-file --allow-unregistered-dialect --memsched-schedule=remarks --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: memsched-opt %s --split-input-file --allow-unregistered-dialect --memsched-schedule --memsched-verify=require -o /dev/null
+// RUN: memsched-opt %s --split-input-file --allow-unregistered-dialect --memsched-schedule --memsched-schedule=remarks --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=AGAIN
+// RUN: memsched-opt %s --split-input-file --allow-unregistered-dialect --memsched-schedule="certify=false" | FileCheck %s --check-prefix=NOCERT
+
+// A second run skips the functions the first one certified optimal.
+// AGAIN: remark: memsched-schedule: peak 4096 bytes, already certified optimal
+// NOCERT-NOT: memsched.certificate
 
 // Tests the branches of an inception block: each branch is finished (its big
 // intermediate freed) before the next starts; the slices of the concatenated
 // output are disjoint, so the branches commute.
 // CHECK-LABEL: func.func @inception
+// CHECK-SAME: memsched.certificate = #memsched.certificate<peak = 4096, lower_bound = 4096, bound_kind = "trivial", bound_op = "linalg.broadcast#0", cut = [0]>
 // CHECK: %[[B0:.+]] = memref.alloc() : memref<64x16xf32>
 // CHECK-NEXT: linalg.broadcast {{.*}} outs(%[[B0]]
 // CHECK-NEXT: memref.subview
@@ -70,7 +78,7 @@ func.func @inception(%x: memref<64xf32> {llvm.noalias}, %out: memref<192xf32> {l
 // CHECK-NEXT: memref.dealloc %[[BIG]]
 // CHECK-NEXT: %[[E1:.+]] = memref.alloc() : memref<256xf32>
 // CHECK-NEXT: linalg.copy ins(%{{.*}} : memref<256xf32>) outs(%[[E1]]
-// REMARK: remark: memsched-schedule: peak 9280 -> 8256 bytes (order optimal for the dependency graph)
+// REMARK: remark: memsched-schedule: peak 9280 -> 8256 bytes, lower bound 8256 bytes (optimal)
 func.func @unet(%x: memref<256xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %cst = arith.constant 1.0 : f32
   %e1 = memref.alloc() : memref<256xf32>
@@ -221,7 +229,7 @@ func.func @view_chain(%x: memref<16xf32> {llvm.noalias}, %out: memref<4x4xf32> {
 // CHECK-NOT: linalg.reduce
 // CHECK: linalg.broadcast
 // CHECK: linalg.reduce
-// REMARK: remark: memsched-schedule: peak 8192 -> 8192 bytes
+// REMARK: remark: memsched-schedule: peak 8192 -> 8192 bytes, lower bound 8192 bytes (optimal)
 func.func @may_alias(%x: memref<64xf32>, %out: memref<128xf32>) {
   %b0 = memref.alloc() : memref<64x16xf32>
   linalg.broadcast ins(%x : memref<64xf32>) outs(%b0 : memref<64x16xf32>) dimensions = [1]

@@ -66,8 +66,10 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     `forward` or `backward` cut family), `bound_op` (the op whose cut proves
     it, as `name#index` with the op's position among the body's scheduled
     ops), `cut` (positions, in block order, of the allocations counted in that
-    cut), and `padding` (bytes added to every allocation's size by the size
-    model the numbers were computed with; 0 when absent).
+    cut), and `size_model` (absent when sizes are the memrefs' bytes,
+    `"allocator"` when they count what upstream's generic allocation lowering
+    requests, i.e. size + alignment for an allocation with an explicit
+    alignment; checks recompute the peak with the same model).
 
     Example:
     ```mlir
@@ -84,7 +86,7 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     OptionalParameter<"::mlir::StringAttr", "family of the bound that proves lower_bound">:$bound_kind,
     OptionalParameter<"::mlir::StringAttr", "op whose cut proves lower_bound (name#position)">:$bound_op,
     MemSched_Positions<"allocations (positions in block order) counted in the proving cut">:$cut,
-    MemSched_OptionalBytes<"bytes added to each allocation by the size model">:$padding
+    OptionalParameter<"::mlir::StringAttr", "how allocation sizes were counted: absent for the memref's bytes, \"allocator\" for what the generic allocation lowering requests">:$size_model
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

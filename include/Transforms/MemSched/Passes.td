@@ -9,13 +9,15 @@
 
 include "mlir/Pass/PassBase.td"
 
-// Options every pass that analyses a body shares.
-defvar SizeModelOptions = [
+// The size model option every pass that analyses a body shares.
+defvar SizeOption = [
   Option<"countAlignmentPadding", "count-alignment-padding", "bool",
          /*default=*/"false",
          "Count the bytes the generic allocation lowering adds for an "
          "explicit alignment (size + alignment), so computed peaks match a "
          "counting allocator behind finalize-memref-to-llvm{use-generic-functions=true}">,
+];
+defvar SizeModelOptions = SizeOption # [
   Option<"strict", "strict", "bool", /*default=*/"false",
          "Turn the remark for an unsupported function into an error">,
 ];
@@ -32,6 +34,12 @@ def Schedule : Pass<"memsched-schedule", "::mlir::func::FuncOp"> {
     kept: SSA def-use, reads and writes of the same buffer (unless they
     provably touch disjoint parts of it, like the copies that fill the slices
     of a concatenation), and the order of ops with unknown effects.
+
+    Each function it handles gets a `memsched.certificate` attribute
+    (`#memsched.certificate<peak = P, lower_bound = L, ...>`): P is the peak
+    of the new body, L a lower bound on the peak of every valid order, with
+    the op and buffers of the cut that proves it. A function whose certificate
+    already proves it optimal (and still matches its peak) is skipped.
 
     The search decomposes the dependency graph at ops every order must pass
     through, solves each part exactly (best-first search over executed sets)
@@ -83,9 +91,17 @@ def Schedule : Pass<"memsched-schedule", "::mlir::func::FuncOp"> {
            "buffer; when false, deallocations go to the end of the body">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark per function with the peak before and after">,
+    Option<"attachCertificate", "certify", "bool", /*default=*/"true",
+           "Attach a #memsched.certificate with the peak and a lower bound">,
+    Option<"skipCertified", "skip-certified", "bool", /*default=*/"true",
+           "Leave functions alone whose certificate proves them optimal and "
+           "still matches their peak">,
   ];
+  let dependentDialects = ["::mlir::memsched::MemSchedDialect"];
   let statistics = [
     Statistic<"numFunctions", "functions", "Functions scheduled">,
+    Statistic<"numSkipped", "skipped-certified", "Functions skipped as certified optimal">,
+    Statistic<"numOptimal", "certified-optimal", "Functions whose certificate proves the order optimal">,
     Statistic<"numUnsupported", "unsupported", "Functions left unchanged as unsupported">,
     Statistic<"numImproved", "improved", "Functions whose peak went down">,
     Statistic<"bytesBefore", "peak-before", "Sum over functions of the peak before, in bytes">,
@@ -93,6 +109,77 @@ def Schedule : Pass<"memsched-schedule", "::mlir::func::FuncOp"> {
     Statistic<"numMoved", "ops-moved", "Ops whose position among the scheduled ops changed">,
     Statistic<"numExactSegments", "segments-exact", "Graph segments solved exactly">,
     Statistic<"numHeuristicSegments", "segments-heuristic", "Graph segments solved heuristically">,
+  ];
+}
+
+def Certify : Pass<"memsched-certify", "::mlir::func::FuncOp"> {
+  let summary = "Attach a peak-memory certificate without reordering";
+  let description = [{
+    Computes the peak of each function body as it stands and a lower bound
+    on the peak of every valid order of its ops (per-op min-cut bounds over
+    the dependency graph, see docs/lower-bounds.md), and attaches them as
+    `memsched.certificate = #memsched.certificate<peak = P, lower_bound = L,
+    bound_kind = ..., bound_op = "name#i", cut = [...]>`. `bound_op` is the op
+    whose cut proves L (its position among the body's scheduled ops) and
+    `cut` the allocations (positions in block order) live whenever it runs.
+    `lower_bound == peak` proves the order optimal; otherwise `peak -
+    lower_bound` bounds what any reordering could still gain.
+
+    Example:
+    ```mlir
+    func.func @f(...) attributes {memsched.certificate =
+        #memsched.certificate<peak = 1605632, lower_bound = 1605632,
+                              bound_kind = "trivial",
+                              bound_op = "linalg.conv_2d_nchw_fchw#3",
+                              cut = [1, 2]>}
+    ```
+  }];
+  let options = SizeModelOptions # [
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark per function with the peak, the bound and the gap">,
+  ];
+  let dependentDialects = ["::mlir::memsched::MemSchedDialect"];
+  let statistics = [
+    Statistic<"numCertified", "certified", "Functions certified">,
+    Statistic<"numOptimal", "optimal", "Functions proved optimal">,
+    Statistic<"numUnsupported", "unsupported", "Functions left without certificate">,
+  ];
+}
+
+def Verify : Pass<"memsched-verify", "::mlir::func::FuncOp"> {
+  let summary = "Check memsched certificates against the IR as it stands";
+  let description = [{
+    For each function carrying a `memsched.certificate`, recomputes the peak
+    of the body as it stands (with the certificate's size model) and the lower
+    bound. Errors when the recorded peak differs (the certificate is stale:
+    the IR changed after certification), when the recorded lower bound cannot
+    be reproduced, or when the function can no longer be analysed. Functions
+    without a certificate are ignored unless `require` is set.
+  }];
+  let options = [
+    Option<"require", "require", "bool", /*default=*/"false",
+           "Error on functions with a body but no certificate">,
+  ];
+  let statistics = [
+    Statistic<"numVerified", "verified", "Certificates found consistent">,
+  ];
+}
+
+def CheckBudget : Pass<"memsched-check-budget", "::mlir::func::FuncOp"> {
+  let summary = "Fail when a function's peak memory exceeds a byte budget";
+  let description = [{
+    Errors when the peak of a function body as it stands exceeds `bytes`, and
+    says what can be done: when the scheduler finds an order of the same ops
+    that fits, its peak (run `--memsched-schedule`); when the lower bound is
+    above the budget, that no order can fit, naming the op that sets the bound
+    and the bytes live there in every order (rematerialisation or tiling is
+    needed); otherwise that no fitting order was found although the bound does
+    not rule one out. A function that cannot be analysed is an error too (the
+    budget cannot be checked).
+  }];
+  let options = SizeOption # [
+    Option<"bytes", "bytes", "uint64_t", /*default=*/"0",
+           "The budget in bytes (required)">,
   ];
 }
 

@@ -59,17 +59,21 @@ LogicalResult
 CertificateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         uint64_t peak, uint64_t lowerBound, StringAttr boundKind,
                         StringAttr boundOp, ArrayRef<uint64_t> cut,
-                        uint64_t padding) {
+                        StringAttr sizeModel) {
   if (lowerBound > peak)
     return emitError() << "lower_bound (" << lowerBound
                        << " bytes) exceeds peak (" << peak
                        << " bytes): no order can be below its own lower bound";
-  if (boundKind && !llvm::is_contained(
-                       ArrayRef<StringRef>{"trivial", "forward", "backward"},
-                       boundKind.getValue()))
-    return emitError() << "bound_kind must be \"trivial\", \"forward\" or "
-                          "\"backward\", got \""
+  if (boundKind &&
+      !llvm::is_contained(ArrayRef<StringRef>{"trivial", "forward",
+                                              "backward", "window"},
+                          boundKind.getValue()))
+    return emitError() << "bound_kind must be \"trivial\", \"forward\", "
+                          "\"backward\" or \"window\", got \""
                        << boundKind.getValue() << "\"";
+  if (sizeModel && sizeModel.getValue() != "allocator")
+    return emitError() << "size_model must be \"allocator\" when present, got \""
+                       << sizeModel.getValue() << "\"";
   if (!llvm::is_sorted(cut) ||
       std::adjacent_find(cut.begin(), cut.end()) != cut.end())
     return emitError() << "cut must list allocation positions in increasing "

@@ -2,6 +2,7 @@
 
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
 #include "Analysis/MemSched/Scheduler.h"
+#include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/Passes.h"
 #include "Transforms/MemSched/Reorder.h"
 
@@ -31,13 +32,23 @@ struct SchedulePass
     BufferLifetimeAnalysis analysis(func, sizes);
     if (!analysis.isSupported()) {
       ++numUnsupported;
-      InFlightDiagnostic diag =
-          strict ? analysis.getUnsupportedOp()->emitError()
-                 : analysis.getUnsupportedOp()->emitRemark();
-      diag << "memsched-schedule: '" << func.getSymName()
-           << "' left unchanged: " << analysis.getUnsupportedReason();
+      reportUnsupported("memsched-schedule", func, analysis, strict);
       if (strict)
         signalPassFailure();
+      markAllAnalysesPreserved();
+      return;
+    }
+    uint64_t before = analysis.getPeakAsWritten();
+    // A certificate proving this very body optimal: nothing to search.
+    if (CertificateAttr cert = getCertificate(func);
+        skipCertified && cert && cert.isOptimal() &&
+        cert.getPeak() == before &&
+        getSizeModel(cert).countAlignmentPadding == countAlignmentPadding) {
+      ++numSkipped;
+      if (emitRemarks)
+        func.emitRemark() << "memsched-schedule: peak " << before
+                          << " bytes, already certified optimal";
+      markAllAnalysesPreserved();
       return;
     }
     ++numFunctions;
@@ -57,7 +68,6 @@ struct SchedulePass
     SmallVector<unsigned> order(result.order.begin(), result.order.end());
     SmallVector<Operation *> sequence =
         planBlockOrder(analysis, order, placement);
-    uint64_t before = analysis.getPeakAsWritten();
     uint64_t after = getPeakOfSequence(analysis, sequence);
     bytesBefore += before;
 
@@ -73,12 +83,38 @@ struct SchedulePass
     }
     uint64_t finalPeak = apply ? after : before;
     bytesAfter += finalPeak;
-    if (emitRemarks)
-      func.emitRemark() << "memsched-schedule: peak " << before << " -> "
-                        << finalPeak << " bytes"
-                        << (result.provedOptimal
-                                ? " (order optimal for the dependency graph)"
-                                : "");
+
+    // The certificate names ops and allocations by their positions in the
+    // final body: analyse it again (which also checks the planned peak).
+    ::memsched::LowerBound bound;
+    if (attachCertificate) {
+      std::optional<BufferLifetimeAnalysis> fresh;
+      if (apply) {
+        fresh.emplace(func, sizes);
+        if (!fresh->isSupported() || fresh->getPeakAsWritten() != after) {
+          func.emitError() << "memsched-schedule: internal error: the "
+                              "reordered body does not analyse to its "
+                              "planned peak of "
+                           << after << " bytes";
+          return signalPassFailure();
+        }
+      }
+      const BufferLifetimeAnalysis &final = apply ? *fresh : analysis;
+      bound = computeBodyLowerBound(final, finalPeak);
+      CertificateAttr cert =
+          buildCertificate(&getContext(), final, finalPeak, bound, sizes);
+      setCertificate(func, cert);
+      if (cert.isOptimal())
+        ++numOptimal;
+    }
+    if (emitRemarks) {
+      InFlightDiagnostic diag = func.emitRemark();
+      diag << "memsched-schedule: peak " << before << " -> " << finalPeak
+           << " bytes";
+      if (attachCertificate)
+        diag << ", lower bound " << bound.value << " bytes"
+             << (bound.value == finalPeak ? " (optimal)" : "");
+    }
     if (!apply)
       markAllAnalysesPreserved();
   }

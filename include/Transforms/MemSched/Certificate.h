@@ -1,0 +1,41 @@
+//===- Certificate.h - build and read memsched certificates -----*- C++ -*-===//
+
+#ifndef MEMSCHED_TRANSFORMS_CERTIFICATE_H
+#define MEMSCHED_TRANSFORMS_CERTIFICATE_H
+
+#include "Analysis/MemSched/BufferLifetimeAnalysis.h"
+#include "Analysis/MemSched/LowerBound.h"
+#include "Dialect/MemSched/MemSchedDialect.h"
+
+namespace mlir {
+namespace memsched {
+
+/// The certificate for a function body analysed with `sizes` whose peak as it
+/// stands is `peak`, proved by `bound`.
+CertificateAttr buildCertificate(MLIRContext *context,
+                                 const BufferLifetimeAnalysis &analysis,
+                                 uint64_t peak,
+                                 const ::memsched::LowerBound &bound,
+                                 SizeModel sizes);
+
+/// Lower bound for the analysed body, stopping once it reaches `target`.
+::memsched::LowerBound
+computeBodyLowerBound(const BufferLifetimeAnalysis &analysis, uint64_t target,
+                      const std::vector<::memsched::NodeId> *order = nullptr);
+
+/// The certificate attached to `op`, if any.
+CertificateAttr getCertificate(Operation *op);
+void setCertificate(Operation *op, CertificateAttr certificate);
+
+/// Reports that `func` cannot be analysed: a remark on the op at fault, or an
+/// error when `asError`.
+void reportUnsupported(StringRef passName, Operation *func,
+                       const BufferLifetimeAnalysis &analysis, bool asError);
+
+/// The size model a certificate was computed with.
+SizeModel getSizeModel(CertificateAttr certificate);
+
+} // namespace memsched
+} // namespace mlir
+
+#endif // MEMSCHED_TRANSFORMS_CERTIFICATE_H

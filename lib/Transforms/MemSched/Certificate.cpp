@@ -1,0 +1,65 @@
+//===- Certificate.cpp - build and read memsched certificates ---*- C++ -*-===//
+
+#include "Transforms/MemSched/Certificate.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+::memsched::LowerBound mlir::memsched::computeBodyLowerBound(
+    const BufferLifetimeAnalysis &analysis, uint64_t target,
+    const std::vector<::memsched::NodeId> *order) {
+  ::memsched::LowerBoundOptions options;
+  options.target = target;
+  options.order = order;
+  return ::memsched::computeLowerBound(analysis.getGraph(), options);
+}
+
+CertificateAttr mlir::memsched::buildCertificate(
+    MLIRContext *context, const BufferLifetimeAnalysis &analysis,
+    uint64_t peak, const ::memsched::LowerBound &bound, SizeModel sizes) {
+  Builder b(context);
+  StringAttr kind, op;
+  SmallVector<uint64_t> cut;
+  if (!analysis.getNodes().empty() && bound.value > 0) {
+    kind = b.getStringAttr(bound.kind);
+    op = b.getStringAttr(analysis.describeNode(bound.node));
+    cut.assign(bound.cutBuffers.begin(), bound.cutBuffers.end());
+    llvm::sort(cut);
+  }
+  StringAttr model =
+      sizes.countAlignmentPadding ? b.getStringAttr("allocator") : StringAttr();
+  // The bound is on the tight model, never above the peak of any order as
+  // written; clamp nothing, but guard the attribute's invariant loudly.
+  assert(bound.value <= peak && "lower bound above the peak of an order");
+  return CertificateAttr::get(context, peak, bound.value, kind, op, cut, model);
+}
+
+CertificateAttr mlir::memsched::getCertificate(Operation *op) {
+  return op->getAttrOfType<CertificateAttr>(
+      MemSchedDialect::getCertificateAttrName());
+}
+
+void mlir::memsched::setCertificate(Operation *op,
+                                    CertificateAttr certificate) {
+  op->setAttr(MemSchedDialect::getCertificateAttrName(), certificate);
+}
+
+SizeModel mlir::memsched::getSizeModel(CertificateAttr certificate) {
+  SizeModel sizes;
+  sizes.countAlignmentPadding = certificate.getSizeModel() &&
+                                certificate.getSizeModel() == "allocator";
+  return sizes;
+}
+
+void mlir::memsched::reportUnsupported(StringRef passName, Operation *func,
+                                       const BufferLifetimeAnalysis &analysis,
+                                       bool asError) {
+  Operation *at = analysis.getUnsupportedOp() ? analysis.getUnsupportedOp()
+                                              : func;
+  InFlightDiagnostic diag = asError ? at->emitError() : at->emitRemark();
+  diag << passName << ": '" << SymbolTable::getSymbolName(func).getValue()
+       << "' left unchanged: " << analysis.getUnsupportedReason();
+}

@@ -1,0 +1,85 @@
+//===- CheckBudget.cpp - fail when the peak exceeds a budget ----*- C++ -*-===//
+
+#include "Analysis/MemSched/Scheduler.h"
+#include "Transforms/MemSched/Certificate.h"
+#include "Transforms/MemSched/Passes.h"
+#include "Transforms/MemSched/Reorder.h"
+
+namespace mlir {
+namespace memsched {
+#define GEN_PASS_DEF_CHECKBUDGET
+#include "Transforms/MemSched/Passes.h.inc"
+} // namespace memsched
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+namespace {
+struct CheckBudgetPass
+    : public mlir::memsched::impl::CheckBudgetBase<CheckBudgetPass> {
+  using CheckBudgetBase::CheckBudgetBase;
+
+  void runOnOperation() override {
+    markAllAnalysesPreserved();
+    func::FuncOp func = getOperation();
+    if (!bytes.hasValue()) {
+      func.emitError() << "memsched-check-budget needs a budget: "
+                          "--memsched-check-budget=\"bytes=N\"";
+      return signalPassFailure();
+    }
+    if (func.isExternal())
+      return;
+    SizeModel sizes;
+    sizes.countAlignmentPadding = countAlignmentPadding;
+    BufferLifetimeAnalysis analysis(func, sizes);
+    if (!analysis.isSupported()) {
+      InFlightDiagnostic diag = func.emitError();
+      diag << "memsched-check-budget: cannot check '" << func.getSymName()
+           << "' against the budget: " << analysis.getUnsupportedReason();
+      diag.attachNote(analysis.getUnsupportedOp()->getLoc())
+          << "the op at fault";
+      signalPassFailure();
+      return;
+    }
+    uint64_t budget = bytes;
+    uint64_t peak = analysis.getPeakAsWritten();
+    if (peak <= budget)
+      return;
+
+    InFlightDiagnostic diag = func.emitError();
+    diag << "memsched-check-budget: '" << func.getSymName() << "' peaks at "
+         << peak << " bytes, above the budget of " << budget << " bytes";
+
+    // Can some order of the same ops fit?
+    ::memsched::ScheduleResult result =
+        ::memsched::schedule(analysis.getGraph());
+    SmallVector<unsigned> order(result.order.begin(), result.order.end());
+    uint64_t scheduled =
+        getPeakOfSequence(analysis, planBlockOrder(analysis, order));
+    if (scheduled <= budget) {
+      diag << "; reordering fits: --memsched-schedule finds an order that "
+              "peaks at "
+           << scheduled << " bytes";
+      signalPassFailure();
+      return;
+    }
+    ::memsched::LowerBound bound =
+        computeBodyLowerBound(analysis, budget + 1, &result.order);
+    if (bound.value > budget) {
+      diag << "; no order of these ops fits: every order needs at least "
+           << bound.value << " bytes while "
+           << analysis.describeNode(bound.node)
+           << " runs (rematerialisation or tiling is needed)";
+      diag.attachNote(analysis.getNodes()[bound.node].op->getLoc())
+          << "the op that sets the lower bound of " << bound.value
+          << " bytes";
+    } else {
+      diag << "; the best order found peaks at " << scheduled
+           << " bytes and the lower bound (" << bound.value
+           << " bytes) does not rule out an order that fits";
+    }
+    signalPassFailure();
+  }
+};
+} // namespace

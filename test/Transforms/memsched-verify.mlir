@@ -1,0 +1,81 @@
+// RUN: memsched-opt %s --split-input-file --memsched-verify --verify-diagnostics
+// RUN: not memsched-opt %s --split-input-file --memsched-verify=require -o /dev/null 2>&1 | FileCheck %s --check-prefix=REQUIRE
+
+// Tests that a certificate matching the body passes.
+func.func @fresh(%x: memref<16xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) attributes {memsched.certificate = #memsched.certificate<peak = 128, lower_bound = 128>} {
+  %a = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%x : memref<16xf32>) outs(%a : memref<16xf32>)
+  %b = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+  memref.dealloc %a : memref<16xf32>
+  linalg.copy ins(%b : memref<16xf32>) outs(%out : memref<16xf32>)
+  memref.dealloc %b : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests a stale certificate: the body changed (a deallocation moved down)
+// after certification.
+// expected-error @+1 {{memsched-verify: stale certificate on 'stale': it records a peak of 128 bytes but the body as it stands peaks at 192 bytes}}
+func.func @stale(%x: memref<16xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) attributes {memsched.certificate = #memsched.certificate<peak = 128, lower_bound = 128>} {
+  %a = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%x : memref<16xf32>) outs(%a : memref<16xf32>)
+  %b = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+  %c = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%b : memref<16xf32>) outs(%c : memref<16xf32>)
+  memref.dealloc %a : memref<16xf32>
+  memref.dealloc %b : memref<16xf32>
+  linalg.copy ins(%c : memref<16xf32>) outs(%out : memref<16xf32>)
+  memref.dealloc %c : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests a certificate claiming a bound that cannot be proved.
+// expected-error @+1 {{memsched-verify: inconsistent certificate on 'overclaim': it records a lower bound of 192 bytes but only 128 bytes can be proved for this body}}
+func.func @overclaim(%x: memref<16xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) attributes {memsched.certificate = #memsched.certificate<peak = 192, lower_bound = 192>} {
+  %a = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%x : memref<16xf32>) outs(%a : memref<16xf32>)
+  %b = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+  %c = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%b : memref<16xf32>) outs(%c : memref<16xf32>)
+  memref.dealloc %a : memref<16xf32>
+  memref.dealloc %b : memref<16xf32>
+  linalg.copy ins(%c : memref<16xf32>) outs(%out : memref<16xf32>)
+  memref.dealloc %c : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests the size model: a certificate computed with allocator sizes is
+// checked with allocator sizes (16 x 4 + 64 alignment bytes).
+func.func @allocator_sizes(%x: memref<16xf32> {llvm.noalias}) attributes {memsched.certificate = #memsched.certificate<peak = 128, lower_bound = 128, size_model = "allocator">} {
+  %a = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+  linalg.copy ins(%x : memref<16xf32>) outs(%a : memref<16xf32>)
+  memref.dealloc %a : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests a certified function the analysis can no longer handle.
+// expected-error @+1 {{memsched-verify: cannot check the certificate of 'unbounded': dynamic dimension 0 has no constant upper bound}}
+func.func @unbounded(%n: index) attributes {memsched.certificate = #memsched.certificate<peak = 0, lower_bound = 0>} {
+  // expected-note @+1 {{the op at fault}}
+  %a = memref.alloc(%n) : memref<?xf32>
+  memref.dealloc %a : memref<?xf32>
+  return
+}
+
+// -----
+
+// Tests that functions without a certificate are ignored, unless required.
+// REQUIRE: error: memsched-verify: 'uncertified' has no memsched.certificate
+func.func @uncertified() {
+  return
+}
