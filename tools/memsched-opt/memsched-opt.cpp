@@ -16,12 +16,14 @@
 
 namespace memsched {
 void registerTestPasses();
+void registerTestHarnessPass();
 } // namespace memsched
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::memsched::registerMemSchedPasses();
   memsched::registerTestPasses();
+  memsched::registerTestHarnessPass();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

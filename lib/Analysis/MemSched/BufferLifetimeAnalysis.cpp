@@ -347,6 +347,10 @@ struct Footprint {
   int64_t offset = 0;
   SmallVector<int64_t, 4> sizes, strides;
 
+  /// Whether every element of the base is in the box (or the footprint is
+  /// unknown): such a write conflicts with every access of the same root.
+  bool coversBase = true;
+
   /// Linear element range [lo, hi] covered by the box.
   std::pair<int64_t, int64_t> range() const {
     int64_t lo = offset, hi = offset;
@@ -442,6 +446,7 @@ static Footprint getFootprint(Value value) {
     return whole;
   Footprint f;
   f.whole = false;
+  f.coversBase = false;
   f.base = base;
   f.offset = offset;
   f.sizes.assign(type.getShape().begin(), type.getShape().end());
@@ -452,6 +457,17 @@ static Footprint getFootprint(Value value) {
       f.sizes.erase(f.sizes.begin() + i);
       f.strides.erase(f.strides.begin() + i);
     }
+  // A box of distinct elements (views are injective) as many as the base has,
+  // all within the base's range, is the whole base.
+  if (baseType.hasStaticShape() &&
+      llvm::all_of(f.strides, [](int64_t s) { return s > 0; })) {
+    int64_t count = 1;
+    for (int64_t size : f.sizes)
+      count *= size;
+    auto [lo, hi] = f.range();
+    f.coversBase = count == baseType.getNumElements() && lo == 0 &&
+                   hi == count - 1;
+  }
   return f;
 }
 
@@ -879,7 +895,10 @@ void LifetimeBuilder::addEdges() {
       for (const Access *r : reads)
         if (r->node != acc.node && mayOverlap(r->footprint, acc.footprint))
           g.addEdge(r->node, acc.node);
-      if (acc.footprint.whole) {
+      // A write covering its whole base overlaps every access of the root
+      // (other bases are assumed to overlap): it orders everything before it
+      // against everything after it, so earlier accesses need no more edges.
+      if (acc.footprint.coversBase) {
         writes.clear();
         reads.clear();
       }

@@ -326,8 +326,7 @@ void TestHarnessPass::runOnOperation() {
     if (hashFns.count(suffix))
       continue;
     auto type = FunctionType::get(
-        ctx, {i64, i64, UnrankedMemRefType::get(elementType, Attribute())},
-        {});
+        ctx, {i64, i64, UnrankedMemRefType::get(elementType, Attribute())}, {});
     func::FuncOp fn =
         getOrCreateDecl((kHashFnPrefix + suffix).str(), type, true);
     if (!fn)

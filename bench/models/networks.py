@@ -1,0 +1,455 @@
+"""Network definitions for the bench/models corpus.
+
+`SPECS` maps a corpus name to a `Spec` whose build() returns
+(fn, arg_names, example_inputs, source) for export.py. torchvision models are
+taken as published (random weights); the others are written here from their
+public architecture descriptions:
+
+  * MLPerf Tiny v1.0 reference models (github.com/mlcommons/tiny, the Keras
+    definitions in benchmark/training/*): ResNet-8 (image classification,
+    CIFAR-10 32x32), DS-CNN (keyword spotting, 49x10 MFCC), MobileNetV1 0.25
+    (visual wake words, 96x96), the FC autoencoder (anomaly detection, 640
+    inputs).
+  * RandWire (Xie et al. 2019): a small Watts-Strogatz random graph network
+    generated with a fixed seed.
+  * A small HRNet-style network (Wang et al. 2019): parallel resolution
+    branches advanced block by block across branches, with exchange units.
+  * A transformer encoder block (post-norm, as torch.nn.TransformerEncoderLayer)
+    written out with explicit matmuls, softmax and layer norm.
+  * One SGD training step (forward + backward + update) of a small CNN.
+"""
+
+import random
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torchvision
+from functorch import grad_and_value
+from torch.nn.utils.stateless import functional_call
+
+# ===----------------------------------------------------------------------===#
+# MLPerf Tiny
+# ===----------------------------------------------------------------------===#
+
+
+def conv_bn(cin, cout, k, stride=1, padding=None, groups=1):
+    padding = k // 2 if padding is None else padding
+    return nn.Sequential(nn.Conv2d(cin, cout, k, stride, padding, groups=groups, bias=True),
+                         nn.BatchNorm2d(cout))
+
+
+class TinyResBlock(nn.Module):
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.conv1 = conv_bn(cin, cout, 3, stride)
+        self.conv2 = conv_bn(cout, cout, 3)
+        self.shortcut = nn.Conv2d(cin, cout, 1, stride) if stride != 1 or cin != cout else None
+
+    def forward(self, x):
+        y = self.conv2(F.relu(self.conv1(x)))
+        s = self.shortcut(x) if self.shortcut is not None else x
+        return F.relu(y + s)
+
+
+class ResNet8(nn.Module):
+    """MLPerf Tiny image classification: ResNet-8 for CIFAR-10 (32x32x3)."""
+
+    def __init__(self, classes=10):
+        super().__init__()
+        self.stem = conv_bn(3, 16, 3)
+        self.stack1 = TinyResBlock(16, 16, 1)
+        self.stack2 = TinyResBlock(16, 32, 2)
+        self.stack3 = TinyResBlock(32, 64, 2)
+        self.fc = nn.Linear(64, classes)
+
+    def forward(self, x):
+        x = F.relu(self.stem(x))
+        x = self.stack3(self.stack2(self.stack1(x)))
+        x = F.avg_pool2d(x, 8)
+        return self.fc(torch.flatten(x, 1))
+
+
+class DSCNN(nn.Module):
+    """MLPerf Tiny keyword spotting: DS-CNN (input 1x49x10 MFCC, 12 classes)."""
+
+    def __init__(self, classes=12, ch=64, blocks=4):
+        super().__init__()
+        # Keras 'same' padding for a 10x4 kernel, stride 2 on 49x10: (4,5) x (1,1).
+        self.pad = nn.ZeroPad2d((1, 1, 4, 5))
+        self.stem = conv_bn(1, ch, (10, 4), 2, padding=0)
+        self.blocks = nn.ModuleList()
+        for _ in range(blocks):
+            self.blocks.append(nn.ModuleList([conv_bn(ch, ch, 3, groups=ch), conv_bn(ch, ch, 1)]))
+        self.fc = nn.Linear(ch, classes)
+
+    def forward(self, x):
+        x = F.relu(self.stem(self.pad(x)))
+        for dw, pw in self.blocks:
+            x = F.relu(pw(F.relu(dw(x))))
+        x = F.dropout(x, 0.4, self.training)
+        x = F.avg_pool2d(x, (25, 5))
+        return self.fc(torch.flatten(x, 1))
+
+
+class MobileNetV1(nn.Module):
+    """MLPerf Tiny visual wake words: MobileNetV1, width 0.25, 96x96x3, 2 classes."""
+
+    CFG = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2),
+           (512, 1), (512, 1), (512, 1), (512, 1), (512, 1), (1024, 2), (1024, 1)]
+
+    def __init__(self, alpha=0.25, classes=2):
+        super().__init__()
+        c = int(32 * alpha)
+        self.stem = conv_bn(3, c, 3, 2)
+        self.blocks = nn.ModuleList()
+        for cout, s in self.CFG:
+            cout = int(cout * alpha)
+            self.blocks.append(nn.ModuleList([conv_bn(c, c, 3, s, groups=c), conv_bn(c, cout, 1)]))
+            c = cout
+        self.fc = nn.Linear(c, classes)
+
+    def forward(self, x):
+        x = F.relu6(self.stem(x))
+        for dw, pw in self.blocks:
+            x = F.relu6(pw(F.relu6(dw(x))))
+        x = F.adaptive_avg_pool2d(x, 1)
+        return self.fc(torch.flatten(x, 1))
+
+
+class FCAutoencoder(nn.Module):
+    """MLPerf Tiny anomaly detection: FC autoencoder, 640 -> 8 -> 640."""
+
+    def __init__(self, n=640, hidden=128, bottleneck=8):
+        super().__init__()
+        dims = [n, hidden, hidden, hidden, hidden, bottleneck,
+                hidden, hidden, hidden, hidden]
+        self.layers = nn.ModuleList()
+        for a, b in zip(dims, dims[1:]):
+            self.layers.append(nn.ModuleList([nn.Linear(a, b), nn.BatchNorm1d(b)]))
+        self.out = nn.Linear(hidden, n)
+
+    def forward(self, x):
+        for lin, bn in self.layers:
+            x = F.relu(bn(lin(x)))
+        return self.out(x)
+
+
+# ===----------------------------------------------------------------------===#
+# RandWire
+# ===----------------------------------------------------------------------===#
+
+
+def watts_strogatz_dag(n, k, p, seed):
+    """Edges (i, j), i < j, of a WS(n, k, p) graph oriented by node index."""
+    rng = random.Random(seed)
+    edges = set()
+    for i in range(n):
+        for j in range(1, k // 2 + 1):
+            edges.add((i, (i + j) % n))
+    for i in range(n):
+        for j in range(1, k // 2 + 1):
+            e = (i, (i + j) % n)
+            if rng.random() < p and e in edges:
+                choices = [v for v in range(n) if v != i and (i, v) not in edges
+                           and (v, i) not in edges]
+                if choices:
+                    edges.discard(e)
+                    edges.add((i, rng.choice(choices)))
+    return sorted({(min(a, b), max(a, b)) for a, b in edges})
+
+
+class RandWireNode(nn.Module):
+    """Sum of inputs -> ReLU -> separable 3x3 conv -> BN."""
+
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.dw = nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False)
+        self.pw = nn.Conv2d(cin, cout, 1, bias=False)
+        self.bn = nn.BatchNorm2d(cout)
+
+    def forward(self, inputs):
+        x = inputs[0]
+        for y in inputs[1:]:
+            x = x + y
+        return self.bn(self.pw(self.dw(F.relu(x))))
+
+
+class RandWireStage(nn.Module):
+    def __init__(self, cin, cout, nodes, seed):
+        super().__init__()
+        self.edges = watts_strogatz_dag(nodes, 4, 0.75, seed)
+        self.preds = {j: [i for i, jj in self.edges if jj == j] for j in range(nodes)}
+        has_succ = {i for i, _ in self.edges}
+        self.outputs = [j for j in range(nodes) if j not in has_succ]
+        self.nodes = nn.ModuleList(
+            RandWireNode(cin if not self.preds[j] else cout, cout, 2 if not self.preds[j] else 1)
+            for j in range(nodes))
+
+    def forward(self, x):
+        vals = {}
+        for j, node in enumerate(self.nodes):
+            vals[j] = node([x] if not self.preds[j] else [vals[i] for i in self.preds[j]])
+        out = vals[self.outputs[0]]
+        for j in self.outputs[1:]:
+            out = out + vals[j]
+        return out / len(self.outputs)
+
+
+class RandWireSmall(nn.Module):
+    """RandWire-WS(4, 0.75), small regime, 2 random stages of 8 nodes, seed 1."""
+
+    def __init__(self, classes=10, c=32, nodes=8, seed=1):
+        super().__init__()
+        self.stem = conv_bn(3, c // 2, 3, 2)
+        self.stage1 = RandWireStage(c // 2, c, nodes, seed)
+        self.stage2 = RandWireStage(c, 2 * c, nodes, seed + 1)
+        self.head = conv_bn(2 * c, 128, 1)
+        self.fc = nn.Linear(128, classes)
+
+    def forward(self, x):
+        x = self.stage2(self.stage1(self.stem(x)))
+        x = F.relu(self.head(F.relu(x)))
+        x = F.adaptive_avg_pool2d(x, 1)
+        return self.fc(torch.flatten(x, 1))
+
+
+# ===----------------------------------------------------------------------===#
+# HRNet-style multi-branch network
+# ===----------------------------------------------------------------------===#
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.conv1 = conv_bn(c, c, 3)
+        self.conv2 = conv_bn(c, c, 3)
+
+    def forward(self, x):
+        return F.relu(self.conv2(F.relu(self.conv1(x))) + x)
+
+
+class Exchange(nn.Module):
+    """HRNet fuse layer: output i = relu(sum_j resample_j->i(x_j))."""
+
+    def __init__(self, in_chans, out_chans):
+        super().__init__()
+        self.n_in, self.n_out = len(in_chans), len(out_chans)
+        self.paths = nn.ModuleDict()
+        for i, ci in enumerate(out_chans):
+            for j, cj in enumerate(in_chans):
+                if j > i:  # lower resolution: 1x1 conv + BN, then nearest upsample
+                    self.paths[f"{j}_{i}"] = conv_bn(cj, ci, 1)
+                elif j < i:  # higher resolution: (i - j) strided 3x3 conv + BN
+                    layers, c = [], cj
+                    for k in range(i - j):
+                        last = k == i - j - 1
+                        cout = ci if last else c
+                        layers += [conv_bn(c, cout, 3, 2)] + ([] if last else [nn.ReLU()])
+                        c = cout
+                    self.paths[f"{j}_{i}"] = nn.Sequential(*layers)
+
+    def forward(self, xs):
+        outs = []
+        for i in range(self.n_out):
+            y = None
+            for j, x in enumerate(xs):
+                if j == i:
+                    t = x
+                else:
+                    t = self.paths[f"{j}_{i}"](x)
+                    if j > i:
+                        t = F.interpolate(t, scale_factor=2 ** (j - i), mode="nearest")
+                y = t if y is None else y + t
+            outs.append(F.relu(y))
+        return outs
+
+
+class HRStage(nn.Module):
+    """Branches advanced one block at a time across all branches (the order a
+    layer-by-layer framework executes them), then an exchange unit."""
+
+    def __init__(self, chans, blocks, out_chans):
+        super().__init__()
+        self.branches = nn.ModuleList(
+            nn.ModuleList(BasicBlock(c) for _ in range(blocks)) for c in chans)
+        self.exchange = Exchange(chans, out_chans)
+        self.blocks = blocks
+
+    def forward(self, xs):
+        xs = list(xs)
+        for k in range(self.blocks):
+            for i, br in enumerate(self.branches):
+                xs[i] = br[k](xs[i])
+        return self.exchange(xs)
+
+
+class HRNetSmall(nn.Module):
+    """Stem (stride 4) -> stage2 (2 branches) -> stage3 (3 branches) -> head
+    that upsamples all branches, concatenates and classifies per pixel."""
+
+    def __init__(self, c=16, classes=8):
+        super().__init__()
+        self.stem1 = conv_bn(3, 32, 3, 2)
+        self.stem2 = conv_bn(32, c, 3, 2)
+        self.down1 = conv_bn(c, 2 * c, 3, 2)
+        self.stage2 = HRStage([c, 2 * c], 2, [c, 2 * c, 4 * c])
+        self.stage3 = HRStage([c, 2 * c, 4 * c], 2, [c, 2 * c, 4 * c])
+        self.head = conv_bn(7 * c, 7 * c, 1)
+        self.cls = nn.Conv2d(7 * c, classes, 1)
+
+    def forward(self, x):
+        x = F.relu(self.stem2(F.relu(self.stem1(x))))
+        xs = [x, F.relu(self.down1(x))]
+        xs = self.stage2(xs)
+        xs = self.stage3(xs)
+        up = [xs[0]] + [F.interpolate(t, scale_factor=2 ** i, mode="bilinear",
+                                      align_corners=False) for i, t in enumerate(xs[1:], 1)]
+        return self.cls(F.relu(self.head(torch.cat(up, 1))))
+
+
+# ===----------------------------------------------------------------------===#
+# Transformer encoder block
+# ===----------------------------------------------------------------------===#
+
+
+class EncoderBlock(nn.Module):
+    """Post-norm encoder layer (as nn.TransformerEncoderLayer, ReLU MLP),
+    written out so tracing does not take PyTorch's fused fast path."""
+
+    def __init__(self, d=128, heads=4, ff=512):
+        super().__init__()
+        self.h = heads
+        self.q = nn.Linear(d, d)
+        self.k = nn.Linear(d, d)
+        self.v = nn.Linear(d, d)
+        self.o = nn.Linear(d, d)
+        self.ln1 = nn.LayerNorm(d)
+        self.ff1 = nn.Linear(d, ff)
+        self.ff2 = nn.Linear(ff, d)
+        self.ln2 = nn.LayerNorm(d)
+
+    def forward(self, x):  # x: [S, D]
+        s, d = x.shape
+        dh = d // self.h
+
+        def heads(t):
+            return t.view(s, self.h, dh).transpose(0, 1)  # [H, S, dh]
+        q, k, v = heads(self.q(x)), heads(self.k(x)), heads(self.v(x))
+        att = torch.softmax(torch.bmm(q, k.transpose(1, 2)) * dh ** -0.5, dim=-1)
+        ctx = torch.bmm(att, v).transpose(0, 1).reshape(s, d)
+        x = self.ln1(x + self.o(ctx))
+        return self.ln2(x + self.ff2(F.relu(self.ff1(x))))
+
+
+# ===----------------------------------------------------------------------===#
+# Training step
+# ===----------------------------------------------------------------------===#
+
+
+class SmallCNN(nn.Module):
+    """Conv(3->16)-ReLU-Conv(16->32,s2)-ReLU-Conv(32->64,s2)-ReLU-FC(10), no BN."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 16, 3, padding=1)
+        self.c2 = nn.Conv2d(16, 32, 3, stride=2, padding=1)
+        self.c3 = nn.Conv2d(32, 64, 3, stride=2, padding=1)
+        self.fc = nn.Linear(64 * 8 * 8, 10)
+
+    def forward(self, x):
+        x = F.relu(self.c1(x))
+        x = F.relu(self.c2(x))
+        x = F.relu(self.c3(x))
+        return self.fc(torch.flatten(x, 1))
+
+
+def train_step_fn(model, lr=0.01):
+    """fn(x, y, *params) -> (loss, *updated params): one SGD step with a
+    soft-target cross-entropy loss; the joint graph comes from functorch."""
+    names = [n for n, _ in model.named_parameters()]
+
+    def loss_fn(ps, x, y):
+        out = functional_call(model, dict(zip(names, ps)), (x,))
+        return -(y * F.log_softmax(out, 1)).sum() / x.shape[0]
+
+    def step(x, y, *ps):
+        gs, loss = grad_and_value(loss_fn)(ps, x, y)
+        return (loss,) + tuple(p - lr * g for p, g in zip(ps, gs))
+    return step, names
+
+
+# ===----------------------------------------------------------------------===#
+# Specs
+# ===----------------------------------------------------------------------===#
+
+
+class Spec:
+    def __init__(self, make, input_shapes, source, train=False):
+        self.make = make
+        self.input_shapes = input_shapes
+        self.source = source
+        self.train = train
+
+    def model(self):
+        torch.manual_seed(0)
+        m = self.make()
+        _randomize_bn(m)
+        return m
+
+    def build(self):
+        """(fn, arg names, example inputs, source) for export.trace/to_mlir."""
+        import export
+        m = self.model()
+        gen = torch.Generator().manual_seed(1)
+        inputs = [torch.randn(*s, generator=gen) for s in self.input_shapes]
+        if self.train:
+            fn, names = train_step_fn(m)
+            params = [p.detach() for p in m.parameters()]
+            arg_names = ["input", "target"] + names
+            return fn, arg_names, inputs + params, self.source
+        fn, names, params = export.inference_fn(m)
+        in_names = ["input"] if len(inputs) == 1 else [f"input{i}" for i in range(len(inputs))]
+        return fn, in_names + names, inputs + params, self.source
+
+
+def _randomize_bn(m):
+    """Non-trivial running statistics so batch norm is not the identity."""
+    g = torch.Generator().manual_seed(2)
+    for mod in m.modules():
+        if isinstance(mod, nn.modules.batchnorm._BatchNorm):
+            mod.running_mean.copy_(torch.randn(mod.running_mean.shape, generator=g) * 0.1)
+            mod.running_var.copy_(torch.rand(mod.running_var.shape, generator=g) + 0.5)
+            mod.weight.data.copy_(torch.rand(mod.weight.shape, generator=g) + 0.5)
+            mod.bias.data.copy_(torch.randn(mod.bias.shape, generator=g) * 0.1)
+
+
+TV = torchvision.models
+
+SPECS = {
+    "resnet18": Spec(lambda: TV.resnet18(), [(1, 3, 64, 64)], "torchvision.models.resnet18"),
+    "mobilenet_v2": Spec(lambda: TV.mobilenet_v2(), [(1, 3, 64, 64)],
+                         "torchvision.models.mobilenet_v2"),
+    "resnet8_tiny": Spec(ResNet8, [(1, 3, 32, 32)], "MLPerf Tiny ResNet-8 (networks.ResNet8)"),
+    "dscnn_kws": Spec(DSCNN, [(1, 1, 49, 10)], "MLPerf Tiny DS-CNN (networks.DSCNN)"),
+    "mobilenet_v1_025": Spec(MobileNetV1, [(1, 3, 96, 96)],
+                             "MLPerf Tiny MobileNetV1 0.25 (networks.MobileNetV1)"),
+    "fc_autoencoder": Spec(FCAutoencoder, [(1, 640)],
+                           "MLPerf Tiny FC autoencoder (networks.FCAutoencoder)"),
+    "hrnet_small": Spec(HRNetSmall, [(1, 3, 64, 64)], "networks.HRNetSmall"),
+    "train_step_cnn": Spec(SmallCNN, [(4, 3, 32, 32), (4, 10)],
+                           "SGD step of networks.SmallCNN (functorch grad_and_value)",
+                           train=True),
+    "squeezenet1_0": Spec(lambda: TV.squeezenet1_0(), [(1, 3, 64, 64)],
+                          "torchvision.models.squeezenet1_0"),
+    "googlenet": Spec(lambda: TV.googlenet(aux_logits=False, init_weights=False),
+                      [(1, 3, 64, 64)], "torchvision.models.googlenet(aux_logits=False)"),
+    "densenet121": Spec(lambda: TV.densenet121(), [(1, 3, 64, 64)],
+                        "torchvision.models.densenet121"),
+    "deeplabv3_mobilenet_v3_large": Spec(
+        lambda: TV.segmentation.deeplabv3_mobilenet_v3_large(
+            weights=None, weights_backbone=None, aux_loss=False),
+        [(1, 3, 96, 96)], "torchvision.models.segmentation.deeplabv3_mobilenet_v3_large"),
+    "randwire_small": Spec(RandWireSmall, [(1, 3, 64, 64)], "networks.RandWireSmall (seed 1)"),
+    "transformer_encoder": Spec(EncoderBlock, [(64, 128)], "networks.EncoderBlock"),
+}
