@@ -396,6 +396,12 @@ void TestHarnessPass::runOnOperation() {
   for (auto [pos, buffer] : allocated)
     memref::DeallocOp::create(b, buffer);
   func::ReturnOp::create(b);
+
+  // Certificates describe the memref program; the lowered module for
+  // mlir-runner must not carry attributes of a dialect it does not know.
+  module.walk([](FunctionOpInterface fn) {
+    fn->removeAttr("memsched.certificate");
+  });
 }
 
 //===----------------------------------------------------------------------===//
