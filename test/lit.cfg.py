@@ -17,6 +17,8 @@ config.substitutions.append(("%memsched_src_root", config.memsched_src_root))
 config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(
     ("%memsched_runtime", os.path.join(config.memsched_lib_dir, "libmemsched_runtime.so")))
+config.substitutions.append(
+    ("%memsched_plugin", os.path.join(config.memsched_lib_dir, "libMemSchedPlugin.so")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

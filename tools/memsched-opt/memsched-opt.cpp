@@ -22,6 +22,7 @@ void registerTestHarnessPass();
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::memsched::registerMemSchedPasses();
+  mlir::memsched::registerMemSchedPipeline();
   memsched::registerTestPasses();
   memsched::registerTestHarnessPass();
 

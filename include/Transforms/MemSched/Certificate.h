@@ -27,10 +27,10 @@ computeBodyLowerBound(const BufferLifetimeAnalysis &analysis, uint64_t target,
 CertificateAttr getCertificate(Operation *op);
 void setCertificate(Operation *op, CertificateAttr certificate);
 
-/// Reports that `func` cannot be analysed: a remark on the op at fault, or an
-/// error when `asError`.
-void reportUnsupported(StringRef passName, Operation *func,
-                       const BufferLifetimeAnalysis &analysis, bool asError);
+/// Reports that `func` cannot be analysed: a remark on the op at fault `at`,
+/// or an error when `asError`.
+void reportUnsupported(StringRef passName, Operation *func, Operation *at,
+                       StringRef reason, bool asError);
 
 /// The size model a certificate was computed with.
 SizeModel getSizeModel(CertificateAttr certificate);

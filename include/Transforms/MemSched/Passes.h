@@ -15,6 +15,21 @@ namespace memsched {
 #define GEN_PASS_REGISTRATION
 #include "Transforms/MemSched/Passes.h.inc"
 
+/// Configuration of memsched-pipeline.
+struct MemSchedPipelineConfig {
+  bool countAlignmentPadding = false;
+  uint64_t stateBudget = 200000;
+  bool strict = false;
+};
+
+/// Adds memsched-pipeline to a module-level pass manager: memsched-schedule
+/// (which certifies) then memsched-verify on every func.func.
+void buildMemSchedPipeline(OpPassManager &pm,
+                           const MemSchedPipelineConfig &config = {});
+
+/// Registers `memsched-pipeline` for textual pipelines and mlir-opt flags.
+void registerMemSchedPipeline();
+
 } // namespace memsched
 } // namespace mlir
 

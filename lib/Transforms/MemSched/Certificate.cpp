@@ -55,11 +55,9 @@ SizeModel mlir::memsched::getSizeModel(CertificateAttr certificate) {
 }
 
 void mlir::memsched::reportUnsupported(StringRef passName, Operation *func,
-                                       const BufferLifetimeAnalysis &analysis,
+                                       Operation *at, StringRef reason,
                                        bool asError) {
-  Operation *at = analysis.getUnsupportedOp() ? analysis.getUnsupportedOp()
-                                              : func;
   InFlightDiagnostic diag = asError ? at->emitError() : at->emitRemark();
   diag << passName << ": '" << SymbolTable::getSymbolName(func).getValue()
-       << "' left unchanged: " << analysis.getUnsupportedReason();
+       << "' left unchanged: " << reason;
 }

@@ -1,6 +1,7 @@
 //===- Certify.cpp - attach a peak-memory certificate -----------*- C++ -*-===//
 
 #include "Transforms/MemSched/Certificate.h"
+#include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
 
 namespace mlir {
@@ -23,32 +24,28 @@ struct CertifyPass : public mlir::memsched::impl::CertifyBase<CertifyPass> {
       return;
     SizeModel sizes;
     sizes.countAlignmentPadding = countAlignmentPadding;
-    BufferLifetimeAnalysis analysis(func, sizes);
-    if (!analysis.isSupported()) {
+    CertifyFunctionResult result = certifyFunction(func, sizes);
+    if (!result.supported) {
       ++numUnsupported;
-      reportUnsupported("memsched-certify", func, analysis, strict);
+      reportUnsupported("memsched-certify", func, result.unsupportedOp, result.reason,
+                        strict);
       if (strict)
         signalPassFailure();
       markAllAnalysesPreserved();
       return;
     }
-    uint64_t peak = analysis.getPeakAsWritten();
-    ::memsched::LowerBound bound = computeBodyLowerBound(analysis, peak);
-    CertificateAttr cert =
-        buildCertificate(&getContext(), analysis, peak, bound, sizes);
-    setCertificate(func, cert);
     ++numCertified;
-    if (cert.isOptimal())
+    if (result.certificate.isOptimal())
       ++numOptimal;
     if (emitRemarks) {
       InFlightDiagnostic diag = func.emitRemark();
-      diag << "memsched-certify: peak " << peak << " bytes, lower bound "
-           << bound.value << " bytes";
-      if (cert.isOptimal())
+      diag << "memsched-certify: peak " << result.peak
+           << " bytes, lower bound " << result.bound.value << " bytes";
+      if (result.certificate.isOptimal())
         diag << ": the order is optimal";
       else
-        diag << ": any reordering gains at most " << peak - bound.value
-             << " bytes";
+        diag << ": any reordering gains at most "
+             << result.peak - result.bound.value << " bytes";
     }
     markAllAnalysesPreserved();
   }

@@ -1,0 +1,86 @@
+//===- MemSched.h - public C++ API of memsched ------------------*- C++ -*-===//
+//
+// Run memsched from a custom compiler without going through passes:
+//   - on a function: scheduleFunction / certifyFunction (this header);
+//   - on the analysis alone: Analysis/MemSched/BufferLifetimeAnalysis.h;
+//   - on a plain graph, without MLIR: Analysis/MemSched/MemoryGraph.h,
+//     Scheduler.h (schedule) and LowerBound.h (computeLowerBound).
+// Passes: Transforms/MemSched/Passes.h (registerMemSchedPasses,
+// buildMemSchedPipeline).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_TRANSFORMS_MEMSCHED_H
+#define MEMSCHED_TRANSFORMS_MEMSCHED_H
+
+#include "Analysis/MemSched/BufferLifetimeAnalysis.h"
+#include "Analysis/MemSched/LowerBound.h"
+#include "Analysis/MemSched/Scheduler.h"
+#include "Dialect/MemSched/MemSchedDialect.h"
+#include "Transforms/MemSched/Reorder.h"
+
+namespace mlir {
+namespace memsched {
+
+struct ScheduleFunctionOptions {
+  SizeModel sizes;
+  ::memsched::ScheduleOptions search;
+  PlacementOptions placement;
+  /// Attach a certificate (computed on the final body).
+  bool certify = true;
+  /// Leave the body alone when its certificate proves it optimal and still
+  /// matches its peak.
+  bool skipCertified = true;
+};
+
+struct ScheduleFunctionResult {
+  enum class Status {
+    /// The body cannot be analysed; `unsupportedOp`/`reason` say why. The
+    /// function is unchanged.
+    Unsupported,
+    /// Its certificate already proves it optimal; unchanged.
+    SkippedCertified,
+    /// Scheduled (the body may or may not have changed, see `reordered`).
+    Scheduled,
+  };
+  Status status = Status::Unsupported;
+  Operation *unsupportedOp = nullptr;
+  std::string reason;
+  uint64_t peakBefore = 0, peakAfter = 0;
+  bool reordered = false;
+  unsigned opsMoved = 0;
+  /// What the search did (segments solved exactly or heuristically).
+  ::memsched::ScheduleResult search;
+  /// The bound and the attached certificate (when certifying).
+  ::memsched::LowerBound bound;
+  CertificateAttr certificate;
+  /// Op sequences of the body before and after, for reports (node ops and
+  /// allocations/deallocations included, terminator excluded).
+  SmallVector<Operation *> sequenceBefore, sequenceAfter;
+};
+
+/// Reorders the body of the function-like `func` for minimum peak memory and
+/// (optionally) attaches a certificate. Never raises the peak: when no order
+/// is better, the body is left as it is. Fails only on an internal
+/// inconsistency (reported as an error on `func`).
+FailureOr<ScheduleFunctionResult>
+scheduleFunction(Operation *func, const ScheduleFunctionOptions &options = {});
+
+struct CertifyFunctionResult {
+  bool supported = false;
+  Operation *unsupportedOp = nullptr;
+  std::string reason;
+  uint64_t peak = 0;
+  ::memsched::LowerBound bound;
+  CertificateAttr certificate;
+};
+
+/// Computes the certificate of `func` as it stands and attaches it when
+/// `attach` is set.
+CertifyFunctionResult certifyFunction(Operation *func, SizeModel sizes = {},
+                                      bool attach = true);
+
+} // namespace memsched
+} // namespace mlir
+
+#endif // MEMSCHED_TRANSFORMS_MEMSCHED_H
