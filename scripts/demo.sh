@@ -39,13 +39,15 @@ demo() {
   echo
   local start end
   start=$(date +%s%N)
-  "$OPT" "$mlir" --memsched-schedule=remarks --mlir-print-op-on-diagnostic=false \
+  "$OPT" "$mlir" --memsched-schedule="remarks report-dir=$OUT/$name" --mlir-print-op-on-diagnostic=false \
     -o "$OUT/$name.scheduled.mlir" 2>&1 | grep -o 'memsched-schedule: .*'
   end=$(date +%s%N)
   echo "scheduled and certified in $(( (end - start) / 1000000 )) ms (whole memsched-opt run): $OUT/$name.scheduled.mlir"
   grep -o 'memsched.certificate = #memsched.certificate<[^>]*>' "$OUT/$name.scheduled.mlir"
   "$OPT" "$OUT/$name.scheduled.mlir" --memsched-verify=require -o /dev/null &&
     echo "memsched-verify: certificate consistent with the scheduled IR"
+  echo "report: $OUT/$name/forward.json (peaks, bound, live buffers, cut)"
+  echo "        $OUT/$name/forward.svg (memory over time before and after; open it in a browser)"
   echo
 }
 

@@ -1,1 +1,751 @@
+//===- SchedulerTest.cpp - scheduler against brute force --------*- C++ -*-===//
+//
+// The scheduler and its pieces on thousands of seeded graphs of every
+// generator family plus harsher arbitrary graphs: exact results equal
+// bruteForceMinPeak, every order is valid and never worse than the program
+// order, heuristics and search bounds never cross the optimum, results are
+// deterministic. Random cases name their family, size and seed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/MemSched/Scheduler.h"
+#include "Analysis/MemSched/GraphGenerators.h"
+#include "Analysis/MemSched/MemoryGraph.h"
+#include "Analysis/MemSched/SchedSegment.h"
+
 #include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace memsched;
+using namespace memsched::sched;
+
+namespace {
+
+/// The generator seed of case i. Consecutive generator seeds give shifted
+/// random streams (often the same graph), so cases use seeds far apart.
+uint64_t seedOf(uint64_t i) { return i * 0x2545F4914F6CDD1DULL + 12345; }
+
+/// The graph of case i: generateGraph with the seed that caseName prints.
+MemoryGraph caseGraph(GraphFamily f, unsigned nodes, uint64_t i,
+                      uint64_t maxSize = 100) {
+  return generateGraph(f, nodes, seedOf(i), maxSize);
+}
+
+std::string caseName(GraphFamily f, unsigned nodes, uint64_t i) {
+  return std::string(familyName(f)) + " nodes " + std::to_string(nodes) +
+         " seed " + std::to_string(seedOf(i));
+}
+
+/// Checks what every result must satisfy.
+void checkResult(const MemoryGraph &g, const ScheduleResult &r) {
+  ASSERT_TRUE(g.isValidOrder(r.order));
+  EXPECT_EQ(r.peak, evaluatePeak(g, r.order));
+  EXPECT_EQ(r.inputPeak, evaluatePeak(g, g.programOrder()));
+  EXPECT_LE(r.peak, r.inputPeak);
+  EXPECT_EQ(r.numSegments, r.exactSegments + r.heuristicSegments);
+  EXPECT_EQ(r.provedOptimal, r.heuristicSegments == 0);
+}
+
+/// Nodes that run at the same position in every valid order, from all
+/// down-sets (bitmasks): v is at position i in every order iff no down-set of
+/// size i holds v and every down-set of size i+1 does.
+std::vector<NodeId> fixedPositionNodes(const MemoryGraph &g) {
+  size_t n = g.numNodes();
+  std::vector<uint32_t> predMask(n, 0);
+  for (NodeId v = 0; v < n; ++v)
+    for (NodeId p : g.preds(v))
+      predMask[v] |= 1u << p;
+  std::vector<uint32_t> mayIn(n + 1, 0), mustIn(n + 1, ~0u);
+  for (uint32_t s = 0; s < (1u << n); ++s) {
+    bool down = true;
+    for (NodeId v = 0; v < n && down; ++v)
+      down = !(s >> v & 1) || (predMask[v] & ~s) == 0;
+    if (!down)
+      continue;
+    unsigned k = __builtin_popcount(s);
+    mayIn[k] |= s;
+    mustIn[k] &= s;
+  }
+  std::vector<NodeId> fixed;
+  for (NodeId v = 0; v < n; ++v)
+    for (size_t i = 0; i < n; ++i)
+      if (!(mayIn[i] >> v & 1) && (mustIn[i + 1] >> v & 1))
+        fixed.push_back(v);
+  return fixed;
+}
+
+/// A random valid order (Kahn with seeded picks).
+std::vector<NodeId> randomOrder(const MemoryGraph &g, uint64_t seed) {
+  std::vector<uint32_t> indeg(g.numNodes());
+  std::vector<NodeId> ready, order;
+  for (NodeId v = 0; v < g.numNodes(); ++v)
+    if ((indeg[v] = g.preds(v).size()) == 0)
+      ready.push_back(v);
+  uint64_t x = seed * 2654435761u + 12345;
+  while (!ready.empty()) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    size_t i = (x >> 33) % ready.size();
+    NodeId v = ready[i];
+    ready.erase(ready.begin() + i);
+    order.push_back(v);
+    for (NodeId s : g.succs(v))
+      if (--indeg[s] == 0)
+        ready.push_back(s);
+  }
+  return order;
+}
+
+/// A DAG with buffers touched by arbitrary node sets (not only producer and
+/// consumers): random live-in/out flags, sizes (some 0), transient bytes,
+/// untouched buffers. Harsher than the generator families.
+MemoryGraph arbitraryGraph(uint64_t seed, unsigned maxNodes) {
+  uint64_t x = seed * 0x9E3779B97F4A7C15ULL + 99;
+  auto next = [&] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  MemoryGraph g;
+  unsigned n = 1 + next() % maxNodes;
+  unsigned edgePercent = next() % 60;
+  for (unsigned i = 0; i < n; ++i)
+    g.addNode(next() % 3 == 0 ? next() % 50 : 0);
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = i + 1; j < n; ++j)
+      if (next() % 100 < edgePercent / (1 + (j - i) / 3))
+        g.addEdge(i, j);
+  unsigned numBufs = next() % (2 * n + 2);
+  for (unsigned b = 0; b < numBufs; ++b) {
+    uint64_t size = next() % 10 == 0 ? 0 : 1 + next() % 100;
+    BufferId id = g.addBuffer(size, next() % 6 == 0, next() % 5 == 0);
+    for (unsigned t = next() % 4; t > 0; --t)
+      g.addTouch(id, next() % n);
+  }
+  g.finalize();
+  return g;
+}
+
+/// Two branches of two nodes each between a fork and a join.
+MemoryGraph branches() {
+  MemoryGraph g;
+  for (int i = 0; i < 6; ++i)
+    g.addNode();
+  // 0 -> 1 -> 2 (branch x), 0 -> 3 -> 4 (branch y), {2, 4} -> 5.
+  BufferId a = g.addBuffer(10), x1 = g.addBuffer(80), x2 = g.addBuffer(5),
+           y1 = g.addBuffer(80), y2 = g.addBuffer(5), out = g.addBuffer(1);
+  g.addTouch(a, 0);
+  g.addTouch(a, 1);
+  g.addTouch(a, 3);
+  g.addTouch(x1, 1);
+  g.addTouch(x1, 2);
+  g.addTouch(x2, 2);
+  g.addTouch(x2, 5);
+  g.addTouch(y1, 3);
+  g.addTouch(y1, 4);
+  g.addTouch(y2, 4);
+  g.addTouch(y2, 5);
+  g.addTouch(out, 5);
+  g.setLiveOut(out);
+  g.addEdge(0, 1);
+  g.addEdge(1, 2);
+  g.addEdge(0, 3);
+  g.addEdge(3, 4);
+  g.addEdge(2, 5);
+  g.addEdge(4, 5);
+  g.finalize();
+  return g;
+}
+
+//===----------------------------------------------------------------------===//
+// Cut nodes
+//===----------------------------------------------------------------------===//
+
+TEST(SchedulerCutNodes, MatchFixedPositionsInAllOrders) {
+  unsigned cases = 0;
+  for (GraphFamily f : allFamilies()) {
+    for (uint64_t seed = 0; seed < 60; ++seed) {
+      unsigned nodes = 1 + seed % 14;
+      SCOPED_TRACE(caseName(f, nodes, seed));
+      MemoryGraph g = caseGraph(f, nodes, seed);
+      EXPECT_EQ(findCutNodes(g), fixedPositionNodes(g));
+      ++cases;
+    }
+  }
+  EXPECT_EQ(cases, 360u);
+}
+
+TEST(SchedulerCutNodes, EdgeJumpingOverACutNode) {
+  // 0 -> 1 -> 2 and 0 -> 2: node 1 is still a cut node.
+  MemoryGraph g;
+  for (int i = 0; i < 3; ++i)
+    g.addNode();
+  g.addEdge(0, 1);
+  g.addEdge(1, 2);
+  g.addEdge(0, 2);
+  g.finalize();
+  EXPECT_EQ(findCutNodes(g), (std::vector<NodeId>{0, 1, 2}));
+}
+
+TEST(SchedulerCutNodes, IndependentNodesHaveNone) {
+  MemoryGraph g;
+  g.addNode();
+  g.addNode();
+  g.finalize();
+  EXPECT_TRUE(findCutNodes(g).empty());
+}
+
+TEST(SchedulerCutNodes, SegmentMemoryIsLocalPlusConstant) {
+  // In any valid order, the memory at the nodes of a segment is the
+  // segment-local memory of the same sub-order plus a constant.
+  for (GraphFamily f : allFamilies()) {
+    for (uint64_t seed = 0; seed < 20; ++seed) {
+      SCOPED_TRACE(caseName(f, 120, seed));
+      MemoryGraph g = caseGraph(f, 120, seed);
+      std::vector<NodeId> cuts = findCutNodes(g);
+      if (cuts.empty() || cuts.front() != 0)
+        cuts.insert(cuts.begin(), 0);
+      cuts.push_back(static_cast<NodeId>(g.numNodes()));
+      std::vector<NodeId> order = randomOrder(g, seed);
+      ASSERT_TRUE(g.isValidOrder(order));
+      PeakInfo info;
+      evaluatePeak(g, order, &info);
+      size_t at = 0;
+      for (size_t s = 0; s + 1 < cuts.size(); ++s) {
+        SegmentGraph seg = buildSegment(g, cuts[s], cuts[s + 1]);
+        std::vector<LocalId> local;
+        for (size_t q = at; q < at + seg.numNodes(); ++q) {
+          ASSERT_GE(order[q], cuts[s]);
+          ASSERT_LT(order[q], cuts[s + 1]);
+          local.push_back(order[q] - cuts[s]);
+        }
+        std::vector<uint64_t> mem;
+        segmentPeak(seg, local, &mem);
+        for (size_t q = 0; q < local.size(); ++q)
+          EXPECT_EQ(info.memoryAt[at + q] - mem[q], info.memoryAt[at] - mem[0]);
+        at += seg.numNodes();
+      }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Exact scheduling against brute force
+//===----------------------------------------------------------------------===//
+
+TEST(SchedulerExact, MatchesBruteForceOnSmallGraphs) {
+  unsigned cases = 0;
+  for (GraphFamily f : allFamilies()) {
+    for (uint64_t seed = 0; seed < 700; ++seed) {
+      unsigned nodes = 2 + seed % 15; // 2..16
+      SCOPED_TRACE(caseName(f, nodes, seed));
+      MemoryGraph g = caseGraph(f, nodes, seed, 1 + seed % 200);
+      ScheduleResult r = schedule(g);
+      checkResult(g, r);
+      EXPECT_TRUE(r.provedOptimal);
+      EXPECT_EQ(r.peak, bruteForceMinPeak(g));
+      ++cases;
+    }
+  }
+  EXPECT_EQ(cases, 4200u);
+}
+
+TEST(SchedulerExact, WholeGraphSearchMatchesBruteForce) {
+  // The search alone, without decomposition: the whole graph as one segment,
+  // bounded by the program order's peak + 1 so it must return an order.
+  for (GraphFamily f : allFamilies()) {
+    for (uint64_t seed = 0; seed < 200; ++seed) {
+      unsigned nodes = 3 + seed % 14; // 3..16
+      SCOPED_TRACE(caseName(f, nodes, seed));
+      MemoryGraph g = caseGraph(f, nodes, seed);
+      SegmentGraph seg = buildSegment(g, 0, g.numNodes());
+      uint64_t inputPeak = evaluatePeak(g, g.programOrder());
+      uint64_t best = bruteForceMinPeak(g);
+      EXPECT_LE(segmentStaticBound(seg), best);
+      ExactResult r = exactSearch(seg, inputPeak + 1, 1u << 20);
+      ASSERT_EQ(r.status, ExactStatus::Improved);
+      EXPECT_EQ(r.peak, best);
+      std::vector<NodeId> order(r.order.begin(), r.order.end());
+      ASSERT_TRUE(g.isValidOrder(order));
+      EXPECT_EQ(evaluatePeak(g, order), best);
+      EXPECT_EQ(r.lowerBound, best);
+      // A search cut short proves a lower bound, never above the optimum.
+      for (uint64_t budget : {1u, 5u, 20u, 80u}) {
+        ExactResult partial = exactSearch(seg, inputPeak + 1, budget);
+        EXPECT_LE(partial.lowerBound, best);
+        if (partial.status == ExactStatus::Improved) {
+          EXPECT_EQ(partial.peak, best);
+        }
+      }
+      // Below the optimum there is provably nothing.
+      if (best > 0) {
+        EXPECT_EQ(exactSearch(seg, best, 1u << 20).status,
+                  ExactStatus::NoneBelowBound);
+      }
+    }
+  }
+}
+
+TEST(SchedulerExact, LiveInLiveOutAndTransientBytes) {
+  // Random graphs with extra live-in weights read by several nodes, live-out
+  // results and transient bytes everywhere.
+  for (uint64_t seed = 0; seed < 600; ++seed) {
+    unsigned nodes = 3 + seed % 14; // 3..16
+    GraphFamily f = allFamilies()[seed % allFamilies().size()];
+    SCOPED_TRACE(caseName(f, nodes, seed));
+    MemoryGraph base = caseGraph(f, nodes, seed);
+    MemoryGraph g;
+    uint64_t x = seed + 7;
+    auto next = [&] {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      return x >> 33;
+    };
+    for (NodeId v = 0; v < base.numNodes(); ++v)
+      g.addNode(base.transientBytes(v) + next() % 30);
+    for (BufferId b = 0; b < base.numBuffers(); ++b) {
+      const GraphBuffer &buf = base.buffer(b);
+      BufferId c = g.addBuffer(buf.size, buf.liveIn || next() % 7 == 0,
+                               buf.liveOut || next() % 5 == 0);
+      for (NodeId t : buf.touchers)
+        g.addTouch(c, t);
+    }
+    for (unsigned w = 0; w < 3; ++w) {
+      BufferId weight = g.addBuffer(1 + next() % 60, true, next() % 2);
+      for (NodeId v = 0; v < g.numNodes(); ++v)
+        if (next() % 4 == 0)
+          g.addTouch(weight, v);
+    }
+    g.addBuffer(0);              // size 0, untouched
+    g.addBuffer(13, true, true); // untouched, live throughout
+    for (NodeId v = 0; v < base.numNodes(); ++v)
+      for (NodeId s : base.succs(v))
+        g.addEdge(v, s);
+    g.finalize();
+    ScheduleResult r = schedule(g);
+    checkResult(g, r);
+    EXPECT_TRUE(r.provedOptimal);
+    EXPECT_EQ(r.peak, bruteForceMinPeak(g));
+  }
+}
+
+TEST(SchedulerExact, ArbitraryGraphsMatchBruteForce) {
+  for (uint64_t seed = 0; seed < 4000; ++seed) {
+    SCOPED_TRACE("arbitrary seed " + std::to_string(seed));
+    MemoryGraph g = arbitraryGraph(seed, 15);
+    uint64_t best = bruteForceMinPeak(g);
+    ScheduleResult r = schedule(g);
+    checkResult(g, r);
+    EXPECT_TRUE(r.provedOptimal);
+    EXPECT_EQ(r.peak, best);
+    ScheduleOptions opts;
+    opts.heuristicOnly = true;
+    ScheduleResult h = schedule(g, opts);
+    checkResult(g, h);
+    EXPECT_GE(h.peak, best);
+    opts.heuristicOnly = false;
+    opts.exactStateBudget = 1 + seed % 40;
+    ScheduleResult small = schedule(g, opts);
+    checkResult(g, small);
+    EXPECT_GE(small.peak, best);
+    if (small.provedOptimal) {
+      EXPECT_EQ(small.peak, best);
+    }
+  }
+}
+
+TEST(SchedulerExact, TinyBudgetFallsBackToHeuristic) {
+  // With a budget of one state no wide segment can be searched: the
+  // heuristic orders stand, and optimality is only claimed where the static
+  // bound proves it.
+  unsigned unproved = 0;
+  for (GraphFamily f : {GraphFamily::Random, GraphFamily::Layered}) {
+    for (uint64_t seed = 0; seed < 20; ++seed) {
+      SCOPED_TRACE(caseName(f, 150, seed));
+      MemoryGraph g = caseGraph(f, 150, seed);
+      ScheduleOptions opts;
+      opts.exactStateBudget = 1;
+      ScheduleResult r = schedule(g, opts);
+      checkResult(g, r);
+      unproved += !r.provedOptimal;
+      opts.exactStateBudget = 5000;
+      ScheduleResult full = schedule(g, opts);
+      checkResult(g, full);
+      if (full.provedOptimal) {
+        EXPECT_GE(r.peak, full.peak);
+      }
+      if (r.provedOptimal && full.provedOptimal) {
+        EXPECT_EQ(r.peak, full.peak);
+      }
+    }
+  }
+  EXPECT_GT(unproved, 5u);
+}
+
+TEST(SchedulerExact, BudgetExhaustionIsReported) {
+  // A wide segment with a tiny budget: the search must give up rather than
+  // claim anything.
+  unsigned gaveUp = 0;
+  for (uint64_t seed = 0; seed < 10; ++seed) {
+    SCOPED_TRACE(caseName(GraphFamily::Random, 120, seed));
+    MemoryGraph g = caseGraph(GraphFamily::Random, 120, seed);
+    SegmentGraph seg = buildSegment(g, 0, g.numNodes());
+    uint64_t peak = 0;
+    heuristicSchedule(seg, 0, segmentStaticBound(seg), peak);
+    ExactResult r = exactSearch(seg, peak, 200);
+    if (r.status == ExactStatus::GaveUp) {
+      ++gaveUp;
+      EXPECT_TRUE(r.order.empty());
+    }
+    EXPECT_LE(r.expanded, 201u);
+  }
+  EXPECT_GT(gaveUp, 0u);
+}
+
+//===----------------------------------------------------------------------===//
+// Lower bounds used by the search
+//===----------------------------------------------------------------------===//
+
+TEST(SchedulerBounds, NodeBoundsHoldInEveryOrder) {
+  // Each node's bound is at most its memory in any valid order, with and
+  // without reachability.
+  for (GraphFamily f : allFamilies()) {
+    for (uint64_t seed = 0; seed < 20; ++seed) {
+      unsigned nodes = 10 + seed * 10;
+      SCOPED_TRACE(caseName(f, nodes, seed));
+      MemoryGraph g = caseGraph(f, nodes, seed);
+      SegmentGraph seg = buildSegment(g, 0, g.numNodes());
+      NodeBounds withReach = segmentNodeBounds(seg);
+      NodeBounds noReach = segmentNodeBounds(seg, 0);
+      for (uint64_t k = 0; k < 10; ++k) {
+        std::vector<NodeId> order = randomOrder(g, seed * 100 + k);
+        std::vector<LocalId> local(order.begin(), order.end());
+        std::vector<uint64_t> mem;
+        uint64_t peak = segmentPeak(seg, local, &mem);
+        EXPECT_LE(withReach.peakBound(), peak);
+        for (size_t q = 0; q < local.size(); ++q) {
+          EXPECT_LE(withReach.all[local[q]], mem[q]);
+          EXPECT_LE(noReach.all[local[q]], withReach.all[local[q]]);
+          EXPECT_LE(withReach.withoutLiveOut[local[q]],
+                    withReach.all[local[q]]);
+        }
+      }
+    }
+  }
+}
+
+TEST(SchedulerBounds, StaticBoundNeverAboveOptimum) {
+  unsigned tight = 0;
+  for (GraphFamily f : allFamilies()) {
+    for (uint64_t seed = 0; seed < 100; ++seed) {
+      unsigned nodes = 2 + seed % 13;
+      SCOPED_TRACE(caseName(f, nodes, seed));
+      MemoryGraph g = caseGraph(f, nodes, seed);
+      SegmentGraph seg = buildSegment(g, 0, g.numNodes());
+      uint64_t best = bruteForceMinPeak(g);
+      uint64_t bound = segmentStaticBound(seg);
+      EXPECT_LE(bound, best);
+      tight += bound == best;
+    }
+  }
+  // Tight on the chain-like families at least.
+  EXPECT_GT(tight, 100u);
+}
+
+//===----------------------------------------------------------------------===//
+// Heuristics
+//===----------------------------------------------------------------------===//
+
+TEST(SchedulerHeuristic, NeverBelowOptimumNeverAboveInput) {
+  unsigned cases = 0;
+  for (GraphFamily f : allFamilies()) {
+    for (uint64_t seed = 0; seed < 400; ++seed) {
+      unsigned nodes = 2 + seed % 15; // 2..16
+      SCOPED_TRACE(caseName(f, nodes, seed));
+      MemoryGraph g = caseGraph(f, nodes, seed);
+      ScheduleOptions opts;
+      opts.heuristicOnly = true;
+      ScheduleResult r = schedule(g, opts);
+      checkResult(g, r);
+      uint64_t best = bruteForceMinPeak(g);
+      EXPECT_GE(r.peak, best);
+      if (r.provedOptimal) {
+        EXPECT_EQ(r.peak, best);
+      }
+      ++cases;
+    }
+  }
+  EXPECT_EQ(cases, 2400u);
+}
+
+TEST(SchedulerHeuristic, ListSchedulesAreValid) {
+  for (GraphFamily f : allFamilies()) {
+    for (uint64_t seed = 0; seed < 30; ++seed) {
+      SCOPED_TRACE(caseName(f, 200, seed));
+      MemoryGraph g = caseGraph(f, 200, seed);
+      SegmentGraph seg = buildSegment(g, 0, g.numNodes());
+      SegmentGraph rev = reverseSegment(seg);
+      for (Priority p :
+           {Priority::MinNetAlloc, Priority::MinRunMemory, Priority::Depth}) {
+        std::vector<LocalId> local = listSchedule(seg, p);
+        std::vector<NodeId> order(local.begin(), local.end());
+        ASSERT_TRUE(g.isValidOrder(order));
+        EXPECT_EQ(segmentPeak(seg, local), evaluatePeak(g, order));
+        // The reversed order on the reversed graph has the same peak.
+        std::vector<LocalId> back(local.rbegin(), local.rend());
+        for (LocalId &v : back)
+          v = static_cast<LocalId>(g.numNodes() - 1 - v);
+        EXPECT_EQ(segmentPeak(rev, back), segmentPeak(seg, local));
+      }
+    }
+  }
+}
+
+TEST(SchedulerHeuristic, ReverseSegmentRoundTrips) {
+  for (GraphFamily f : allFamilies()) {
+    SCOPED_TRACE(caseName(f, 60, 3));
+    MemoryGraph g = caseGraph(f, 60, 3);
+    SegmentGraph seg = buildSegment(g, 0, g.numNodes());
+    SegmentGraph back = reverseSegment(reverseSegment(seg));
+    EXPECT_EQ(back.transient, seg.transient);
+    EXPECT_EQ(back.predList, seg.predList);
+    EXPECT_EQ(back.succList, seg.succList);
+    EXPECT_EQ(back.bufList, seg.bufList);
+    EXPECT_EQ(back.touchList, seg.touchList);
+    EXPECT_EQ(back.liveIn, seg.liveIn);
+    EXPECT_EQ(back.liveOut, seg.liveOut);
+  }
+}
+
+TEST(SchedulerHeuristic, LocalSearchNeverWorsens) {
+  for (GraphFamily f : allFamilies()) {
+    for (uint64_t seed = 0; seed < 30; ++seed) {
+      unsigned nodes = 20 + seed * 7;
+      SCOPED_TRACE(caseName(f, nodes, seed));
+      MemoryGraph g = caseGraph(f, nodes, seed);
+      SegmentGraph seg = buildSegment(g, 0, g.numNodes());
+      std::vector<NodeId> start = randomOrder(g, seed);
+      std::vector<LocalId> local(start.begin(), start.end());
+      uint64_t before = segmentPeak(seg, local);
+      uint64_t after = improveOrder(seg, local, 3);
+      std::vector<NodeId> order(local.begin(), local.end());
+      ASSERT_TRUE(g.isValidOrder(order));
+      EXPECT_EQ(after, evaluatePeak(g, order));
+      EXPECT_LE(after, before);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Larger graphs, determinism, hand-made cases
+//===----------------------------------------------------------------------===//
+
+TEST(SchedulerLarge, ValidNeverWorseAndDeterministic) {
+  for (GraphFamily f : allFamilies()) {
+    for (uint64_t seed = 0; seed < 20; ++seed) {
+      unsigned nodes = 30 + seed * 20;
+      SCOPED_TRACE(caseName(f, nodes, seed));
+      MemoryGraph g = caseGraph(f, nodes, seed);
+      // A small budget keeps failing searches cheap.
+      ScheduleOptions exactOpts;
+      exactOpts.exactStateBudget = 3000;
+      ScheduleResult r = schedule(g, exactOpts);
+      checkResult(g, r);
+      ScheduleResult again = schedule(g, exactOpts);
+      EXPECT_EQ(again.order, r.order);
+      EXPECT_EQ(again.exactSegments, r.exactSegments);
+      ScheduleOptions opts;
+      opts.heuristicOnly = true;
+      ScheduleResult h = schedule(g, opts);
+      checkResult(g, h);
+      EXPECT_EQ(schedule(g, opts).order, h.order);
+      // The heuristics can not beat a proved optimum.
+      if (r.provedOptimal) {
+        EXPECT_GE(h.peak, r.peak);
+      }
+    }
+  }
+}
+
+TEST(SchedulerCases, EmptyGraph) {
+  MemoryGraph g;
+  g.finalize();
+  ScheduleResult r = schedule(g);
+  EXPECT_TRUE(r.order.empty());
+  EXPECT_EQ(r.peak, 0u);
+  EXPECT_EQ(r.numSegments, 0u);
+  EXPECT_TRUE(r.provedOptimal);
+}
+
+TEST(SchedulerCases, SingleNode) {
+  MemoryGraph g;
+  g.addNode(5);
+  BufferId b = g.addBuffer(10, false, true);
+  g.addTouch(b, 0);
+  g.finalize();
+  ScheduleResult r = schedule(g);
+  EXPECT_EQ(r.order, (std::vector<NodeId>{0}));
+  EXPECT_EQ(r.peak, 15u);
+  EXPECT_EQ(r.numSegments, 1u);
+  EXPECT_TRUE(r.provedOptimal);
+}
+
+TEST(SchedulerCases, ChainIsAllCutNodes) {
+  MemoryGraph g;
+  const unsigned n = 50;
+  for (unsigned i = 0; i < n; ++i)
+    g.addNode(i % 3);
+  for (unsigned i = 0; i < n; ++i) {
+    BufferId b = g.addBuffer(1 + i % 7, false, i + 1 == n);
+    g.addTouch(b, i);
+    if (i + 1 < n) {
+      g.addTouch(b, i + 1);
+      g.addEdge(i, i + 1);
+    }
+  }
+  g.finalize();
+  EXPECT_EQ(findCutNodes(g).size(), n);
+  ScheduleResult r = schedule(g);
+  checkResult(g, r);
+  EXPECT_EQ(r.order, g.programOrder());
+  EXPECT_EQ(r.numSegments, n);
+  EXPECT_EQ(r.exactSegments, n);
+  EXPECT_TRUE(r.provedOptimal);
+}
+
+TEST(SchedulerCases, FinishesOneBranchFirst) {
+  MemoryGraph g = branches();
+  std::vector<NodeId> interleaved{0, 1, 3, 2, 4, 5};
+  ASSERT_TRUE(g.isValidOrder(interleaved));
+  // The program order 0 1 2 3 4 5 already finishes branch x first.
+  ScheduleResult r = schedule(g);
+  checkResult(g, r);
+  EXPECT_TRUE(r.provedOptimal);
+  EXPECT_EQ(r.peak, bruteForceMinPeak(g));
+  EXPECT_EQ(r.peak, 95u);                        // a + x1 + x2 while 2 runs
+  EXPECT_EQ(evaluatePeak(g, interleaved), 170u); // a + x1 + y1
+}
+
+TEST(SchedulerCases, InterleavedBranchesAreSeparated) {
+  // Program order x0 y0 x1 y1: two 50-byte temporaries coexist (peak 100);
+  // finishing one chain first halves it.
+  MemoryGraph g;
+  NodeId x0 = g.addNode(), y0 = g.addNode(), x1 = g.addNode(), y1 = g.addNode();
+  BufferId bx = g.addBuffer(50), by = g.addBuffer(50);
+  g.addTouch(bx, x0);
+  g.addTouch(bx, x1);
+  g.addTouch(by, y0);
+  g.addTouch(by, y1);
+  g.addEdge(x0, x1);
+  g.addEdge(y0, y1);
+  g.finalize();
+  for (bool heuristicOnly : {false, true}) {
+    ScheduleOptions opts;
+    opts.heuristicOnly = heuristicOnly;
+    ScheduleResult r = schedule(g, opts);
+    checkResult(g, r);
+    EXPECT_EQ(r.inputPeak, 100u);
+    EXPECT_EQ(r.peak, 50u);
+  }
+}
+
+TEST(SchedulerCases, SkipConnectionSideBranchRunsLate) {
+  // 0 -> 1 -> 2 -> 4, 0 -> 3 -> 4: the side branch 3 makes a big buffer that
+  // only 4 reads. Program order runs it before 1 and 2, keeping it alive
+  // across the chain.
+  MemoryGraph g;
+  for (int i = 0; i < 5; ++i)
+    g.addNode();
+  // Program order: 0, 3 (side), 1, 2, 4.
+  NodeId n0 = 0, side = 1, c1 = 2, c2 = 3, join = 4;
+  BufferId s = g.addBuffer(10), big = g.addBuffer(70), m1 = g.addBuffer(30),
+           m2 = g.addBuffer(30), out = g.addBuffer(1, false, true);
+  g.addTouch(s, n0);
+  g.addTouch(s, side);
+  g.addTouch(s, c1);
+  g.addTouch(s, join);
+  g.addTouch(big, side);
+  g.addTouch(big, join);
+  g.addTouch(m1, c1);
+  g.addTouch(m1, c2);
+  g.addTouch(m2, c2);
+  g.addTouch(m2, join);
+  g.addTouch(out, join);
+  g.addEdge(n0, side);
+  g.addEdge(n0, c1);
+  g.addEdge(c1, c2);
+  g.addEdge(c2, join);
+  g.addEdge(side, join);
+  g.finalize();
+  ScheduleResult r = schedule(g);
+  checkResult(g, r);
+  EXPECT_TRUE(r.provedOptimal);
+  EXPECT_EQ(r.peak, bruteForceMinPeak(g));
+  // s + big + m1 + m2 while c2 runs in program order.
+  EXPECT_EQ(r.inputPeak, 140u);
+  EXPECT_LT(r.peak, r.inputPeak);
+  EXPECT_EQ(r.order, (std::vector<NodeId>{n0, c1, c2, side, join}));
+}
+
+TEST(SchedulerCases, InPlaceChainKeepsItsOrder) {
+  // Three updates of one accumulator chained by edges, interleaved with
+  // independent producers.
+  MemoryGraph g;
+  for (int i = 0; i < 6; ++i)
+    g.addNode();
+  BufferId acc = g.addBuffer(40, true, true);
+  for (NodeId u : {1u, 3u, 5u})
+    g.addTouch(acc, u);
+  g.addEdge(1, 3);
+  g.addEdge(3, 5);
+  for (NodeId p : {0u, 2u, 4u}) {
+    BufferId t = g.addBuffer(25);
+    g.addTouch(t, p);
+    g.addTouch(t, p + 1);
+    g.addEdge(p, p + 1);
+  }
+  g.finalize();
+  ScheduleResult r = schedule(g);
+  checkResult(g, r);
+  EXPECT_TRUE(r.provedOptimal);
+  EXPECT_EQ(r.peak, bruteForceMinPeak(g));
+  EXPECT_EQ(r.peak, 65u);
+  auto at = [&](NodeId v) {
+    return std::find(r.order.begin(), r.order.end(), v) - r.order.begin();
+  };
+  EXPECT_LT(at(1), at(3));
+  EXPECT_LT(at(3), at(5));
+}
+
+TEST(SchedulerCases, TransientBytesDecideTheOrder) {
+  // Two independent nodes: a makes a 50-byte live-out buffer, b needs 60
+  // transient bytes. Running b first avoids holding both (110).
+  MemoryGraph g;
+  NodeId a = g.addNode(0), b = g.addNode(60);
+  BufferId out = g.addBuffer(50, false, true);
+  g.addTouch(out, a);
+  g.finalize();
+  ScheduleResult r = schedule(g);
+  checkResult(g, r);
+  EXPECT_EQ(r.inputPeak, 110u);
+  EXPECT_EQ(r.peak, 60u);
+  EXPECT_EQ(r.order, (std::vector<NodeId>{b, a}));
+}
+
+TEST(SchedulerCases, LiveInFreedEarly) {
+  // A live-in buffer read by a node that can run first: reading it early
+  // frees it before a big allocation.
+  MemoryGraph g;
+  NodeId big = g.addNode(), reader = g.addNode();
+  BufferId in = g.addBuffer(40, true, false), out = g.addBuffer(100);
+  g.addTouch(in, reader);
+  g.addTouch(out, big);
+  g.finalize();
+  ScheduleResult r = schedule(g);
+  checkResult(g, r);
+  EXPECT_EQ(r.inputPeak, 140u);
+  EXPECT_EQ(r.peak, 100u);
+  EXPECT_EQ(r.order, (std::vector<NodeId>{reader, big}));
+}
+
+} // namespace

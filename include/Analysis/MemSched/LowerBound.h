@@ -7,11 +7,14 @@
 // bytes. The cheapest such S is an s-t min-cut; the same from the end of the
 // graph gives the second family. Includes no MLIR header.
 //
+// docs/lower-bounds.md proves each bound sound.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MEMSCHED_ANALYSIS_LOWERBOUND_H
 #define MEMSCHED_ANALYSIS_LOWERBOUND_H
 
+#include "Analysis/MemSched/MaxFlow.h"
 #include "Analysis/MemSched/MemoryGraph.h"
 
 #include <limits>
@@ -22,6 +25,29 @@ struct LowerBoundOptions {
   /// Stop as soon as the bound reaches this value (typically the peak of a
   /// found order: the order is then proved optimal).
   uint64_t target = std::numeric_limits<uint64_t>::max();
+  /// Optional valid order (typically the scheduler's). The memory at each
+  /// node in it is an upper estimate of that node's cut; nodes whose estimate
+  /// cannot raise the bound need no max-flow. The program order is always
+  /// used as well.
+  const std::vector<NodeId> *order = nullptr;
+  /// Max-flow implementation for the per-node cuts.
+  MaxFlowAlgorithm algorithm = MaxFlowAlgorithm::Dinic;
+  /// Window strengthening (kind "window"): an exact search over the orders
+  /// of at most this many nodes, each step priced by a constrained cut.
+  /// 0 disables it.
+  unsigned windowSize = 10;
+  /// Budget of constrained cuts the window search may run.
+  unsigned windowCutBudget = 4000;
+  /// Searches over how orders end (kind "backward") and begin (kind
+  /// "start"): evaluations allowed per direction (0 disables them) and the
+  /// most nodes placed from one end.
+  uint64_t endsEvaluationBudget = 50000;
+  unsigned endsMaxDepth = 32;
+  /// Deterministic cap on the work (about one unit per free node, gadget
+  /// touch and a few per flow arc) spent on cuts; past it the search stops
+  /// and the bound found so far is returned (LowerBound::complete = false).
+  /// 0 = automatic, linear in the graph size.
+  uint64_t workBudget = 0;
 };
 
 struct LowerBound {
@@ -30,16 +56,75 @@ struct LowerBound {
   NodeId node = 0;
   /// Buffers counted in that cut (live whenever `node` runs, in any order).
   std::vector<BufferId> cutBuffers;
-  /// Which family proved it: "trivial" (touched buffers + transient),
-  /// "forward" (min-cut over executed sets) or "backward".
+  /// Which family proved it: "trivial" (touched buffers + transient, plus
+  /// buffers live in every order), "forward" (min-cut over executed sets),
+  /// "backward" (search over how orders end: up-sets of nodes run last),
+  /// "start" (the same from the beginning) or "window" (search over the
+  /// orders of `window`, each step priced by a cut).
   std::string kind = "trivial";
   /// Number of max-flow computations run.
   unsigned maxFlows = 0;
+  /// False when the work budget stopped the search before every node that
+  /// could raise the bound was examined (the bound is sound either way).
+  bool complete = true;
+
+  /// For kinds forward and window (empty for trivial): a cheapest executed
+  /// set for `node` (sorted). Running `node` right after exactly these nodes
+  /// needs transientBytes(node) + the sizes of `minCutBuffers`: `value` for
+  /// kind forward, at most `value` for kind window; every valid order needs
+  /// at least that much while `node` runs.
+  std::vector<NodeId> minCutExecuted;
+  /// Buffers live at `node` after `minCutExecuted` (sorted; a superset of
+  /// `cutBuffers`).
+  std::vector<BufferId> minCutBuffers;
+  /// For kind "window": the nodes whose relative orders were searched.
+  std::vector<NodeId> window;
 };
 
 /// A sound lower bound: never above the minimum peak over valid orders.
 LowerBound computeLowerBound(const MemoryGraph &graph,
                              const LowerBoundOptions &options = {});
+
+/// What computeEndsBound found.
+struct EndsBound {
+  /// Lower bound on the peak of every valid order.
+  uint64_t value = 0;
+  /// A node whose memory, on the cheapest path settled last, is `value`.
+  NodeId node = 0;
+  /// Length of the longest tail (or head) settled by the search.
+  unsigned depth = 0;
+  /// True when the search covered whole orders: `value` is the optimum.
+  bool exhaustive = false;
+  /// Number of (node, placed set) memories evaluated.
+  uint64_t evaluations = 0;
+};
+
+/// Bound from how orders end (`fromEnd`) or begin: a node whose later
+/// (earlier) nodes are known has a fixed memory; a cheapest-first search over
+/// those sets bounds every order. Stops at `target`, after
+/// `evaluationBudget` evaluations, or at `maxDepth` placed nodes; sound in
+/// every case.
+EndsBound computeEndsBound(const MemoryGraph &graph, bool fromEnd,
+                           uint64_t target, uint64_t evaluationBudget,
+                           unsigned maxDepth);
+
+/// The forward cut of one node: the least memory `node` can run with.
+struct NodeCut {
+  /// Minimum over all valid orders of the memory while `node` runs.
+  uint64_t value = 0;
+  /// Transient bytes plus the sizes of `forcedBuffers`: paid in every order.
+  uint64_t forced = 0;
+  /// Buffers live at `node` in every valid order (sorted).
+  std::vector<BufferId> forcedBuffers;
+  /// A cheapest executed set (sorted): `node` right after it needs `value`.
+  std::vector<NodeId> executed;
+  /// Buffers live at `node` after `executed` (sorted).
+  std::vector<BufferId> liveBuffers;
+};
+
+/// Computes the forward cut of `node` exactly (one max-flow at most).
+NodeCut computeNodeCut(const MemoryGraph &graph, NodeId node,
+                       MaxFlowAlgorithm algorithm = MaxFlowAlgorithm::Dinic);
 
 } // namespace memsched
 

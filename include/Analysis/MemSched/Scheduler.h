@@ -23,6 +23,10 @@ struct ScheduleOptions {
   bool heuristicOnly = false;
   /// Rounds of local improvement after list scheduling (0 disables it).
   unsigned localSearchRounds = 2;
+  /// A proven lower bound on the peak of every valid order (e.g. from
+  /// computeLowerBound). No order can beat it, so a segment whose heuristic
+  /// order keeps the global memory within it needs no exact search.
+  uint64_t lowerBound = 0;
 };
 
 struct ScheduleResult {

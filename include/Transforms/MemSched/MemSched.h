@@ -18,6 +18,7 @@
 #include "Analysis/MemSched/Scheduler.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
 #include "Transforms/MemSched/Reorder.h"
+#include "Transforms/MemSched/Report.h"
 
 namespace mlir {
 namespace memsched {
@@ -74,6 +75,27 @@ struct CertifyFunctionResult {
   ::memsched::LowerBound bound;
   CertificateAttr certificate;
 };
+
+/// The memory timeline of the analysed body laid out as `sequence` (node
+/// ops, allocations and deallocations of `analysis`, in any order), as
+/// written: ops are named `name#k` by their position k among the nodes.
+Timeline buildTimeline(const BufferLifetimeAnalysis &analysis,
+                       ArrayRef<Operation *> sequence, uint64_t peak);
+
+/// The report of a scheduled (or certified) function: timelines of
+/// `before` and `after`, bound and cut from `certificate`.
+FunctionReport buildFunctionReport(Operation *func,
+                                   const BufferLifetimeAnalysis &analysis,
+                                   ArrayRef<Operation *> before,
+                                   uint64_t peakBefore,
+                                   ArrayRef<Operation *> after,
+                                   uint64_t peakAfter, bool reordered,
+                                   CertificateAttr certificate);
+
+/// Writes `<dir>/<function>.json` and `<dir>/<function>.svg`; errors go to
+/// `func`'s diagnostics.
+LogicalResult writeFunctionReport(Operation *func, const FunctionReport &report,
+                                  StringRef dir);
 
 /// Computes the certificate of `func` as it stands and attaches it when
 /// `attach` is set.

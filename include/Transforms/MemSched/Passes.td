@@ -96,6 +96,10 @@ def Schedule : Pass<"memsched-schedule", "::mlir::func::FuncOp"> {
     Option<"skipCertified", "skip-certified", "bool", /*default=*/"true",
            "Leave functions alone whose certificate proves them optimal and "
            "still matches their peak">,
+    Option<"reportDir", "report-dir", "std::string", /*default=*/"",
+           "Write <dir>/<function>.json (peaks, bound, op at the peak, live "
+           "buffers, cut) and <dir>/<function>.svg (memory timeline before "
+           "and after) for every function scheduled">,
   ];
   let dependentDialects = ["::mlir::memsched::MemSchedDialect"];
   let statistics = [
@@ -137,6 +141,9 @@ def Certify : Pass<"memsched-certify", "::mlir::func::FuncOp"> {
   let options = SizeModelOptions # [
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark per function with the peak, the bound and the gap">,
+    Option<"reportDir", "report-dir", "std::string", /*default=*/"",
+           "Write <dir>/<function>.json and <dir>/<function>.svg (memory "
+           "timeline, bound and cut) for every function certified">,
   ];
   let dependentDialects = ["::mlir::memsched::MemSchedDialect"];
   let statistics = [

@@ -1,6 +1,179 @@
-// placeholder, replaced by the scheduler implementation
+//===- Scheduler.cpp - minimum-peak ordering of a MemoryGraph ---*- C++ -*-===//
+//
+// Cuts the graph at cut nodes and schedules each segment on its own:
+//  1. list scheduling (SchedHeuristic.cpp) gives an order and an upper bound;
+//     with the static lower bound (SchedSegment.cpp) it may already be proved;
+//  2. the exact search (SchedExact.cpp) then either finds the optimum below
+//     that bound or proves the heuristic order optimal, within the budget;
+//  3. when the search gives up, local search improves the heuristic orders,
+//     and the bound the search proved before giving up may still prove it.
+// The program order is one of the candidates, so no segment gets worse.
+//
+// Why segments are independent: with cut nodes c1 < c2 < ..., every valid
+// order runs exactly the program range [c_i, c_{i+1}) between c_i and c_{i+1}
+// (its nodes are descendants of c_i and ancestors of c_{i+1}), so the valid
+// orders are exactly the concatenations of valid orders of the segments. The
+// memory at a node of a segment only depends on the order inside the segment
+// (a buffer's liveness there only depends on whether it is touched before,
+// inside or after the segment) and is the segment-local memory plus a
+// constant. Hence the minimum peak is the maximum over segments of their
+// minimum, reached by concatenating optimal segment orders.
+//
+// Effort: exactStateBudget states per segment, scaled down in proportion for
+// segments above kFullBudgetNodes nodes; the search also stops at a fixed
+// amount of work per state and of memory. All limits count work, not time,
+// so the result is deterministic.
+//
+//===----------------------------------------------------------------------===//
+
 #include "Analysis/MemSched/Scheduler.h"
+#include "Analysis/MemSched/SchedSegment.h"
+
+#include <algorithm>
+#include <cassert>
+
 using namespace memsched;
-ScheduleResult memsched::schedule(const MemoryGraph &graph, const ScheduleOptions &) {
-  ScheduleResult r; r.order = graph.programOrder(); r.peak = r.inputPeak = evaluatePeak(graph, r.order); return r;
+using namespace memsched::sched;
+
+/// Segments above this size get a proportionally smaller state budget: the
+/// search's states grow with the segment, and such segments are almost never
+/// solved; this keeps huge graphs fast.
+static constexpr uint64_t kFullBudgetNodes = 1024;
+
+static bool programOrderIsValid(const MemoryGraph &graph) {
+  for (NodeId v = 0; v < graph.numNodes(); ++v)
+    if (!graph.preds(v).empty() && graph.preds(v).back() >= v)
+      return false;
+  return true;
+}
+
+/// Per segment [starts[s], starts[s+1]): the bytes of buffers live across
+/// it (touched, or live-in/out, on both sides) with no toucher inside it.
+static std::vector<uint64_t> spanningBytes(const MemoryGraph &graph,
+                                           const std::vector<NodeId> &starts) {
+  size_t numSegments = starts.size() - 1;
+  auto segmentOf = [&](NodeId v) {
+    return static_cast<size_t>(
+        std::upper_bound(starts.begin(), starts.end(), v) - starts.begin() - 1);
+  };
+  // Difference array: +size at the first segment of a gap, -size after it.
+  std::vector<int64_t> delta(numSegments + 1, 0);
+  auto addGap = [&](size_t from, size_t to, uint64_t size) {
+    if (from < to) {
+      delta[from] += static_cast<int64_t>(size);
+      delta[to] -= static_cast<int64_t>(size);
+    }
+  };
+  for (BufferId b = 0; b < graph.numBuffers(); ++b) {
+    const GraphBuffer &buf = graph.buffer(b);
+    if (buf.touchers.empty()) {
+      if (buf.liveIn && buf.liveOut)
+        addGap(0, numSegments, buf.size);
+      continue;
+    }
+    size_t prev = segmentOf(buf.touchers.front());
+    if (buf.liveIn)
+      addGap(0, prev, buf.size);
+    for (NodeId t : buf.touchers) {
+      size_t seg = segmentOf(t);
+      addGap(prev + 1, seg, buf.size);
+      prev = seg;
+    }
+    if (buf.liveOut)
+      addGap(prev + 1, numSegments, buf.size);
+  }
+  std::vector<uint64_t> result(numSegments + 1, 0);
+  int64_t running = 0;
+  for (size_t s = 0; s < numSegments; ++s) {
+    running += delta[s];
+    result[s] = static_cast<uint64_t>(running);
+  }
+  return result;
+}
+
+ScheduleResult memsched::schedule(const MemoryGraph &graph,
+                                  const ScheduleOptions &options) {
+  ScheduleResult result;
+  std::vector<NodeId> input = graph.programOrder();
+  result.inputPeak = evaluatePeak(graph, input);
+  size_t n = graph.numNodes();
+  if (n == 0) {
+    result.provedOptimal = true;
+    return result;
+  }
+  if (!programOrderIsValid(graph)) {
+    // Not a MemoryGraph the contract allows; leave it alone.
+    result.order = std::move(input);
+    result.peak = result.inputPeak;
+    result.numSegments = result.heuristicSegments = 1;
+    return result;
+  }
+
+  std::vector<NodeId> starts = findCutNodes(graph);
+  if (starts.empty() || starts.front() != 0)
+    starts.insert(starts.begin(), 0);
+  starts.push_back(static_cast<NodeId>(n));
+
+  // Bytes live across each segment without being touched in it: the global
+  // memory at a segment's node is its local memory plus this constant.
+  std::vector<uint64_t> spanning =
+      options.lowerBound ? spanningBytes(graph, starts)
+                         : std::vector<uint64_t>(starts.size(), 0);
+
+  result.order.reserve(n);
+  for (size_t s = 0; s + 1 < starts.size(); ++s) {
+    NodeId begin = starts[s], end = starts[s + 1];
+    ++result.numSegments;
+    if (end - begin == 1) {
+      result.order.push_back(begin);
+      ++result.exactSegments;
+      continue;
+    }
+    SegmentGraph seg = buildSegment(graph, begin, end);
+    NodeBounds bounds = segmentNodeBounds(seg);
+    uint64_t bound = bounds.peakBound();
+    uint64_t peak = 0;
+    // Local search runs after a failed exact search only: when the exact
+    // search succeeds it is wasted work.
+    unsigned rounds = options.heuristicOnly ? options.localSearchRounds : 0;
+    std::vector<LocalId> order = heuristicSchedule(seg, rounds, bound, peak);
+    // Within the global lower bound, this segment cannot be what keeps the
+    // peak above the optimum.
+    bool exact = peak <= bound || peak + spanning[s] <= options.lowerBound;
+    if (!exact && !options.heuristicOnly) {
+      uint64_t budget = options.exactStateBudget;
+      if (seg.numNodes() > kFullBudgetNodes)
+        budget = budget / seg.numNodes() * kFullBudgetNodes;
+      ExactResult r = exactSearch(seg, peak, budget, &bounds);
+      if (r.status == ExactStatus::Improved) {
+        order = std::move(r.order);
+        exact = true;
+      } else if (r.status == ExactStatus::NoneBelowBound) {
+        exact = true;
+      } else {
+        // What the search proved before giving up still counts.
+        bound = std::max(bound, r.lowerBound);
+        if (options.localSearchRounds > 0)
+          order =
+              heuristicSchedule(seg, options.localSearchRounds, bound, peak);
+        exact = peak <= bound;
+      }
+    }
+    ++(exact ? result.exactSegments : result.heuristicSegments);
+    for (LocalId v : order)
+      result.order.push_back(begin + v);
+  }
+
+  assert(graph.isValidOrder(result.order) && "scheduler broke a dependency");
+  result.peak = evaluatePeak(graph, result.order);
+  assert(result.peak <= result.inputPeak && "scheduler raised the peak");
+  if (result.peak > result.inputPeak) {
+    // Unreachable by construction; never hand out a worse order.
+    result.order = std::move(input);
+    result.peak = result.inputPeak;
+    result.heuristicSegments += result.exactSegments;
+    result.exactSegments = 0;
+  }
+  result.provedOptimal = result.heuristicSegments == 0;
+  return result;
 }

@@ -4,6 +4,10 @@
 #include "Transforms/MemSched/Certificate.h"
 
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace mlir::memsched;
@@ -44,7 +48,19 @@ mlir::memsched::scheduleFunction(Operation *func,
     return result;
   }
   result.status = ScheduleFunctionResult::Status::Scheduled;
-  result.search = ::memsched::schedule(analysis.getGraph(), options.search);
+  // The bound first: when the body as written already reaches it, no search
+  // is needed; otherwise it tells the search when to stop.
+  ::memsched::LowerBound bound = computeBodyLowerBound(analysis, before);
+  ::memsched::ScheduleOptions search = options.search;
+  search.lowerBound = bound.value;
+  if (bound.value == before) {
+    result.search.order = analysis.getGraph().programOrder();
+    result.search.peak = result.search.inputPeak =
+        analysis.getPeakTight();
+    result.search.provedOptimal = true;
+  } else {
+    result.search = ::memsched::schedule(analysis.getGraph(), search);
+  }
 
   SmallVector<unsigned> order(result.search.order.begin(),
                               result.search.order.end());
@@ -76,7 +92,10 @@ mlir::memsched::scheduleFunction(Operation *func,
              << after << " bytes";
   }
   const BufferLifetimeAnalysis &final = fresh ? *fresh : analysis;
-  result.bound = computeBodyLowerBound(final, result.peakAfter);
+  // Node numbers changed with the order: recompute the bound (cheaply, it
+  // stops at the peak) so the certificate names ops of the final body.
+  result.bound =
+      fresh ? computeBodyLowerBound(final, result.peakAfter) : bound;
   result.certificate = buildCertificate(func->getContext(), final,
                                         result.peakAfter, result.bound,
                                         options.sizes);
@@ -102,4 +121,114 @@ CertifyFunctionResult mlir::memsched::certifyFunction(Operation *func,
   if (attach)
     setCertificate(func, result.certificate);
   return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Reports
+//===----------------------------------------------------------------------===//
+
+static std::string bufferName(unsigned index) {
+  return "buffer#" + std::to_string(index);
+}
+
+Timeline mlir::memsched::buildTimeline(const BufferLifetimeAnalysis &analysis,
+                                       ArrayRef<Operation *> sequence,
+                                       uint64_t peak) {
+  ArrayRef<BufferInfo> buffers = analysis.getBuffers();
+  DenseMap<Operation *, unsigned> allocs, deallocs;
+  for (auto [i, buf] : llvm::enumerate(buffers)) {
+    allocs[buf.allocOp] = i;
+    if (buf.dealloc)
+      deallocs[buf.dealloc] = i;
+  }
+  Timeline t;
+  t.peak = peak;
+  SmallVector<std::optional<size_t>> first(buffers.size()),
+      last(buffers.size());
+  uint64_t current = 0;
+  for (Operation *op : sequence) {
+    if (auto it = allocs.find(op); it != allocs.end()) {
+      current += buffers[it->second].size;
+      first[it->second] = t.ops.size();
+      continue;
+    }
+    if (auto it = deallocs.find(op); it != deallocs.end()) {
+      current -= buffers[it->second].size;
+      last[it->second] = t.ops.empty() ? 0 : t.ops.size() - 1;
+      continue;
+    }
+    std::optional<unsigned> node = analysis.getNodeIndex(op);
+    if (!node)
+      continue;
+    t.ops.push_back(op->getName().getStringRef().str() + "#" +
+                    std::to_string(t.ops.size()));
+    t.memoryAt.push_back(current + analysis.getNodes()[*node].transient);
+  }
+  for (size_t i = 1; i < t.memoryAt.size(); ++i)
+    if (t.memoryAt[i] > t.memoryAt[t.peakPosition])
+      t.peakPosition = i;
+  for (auto [i, buf] : llvm::enumerate(buffers)) {
+    if (!first[i] || t.ops.empty())
+      continue;
+    TimelineBuffer tb;
+    tb.name = bufferName(i);
+    llvm::raw_string_ostream type(tb.type);
+    type << buf.allocOp->getResult(0).getType();
+    tb.size = buf.size;
+    tb.first = std::min(*first[i], t.ops.size() - 1);
+    tb.last = last[i] ? *last[i] : t.ops.size() - 1;
+    if (tb.last < tb.first)
+      continue; // freed before any op ran
+    if (tb.first <= t.peakPosition && t.peakPosition <= tb.last)
+      t.liveAtPeak.push_back(tb.name);
+    t.buffers.push_back(std::move(tb));
+  }
+  return t;
+}
+
+FunctionReport mlir::memsched::buildFunctionReport(
+    Operation *func, const BufferLifetimeAnalysis &analysis,
+    ArrayRef<Operation *> before, uint64_t peakBefore,
+    ArrayRef<Operation *> after, uint64_t peakAfter, bool reordered,
+    CertificateAttr certificate) {
+  FunctionReport report;
+  report.function =
+      "@" + SymbolTable::getSymbolName(func).getValue().str();
+  report.before = buildTimeline(analysis, before, peakBefore);
+  report.after = buildTimeline(analysis, after, peakAfter);
+  report.reordered = reordered;
+  if (certificate) {
+    report.lowerBound = certificate.getLowerBound();
+    if (certificate.getBoundKind())
+      report.boundKind = certificate.getBoundKind().str();
+    if (certificate.getBoundOp())
+      report.boundOp = certificate.getBoundOp().str();
+    for (uint64_t b : certificate.getCut())
+      report.cutBuffers.push_back(bufferName(b));
+  }
+  return report;
+}
+
+LogicalResult mlir::memsched::writeFunctionReport(Operation *func,
+                                                  const FunctionReport &report,
+                                                  StringRef dir) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return func->emitError() << "cannot create report directory '" << dir
+                             << "': " << ec.message();
+  StringRef name = SymbolTable::getSymbolName(func).getValue();
+  for (StringRef ext : {"json", "svg"}) {
+    SmallString<128> path(dir);
+    llvm::sys::path::append(path, name + "." + ext);
+    std::error_code ec;
+    llvm::ToolOutputFile file(path, ec, llvm::sys::fs::OF_Text);
+    if (ec)
+      return func->emitError() << "cannot write '" << path
+                               << "': " << ec.message();
+    if (ext == "json")
+      writeJSONReport(report, file.os());
+    else
+      writeTimelineSVG(report, file.os());
+    file.keep();
+  }
+  return success();
 }

@@ -78,6 +78,15 @@ struct SchedulePass
         diag << ", lower bound " << result->bound.value << " bytes"
              << (result->certificate.isOptimal() ? " (optimal)" : "");
     }
+    if (!reportDir.empty()) {
+      BufferLifetimeAnalysis analysis(func, options.sizes);
+      FunctionReport report = buildFunctionReport(
+          func, analysis, result->sequenceBefore, result->peakBefore,
+          result->sequenceAfter, result->peakAfter, result->reordered,
+          result->certificate);
+      if (failed(writeFunctionReport(func, report, reportDir)))
+        return signalPassFailure();
+    }
     if (!result->reordered)
       markAllAnalysesPreserved();
   }

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The memsched benchmark: real networks of bench/models and synthetic graphs.
+# Prints the tables and writes them to docs/benchmarks.md.
+#
+#   bench/run.sh            # everything (about 5 minutes on 2 cores)
+#   bench/run.sh --quick    # corpus only
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/scripts/setup.sh"
+install_missing
+dpkg -s time >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time; }
+configure_and_build memsched-opt memsched-graph-bench
+
+OPT="$BUILD_DIR/bin/memsched-opt"
+GRAPH_BENCH="$BUILD_DIR/bin/memsched-graph-bench"
+BOUND_BENCH="$BUILD_DIR/bin/memsched-bound-bench"
+WORK="$BUILD_DIR/bench"
+OUT="$ROOT/docs/benchmarks.md"
+QUICK=false
+[ "${1:-}" = "--quick" ] && QUICK=true
+mkdir -p "$WORK"
+
+peak_as_written() {
+  "$OPT" "$1" --memsched-print-lifetimes -o /dev/null |
+    sed -n 's/.*peak-as-written=\([0-9]*\).*/\1/p' | head -n 1
+}
+nodes_of() {
+  "$OPT" "$1" --memsched-print-lifetimes -o /dev/null |
+    sed -n 's/.* nodes=\([0-9]*\).*/\1/p' | head -n 1
+}
+# Wall seconds of one pass from --mlir-timing output on stdin.
+pass_seconds() { awk -v p="$1" '$0 ~ "  "p"$" {print $1; exit}'; }
+kib() { awk -v b="$1" 'BEGIN {printf "%.1f", b / 1024}'; }
+
+{
+echo "# memsched benchmarks"
+echo
+echo "Produced by \`bench/run.sh\` on $(nproc) cores ($(uname -m)), $(date -u +%Y-%m-%d)."
+echo "Peaks are bytes of the function's own allocations (arguments not counted),"
+echo "as written in the IR; memsched's peaks equal the bytes a counting allocator"
+echo "measures at run time (test/Integration/corpus)."
+echo
+echo "## Real networks (bench/models)"
+echo
+echo "| model | ops | upstream dealloc pipeline | + optimize-allocation-liveness | memsched-schedule | lower bound | certified | schedule + certify time |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |"
+} > "$WORK/corpus.md"
+
+for mlir in "$ROOT"/bench/models/*.mlir; do
+  case "$mlir" in *.tensor.mlir) continue ;; esac
+  name=$(basename "$mlir" .mlir)
+  tensor="$ROOT/bench/models/$name.tensor.mlir"
+  upstream="-"
+  if [ -f "$tensor" ]; then
+    "$OPT" "$tensor" \
+      --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
+      --buffer-deallocation-pipeline --convert-bufferization-to-memref --canonicalize --cse \
+      -o "$WORK/$name.upstream.mlir"
+    upstream=$(peak_as_written "$WORK/$name.upstream.mlir")
+  fi
+  liveness=$(peak_as_written "$mlir")
+  ops=$(nodes_of "$mlir")
+  timing=$("$OPT" "$mlir" --memsched-schedule --mlir-timing -o "$WORK/$name.scheduled.mlir" 2>&1)
+  seconds=$(echo "$timing" | pass_seconds Schedule)
+  cert=$(grep -o 'certificate<peak = [0-9]*, lower_bound = [0-9]*' "$WORK/$name.scheduled.mlir")
+  peak=$(echo "$cert" | sed 's/.*peak = \([0-9]*\),.*/\1/')
+  bound=$(echo "$cert" | sed 's/.*lower_bound = \([0-9]*\)/\1/')
+  if [ "$peak" = "$bound" ]; then certified="optimal"; else certified="gap $((peak - bound))"; fi
+  echo "| $name | $ops | $upstream | $liveness | $peak | $bound | $certified | ${seconds} s |" >> "$WORK/corpus.md"
+done
+cat "$WORK/corpus.md"
+
+if ! $QUICK; then
+  {
+  echo
+  echo "## Scaling on synthetic layered programs (bench/synthetic.py)"
+  echo
+  echo "Whole memsched-opt runs on one function of N ops; parse+print is"
+  echo "\`memsched-opt file -o /dev/null\` on the same file."
+  echo
+  echo "| ops | file MiB | parse+print s | schedule+certify pass s | ratio to parse+print | max RSS MiB |"
+  echo "| ---: | ---: | ---: | ---: | ---: | ---: |"
+  } > "$WORK/scaling.md"
+  for n in 1000 10000 100000; do
+    f="$WORK/synthetic-$n.mlir"
+    python3 "$ROOT/bench/synthetic.py" --ops "$n" --seed 1 > "$f"
+    mib=$(awk -v b="$(stat -c %s "$f")" 'BEGIN {printf "%.1f", b / 1048576}')
+    base=$( { /usr/bin/time -f "%e" "$OPT" "$f" -o /dev/null; } 2>&1 | tail -n 1)
+    timing=$( { /usr/bin/time -f "rss=%M" "$OPT" "$f" --memsched-schedule --mlir-timing -o /dev/null; } 2>&1)
+    pass=$(echo "$timing" | pass_seconds Schedule)
+    rss=$(echo "$timing" | sed -n 's/rss=\([0-9]*\)/\1/p')
+    ratio=$(awk -v a="$pass" -v b="$base" 'BEGIN {printf "%.2f", a / b}')
+    echo "| $n | $mib | $base | $pass | $ratio | $(awk -v k="$rss" 'BEGIN {printf "%.0f", k / 1024}') |" >> "$WORK/scaling.md"
+  done
+  cat "$WORK/scaling.md"
+
+  {
+  echo
+  echo "## Scheduler and bounds on generated graphs (no MLIR)"
+  echo
+  echo '```'
+  for n in 10000 100000; do
+    for fam in layered series-parallel; do
+      echo "\$ memsched-graph-bench --family $fam --nodes $n --seed 1"
+      "$GRAPH_BENCH" --family "$fam" --nodes "$n" --seed 1
+    done
+  done
+  echo "\$ memsched-graph-bench --optimality 50 --seed 1"
+  "$GRAPH_BENCH" --optimality 50 --seed 1
+  if [ -x "$BOUND_BENCH" ]; then
+    for n in 10000 100000; do
+      echo "\$ memsched-bound-bench --family layered --nodes $n --seed 1 --target-from-schedule"
+      "$BOUND_BENCH" --family layered --nodes "$n" --seed 1 --target-from-schedule || true
+    done
+    echo "\$ memsched-bound-bench --tightness 200"
+    "$BOUND_BENCH" --tightness 200 || true
+  fi
+  echo '```'
+  } > "$WORK/graphs.md"
+  cat "$WORK/graphs.md"
+fi
+
+{
+  cat "$WORK/corpus.md"
+  [ -f "$WORK/scaling.md" ] && ! $QUICK && cat "$WORK/scaling.md"
+  [ -f "$WORK/graphs.md" ] && ! $QUICK && cat "$WORK/graphs.md"
+  [ -f "$ROOT/bench/NOTES.md" ] && { echo; cat "$ROOT/bench/NOTES.md"; }
+} > "$OUT"
+echo "written: $OUT"

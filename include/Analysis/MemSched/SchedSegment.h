@@ -1,0 +1,166 @@
+//===- SchedSegment.h - scheduler building blocks ---------------*- C++ -*-===//
+//
+// The pieces `schedule()` is made of, exposed for unit tests and benchmarks:
+// cut-node decomposition, the self-contained graph of one segment, the
+// memory-aware list schedulers with local search, and the exact best-first
+// search. All orders here are in local node ids (0..n-1, program order of the
+// segment). Includes no MLIR header.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_ANALYSIS_SCHEDSEGMENT_H
+#define MEMSCHED_ANALYSIS_SCHEDSEGMENT_H
+
+#include "Analysis/MemSched/MemoryGraph.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace memsched {
+namespace sched {
+
+using LocalId = uint32_t;
+
+/// Nodes that every other node is an ancestor or a descendant of, ascending.
+/// In every valid order such a node runs at its program position, after
+/// exactly its ancestors. O(V + E). Requires a valid program order.
+std::vector<NodeId> findCutNodes(const MemoryGraph &graph);
+
+/// A pointer range over a CSR list.
+struct IdRange {
+  const uint32_t *first = nullptr, *last = nullptr;
+  const uint32_t *begin() const { return first; }
+  const uint32_t *end() const { return last; }
+  size_t size() const { return static_cast<size_t>(last - first); }
+};
+
+/// The nodes [begin, begin + n) of a graph as a graph of their own. Buffers
+/// touched before the range (or live-in) are live-in here; buffers touched
+/// after it (or live-out) are live-out. Buffers of size 0 are dropped. When
+/// the range is delimited by cut nodes, the memory at every node of the range
+/// in a global order equals the local memory plus a constant, so the range can
+/// be scheduled on its own.
+struct SegmentGraph {
+  NodeId begin = 0;
+  std::vector<uint64_t> transient;
+  std::vector<uint32_t> predStart, predList, succStart, succList;
+  /// Per node: local buffer ids it touches.
+  std::vector<uint32_t> bufStart, bufList;
+  std::vector<uint64_t> size;
+  std::vector<uint8_t> liveIn, liveOut;
+  /// Per buffer: local touchers, ascending.
+  std::vector<uint32_t> touchStart, touchList;
+
+  size_t numNodes() const { return transient.size(); }
+  size_t numBuffers() const { return size.size(); }
+  IdRange preds(LocalId v) const { return range(predStart, predList, v); }
+  IdRange succs(LocalId v) const { return range(succStart, succList, v); }
+  IdRange bufs(LocalId v) const { return range(bufStart, bufList, v); }
+  IdRange touchers(uint32_t b) const { return range(touchStart, touchList, b); }
+
+private:
+  static IdRange range(const std::vector<uint32_t> &start,
+                       const std::vector<uint32_t> &list, uint32_t i) {
+    return {list.data() + start[i], list.data() + start[i + 1]};
+  }
+};
+
+/// Builds the segment graph of the nodes [begin, end) of `graph`.
+SegmentGraph buildSegment(const MemoryGraph &graph, NodeId begin, NodeId end);
+
+/// The same segment with time reversed: local id i becomes n-1-i, edges flip,
+/// live-in and live-out swap. An order's reverse has the same peak there.
+SegmentGraph reverseSegment(const SegmentGraph &seg);
+
+/// Peak of a valid local `order` of `seg`; optionally the memory at each
+/// position and the bytes live between positions (before position q).
+uint64_t segmentPeak(const SegmentGraph &seg, const std::vector<LocalId> &order,
+                     std::vector<uint64_t> *memoryAt = nullptr,
+                     std::vector<uint64_t> *liveBefore = nullptr);
+
+/// Per node u, bytes live while u runs in every order: u's transient bytes,
+/// u's buffers, and every buffer with a toucher (or live-in) among u's
+/// ancestors and a toucher (or live-out) among u's descendants.
+struct NodeBounds {
+  std::vector<uint64_t> all;
+  /// The same without live-out buffers.
+  std::vector<uint64_t> withoutLiveOut;
+  /// Memory of the first and last step of any order: all live-in (resp.
+  /// live-out) buffers plus the cheapest source (resp. sink).
+  uint64_t endpoints = 0;
+
+  /// The resulting lower bound on the peak of every order.
+  uint64_t peakBound() const;
+};
+
+/// Computes NodeBounds with reachability bitsets when the segment has at most
+/// `maxReachNodes` nodes; above, counts only the buffers u touches and those
+/// live-in and live-out (still sound, weaker).
+NodeBounds segmentNodeBounds(const SegmentGraph &seg,
+                             size_t maxReachNodes = 4096);
+
+/// A lower bound on the peak of every order of `seg`:
+/// segmentNodeBounds().peakBound().
+uint64_t segmentStaticBound(const SegmentGraph &seg);
+
+/// Memory-aware list scheduling priorities.
+enum class Priority {
+  /// Least net allocation (bytes allocated minus bytes freed) first.
+  MinNetAlloc,
+  /// Lowest memory while the node runs first.
+  MinRunMemory,
+  /// Most recently enabled node first: finishes a branch (DFS-like).
+  Depth,
+};
+
+/// List-schedules `seg` with `priority`. O((V + E + touches) log V).
+std::vector<LocalId> listSchedule(const SegmentGraph &seg, Priority priority);
+
+/// Improves `order` around its peak: moves single nodes to other valid
+/// positions, and reorders small windows of consecutive positions with the
+/// exact search (small budgets). At most `rounds` rounds of bounded work.
+/// Never increases the peak. Returns the new peak.
+uint64_t improveOrder(const SegmentGraph &seg, std::vector<LocalId> &order,
+                      unsigned rounds);
+
+/// The best order the heuristics find: the program order, every priority
+/// forwards and on the reversed segment, then local search on the best
+/// unless its peak already equals `lowerBound`.
+std::vector<LocalId> heuristicSchedule(const SegmentGraph &seg,
+                                       unsigned localSearchRounds,
+                                       uint64_t lowerBound, uint64_t &peak);
+
+/// Outcome of the exact search below a bound.
+enum class ExactStatus {
+  /// Found an order with peak below the bound; it is optimal.
+  Improved,
+  /// Proved that no order has a peak below the bound.
+  NoneBelowBound,
+  /// Ran out of budget (states or memory).
+  GaveUp,
+};
+
+struct ExactResult {
+  ExactStatus status = ExactStatus::GaveUp;
+  /// Set when status is Improved.
+  std::vector<LocalId> order;
+  uint64_t peak = 0;
+  /// Proved: every order of the segment has a peak >= lowerBound (the key
+  /// the search had reached, or the static bound). Meaningful even when the
+  /// search gave up.
+  uint64_t lowerBound = 0;
+  /// States expanded (including free-first steps).
+  uint64_t expanded = 0;
+};
+
+/// Best-first search over executed sets for an order of `seg` with peak below
+/// `upperBound`, expanding at most `stateBudget` states. `bounds`, when given,
+/// must be segmentNodeBounds(seg) (saves recomputing it).
+ExactResult exactSearch(const SegmentGraph &seg, uint64_t upperBound,
+                        uint64_t stateBudget,
+                        const NodeBounds *bounds = nullptr);
+
+} // namespace sched
+} // namespace memsched
+
+#endif // MEMSCHED_ANALYSIS_SCHEDSEGMENT_H

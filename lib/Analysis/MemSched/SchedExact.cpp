@@ -1,0 +1,499 @@
+//===- SchedExact.cpp - best-first search over executed sets ----*- C++ -*-===//
+//
+// Exact minimum-peak ordering of a segment: best-first search on the
+// bottleneck cost (cost of a partial order = max memory along it) over
+// executed sets (down-sets), memoised by a Zobrist hash plus an exact bitset
+// comparison.
+//
+// Definitions, for a down-set S and a node v ready at S:
+//   live(S)    bytes of buffers started (live-in or touched in S) and pending
+//              (live-out or touched outside S): the memory between steps;
+//   mem(S,v)   memory while v runs = live(S) + transient(v) + bytes of the
+//              buffers v starts;
+//   delta(S,v) = live(S + v) - live(S);
+//   g(S)       max of LB and the memory along the path that reached S, where
+//              LB = NodeBounds::peakBound() (the optimum is >= LB, so the max
+//              with LB changes no comparison between complete orders);
+//   h(S)       a lower bound on the memory of every remaining step:
+//              out(S) + max over u not in S of s(u), where out(S) = bytes of
+//              live-out buffers started in S (live until the end) and s(u)
+//              = NodeBounds::withoutLiveOut (bytes of buffers that are not
+//              live-out and live at u in every order, plus transient bytes).
+//              The two sets are disjoint, so any step u after S uses at
+//              least s(u) + out(S);
+//   f(S)       max(g(S), h(S)), the queue key. f never decreases along a
+//              path: running v costs mem(S,v) >= s(v) + out(S), and out only
+//              grows, so f(S + v) >= f(S). Hence the first time a state is
+//              popped its f is minimal, and so is the first goal popped.
+// Tracking f alone suffices: max(f(S), mem(S,v), h(S + v)) = f(S + v).
+//
+// Pruning, all sound:
+// (a) Upper bound: only orders strictly below `upperBound` (the heuristic
+//     peak) are searched; a successor with f >= upperBound is dropped. An
+//     exhausted queue proves that none exists.
+// (b) Lower bound: the search is skipped when LB >= upperBound.
+// (c) Free-first: if a ready v has mem(S,v) <= f(S) and delta(S,v) <= 0, some
+//     best completion of S starts with v, so S's only successor is S + v (at
+//     the same f). Proof: take any completion u1..uk, v, rest and move v to
+//     the front. v's own step costs mem(S,v) <= f(S). Steps after v's old
+//     position see the same executed sets. For a step u_j before it, the
+//     executed set gains v; per buffer b of v this can only
+//       - free b early, if v was b's only remaining toucher at S (then no u_i
+//         touches b; b was live at u_j and no longer is): -size(b),
+//       - start b early, if no toucher of b ran (then at u_j b is live at most
+//         when it is still pending after v, i.e. it counts in the allocation
+//         part of delta): at most +size(b),
+//       - otherwise make b pending no longer: never more memory.
+//     So u_j's memory grows by at most delta(S,v) <= 0. Every completion of
+//     S costs at least f(S) overall, so the new one costs no more than the
+//     old. Applied to popped states; the states passed through are closed at
+//     f(S), the current minimum of the queue.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/MemSched/SchedSegment.h"
+
+#include <algorithm>
+#include <cassert>
+#include <deque>
+#include <map>
+#include <memory>
+
+using namespace memsched;
+using namespace memsched::sched;
+
+namespace {
+
+/// Search memory cap (states, table, queue): past it the search gives up.
+constexpr uint64_t kMemoryLimitBytes = uint64_t(192) << 20;
+/// Work cap per budgeted state (ready nodes evaluated, children queued, set
+/// words copied): bails out early on wide or huge segments, deterministically.
+constexpr uint64_t kWorkPerState = 64;
+
+/// What is known about a state besides its sets.
+struct StateInfo {
+  uint64_t live;
+  /// out(S): live-out bytes started.
+  uint64_t liveOutBytes;
+  /// Position in the static order of the first node not in S.
+  uint32_t top;
+  uint32_t depth;
+};
+
+/// An expanded (closed) state.
+struct ClosedState {
+  uint64_t hash;
+  StateInfo info;
+};
+
+/// A queued child: the state reached from expanded state `parent` by running
+/// `node`. States are materialised when popped, so memory grows with the
+/// expanded states, not with every child.
+struct OpenEntry {
+  StateInfo info;
+  uint32_t parent;
+  uint32_t node;
+};
+
+/// The open list: one LIFO stack per key, smallest key first. Pushes never
+/// go below the key being expanded (f never decreases along a path) and most
+/// go to that very key, so both ends are O(1) in the common case. LIFO at
+/// equal key dives depth-first towards a goal at the current level.
+class OpenList {
+public:
+  bool empty() const { return count == 0; }
+  size_t size() const { return count; }
+  void push(uint64_t key, const OpenEntry &e) {
+    if (!current || key != currentKey) {
+      current = &buckets[key];
+      currentKey = key;
+    }
+    current->push_back(e);
+    ++count;
+  }
+  /// Pops from the cheapest bucket.
+  OpenEntry pop(uint64_t &key) {
+    auto it = buckets.begin();
+    key = it->first;
+    OpenEntry e = it->second.back();
+    it->second.pop_back();
+    --count;
+    if (it->second.empty()) {
+      if (current == &it->second)
+        current = nullptr;
+      buckets.erase(it);
+    }
+    return e;
+  }
+
+private:
+  std::map<uint64_t, std::deque<OpenEntry>> buckets;
+  std::deque<OpenEntry> *current = nullptr;
+  uint64_t currentKey = 0;
+  size_t count = 0;
+};
+
+/// Evaluation of one ready node at a state.
+struct ReadyNode {
+  LocalId node;
+  uint64_t mem;
+  int64_t delta;
+  /// Live-out bytes it starts.
+  uint64_t liveOutBytes;
+};
+
+class ExactSearch {
+public:
+  ExactSearch(const SegmentGraph &seg, uint64_t upperBound, uint64_t budget,
+              const NodeBounds *bounds)
+      : seg(seg), n(seg.numNodes()), words((n + 63) / 64),
+        upperBound(upperBound), budget(budget), givenBounds(bounds) {}
+
+  ExactResult run();
+
+private:
+  void prepare(const NodeBounds &bounds);
+  bool inS(const uint64_t *s, uint32_t v) const {
+    return (s[v >> 6] >> (v & 63)) & 1;
+  }
+  const uint64_t *stateBits(uint32_t k) const {
+    return chunks[k / statesPerChunk].get() + (k % statesPerChunk) * 2 * words;
+  }
+  /// Index of the closed state with executed set `s` and hash `h`, or
+  /// UINT32_MAX.
+  uint32_t find(const uint64_t *s, uint64_t h) const;
+  void insertIndex(uint32_t k);
+  /// Stores childS/childR as a closed state reached from `parent` by `node`.
+  uint32_t addState(uint64_t hash, const StateInfo &info, uint32_t parent,
+                    uint32_t node);
+  /// Loads state k into curS/curR.
+  void load(uint32_t k);
+  /// Child of the state in curS/curR after running v, into childS/childR.
+  void makeChild(uint32_t v);
+  void evaluateReady(uint64_t live);
+  /// Info of the child of the loaded state `info` by `r`.
+  StateInfo childInfo(const StateInfo &info, const ReadyNode &r) const;
+  uint64_t bound(const StateInfo &info) const {
+    return info.liveOutBytes +
+           (info.top < n ? staticCost[byStatic[info.top]] : 0);
+  }
+  bool overMemory(size_t queued) const;
+  std::vector<LocalId> pathTo(uint32_t k) const;
+
+  const SegmentGraph &seg;
+  size_t n, words;
+  uint64_t upperBound, budget;
+  const NodeBounds *givenBounds;
+
+  std::vector<uint64_t> zobrist;
+  /// Per buffer: touchers without a direct predecessor (resp. successor)
+  /// touching it. Some toucher is in a down-set S iff one of the first is
+  /// (walk back along touching predecessors); some toucher is outside S iff
+  /// one of the last is (walk forward: descendants of a node outside S are
+  /// outside S).
+  std::vector<uint32_t> firstStart, firstList, lastStart, lastList;
+  /// s(u) per node, and nodes by decreasing s(u).
+  std::vector<uint64_t> staticCost;
+  std::vector<LocalId> byStatic;
+
+  /// Per closed state: executed set then ready set, in fixed-size chunks
+  /// (no copying on growth).
+  std::vector<std::unique_ptr<uint64_t[]>> chunks;
+  size_t statesPerChunk = 0;
+  std::vector<ClosedState> closed;
+  std::vector<uint32_t> parentOf, nodeOf;
+  std::vector<uint32_t> table;
+  uint64_t tableMask = 0;
+
+  std::vector<uint64_t> curS, curR, childS, childR;
+  std::vector<ReadyNode> ready;
+};
+
+} // namespace
+
+static uint64_t splitmix(uint64_t &state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+void ExactSearch::prepare(const NodeBounds &bounds) {
+  staticCost = bounds.withoutLiveOut;
+  uint64_t seed = 0x6D656D7363686564ULL; // fixed: deterministic
+  zobrist.resize(n);
+  for (uint64_t &z : zobrist)
+    z = splitmix(seed);
+
+  std::vector<uint32_t> touchMark(n, UINT32_MAX);
+  firstStart.assign(seg.numBuffers() + 1, 0);
+  lastStart.assign(seg.numBuffers() + 1, 0);
+  for (uint32_t b = 0; b < seg.numBuffers(); ++b) {
+    for (LocalId t : seg.touchers(b))
+      touchMark[t] = b;
+    for (LocalId t : seg.touchers(b)) {
+      bool hasPred = false, hasSucc = false;
+      for (LocalId p : seg.preds(t))
+        hasPred |= touchMark[p] == b;
+      for (LocalId s : seg.succs(t))
+        hasSucc |= touchMark[s] == b;
+      if (!hasPred)
+        firstList.push_back(t);
+      if (!hasSucc)
+        lastList.push_back(t);
+    }
+    firstStart[b + 1] = static_cast<uint32_t>(firstList.size());
+    lastStart[b + 1] = static_cast<uint32_t>(lastList.size());
+  }
+
+  byStatic.resize(n);
+  for (LocalId v = 0; v < n; ++v)
+    byStatic[v] = v;
+  std::stable_sort(byStatic.begin(), byStatic.end(), [&](LocalId a, LocalId b) {
+    return staticCost[a] > staticCost[b];
+  });
+
+  curS.assign(words, 0);
+  curR.assign(words, 0);
+  childS.assign(words, 0);
+  childR.assign(words, 0);
+  table.assign(1024, 0);
+  tableMask = table.size() - 1;
+  statesPerChunk = std::max<size_t>(1, (size_t(1) << 16) / (2 * words));
+}
+
+bool ExactSearch::overMemory(size_t queued) const {
+  uint64_t bytes = closed.size() * (16 * words + sizeof(ClosedState) + 8) +
+                   table.size() * sizeof(uint32_t) + queued * sizeof(OpenEntry);
+  return bytes > kMemoryLimitBytes || closed.size() >= UINT32_MAX / 4;
+}
+
+uint32_t ExactSearch::find(const uint64_t *s, uint64_t h) const {
+  for (uint64_t slot = h & tableMask;; slot = (slot + 1) & tableMask) {
+    uint32_t e = table[slot];
+    if (e == 0)
+      return UINT32_MAX;
+    uint32_t k = e - 1;
+    if (closed[k].hash == h && std::equal(s, s + words, stateBits(k)))
+      return k;
+  }
+}
+
+void ExactSearch::insertIndex(uint32_t k) {
+  uint64_t slot = closed[k].hash & tableMask;
+  while (table[slot] != 0)
+    slot = (slot + 1) & tableMask;
+  table[slot] = k + 1;
+}
+
+uint32_t ExactSearch::addState(uint64_t hash, const StateInfo &info,
+                               uint32_t parent, uint32_t node) {
+  uint32_t k = static_cast<uint32_t>(closed.size());
+  closed.push_back({hash, info});
+  parentOf.push_back(parent);
+  nodeOf.push_back(node);
+  if (k % statesPerChunk == 0)
+    chunks.emplace_back(new uint64_t[statesPerChunk * 2 * words]);
+  uint64_t *dst = chunks.back().get() + (k % statesPerChunk) * 2 * words;
+  std::copy(childS.begin(), childS.end(), dst);
+  std::copy(childR.begin(), childR.end(), dst + words);
+  if (closed.size() * 2 > table.size()) {
+    table.assign(table.size() * 2, 0);
+    tableMask = table.size() - 1;
+    for (uint32_t i = 0; i < closed.size(); ++i)
+      insertIndex(i);
+  } else {
+    insertIndex(k);
+  }
+  return k;
+}
+
+void ExactSearch::load(uint32_t k) {
+  const uint64_t *src = stateBits(k);
+  std::copy(src, src + words, curS.begin());
+  std::copy(src + words, src + 2 * words, curR.begin());
+}
+
+void ExactSearch::makeChild(uint32_t v) {
+  std::copy(curS.begin(), curS.end(), childS.begin());
+  std::copy(curR.begin(), curR.end(), childR.begin());
+  childS[v >> 6] |= uint64_t(1) << (v & 63);
+  childR[v >> 6] &= ~(uint64_t(1) << (v & 63));
+  for (LocalId w : seg.succs(v)) {
+    bool isReady = true;
+    for (LocalId p : seg.preds(w))
+      if (!inS(childS.data(), p)) {
+        isReady = false;
+        break;
+      }
+    if (isReady)
+      childR[w >> 6] |= uint64_t(1) << (w & 63);
+  }
+}
+
+void ExactSearch::evaluateReady(uint64_t live) {
+  ready.clear();
+  const uint64_t *s = curS.data();
+  for (size_t w = 0; w < words; ++w) {
+    for (uint64_t m = curR[w]; m; m &= m - 1) {
+      ReadyNode r{static_cast<uint32_t>(w * 64 + __builtin_ctzll(m)), 0, 0, 0};
+      r.mem = live + seg.transient[r.node];
+      for (uint32_t b : seg.bufs(r.node)) {
+        bool started = seg.liveIn[b];
+        for (uint32_t i = firstStart[b]; !started && i < firstStart[b + 1]; ++i)
+          started = inS(s, firstList[i]);
+        // Late touchers are the likeliest to be pending: scan backwards.
+        bool pending = seg.liveOut[b];
+        for (uint32_t i = lastStart[b + 1]; !pending && i > lastStart[b]; --i)
+          pending = lastList[i - 1] != r.node && !inS(s, lastList[i - 1]);
+        int64_t size = static_cast<int64_t>(seg.size[b]);
+        if (!started) {
+          r.mem += seg.size[b];
+          if (pending)
+            r.delta += size;
+          if (seg.liveOut[b])
+            r.liveOutBytes += seg.size[b];
+        } else if (!pending) {
+          r.delta -= size;
+        }
+      }
+      ready.push_back(r);
+    }
+  }
+}
+
+StateInfo ExactSearch::childInfo(const StateInfo &info,
+                                 const ReadyNode &r) const {
+  StateInfo c;
+  c.live = static_cast<uint64_t>(static_cast<int64_t>(info.live) + r.delta);
+  c.liveOutBytes = info.liveOutBytes + r.liveOutBytes;
+  c.depth = info.depth + 1;
+  c.top = info.top;
+  while (c.top < n &&
+         (byStatic[c.top] == r.node || inS(curS.data(), byStatic[c.top])))
+    ++c.top;
+  return c;
+}
+
+std::vector<LocalId> ExactSearch::pathTo(uint32_t k) const {
+  std::vector<LocalId> order;
+  for (; parentOf[k] != UINT32_MAX; k = parentOf[k])
+    order.push_back(nodeOf[k]);
+  std::reverse(order.begin(), order.end());
+  return order;
+}
+
+ExactResult ExactSearch::run() {
+  ExactResult result;
+  NodeBounds computed;
+  if (!givenBounds)
+    computed = segmentNodeBounds(seg);
+  const NodeBounds &bounds = givenBounds ? *givenBounds : computed;
+  uint64_t lowerBound = bounds.peakBound();
+  result.lowerBound = lowerBound;
+  if (n == 0 || lowerBound >= upperBound) {
+    result.status = ExactStatus::NoneBelowBound;
+    return result;
+  }
+  // A complete order passes through n states.
+  if (n > budget)
+    return result;
+  prepare(bounds);
+  uint64_t workCap =
+      budget > UINT64_MAX / kWorkPerState ? UINT64_MAX : budget * kWorkPerState;
+  uint64_t work = 0;
+
+  StateInfo rootInfo{0, 0, 0, 0};
+  for (uint32_t b = 0; b < seg.numBuffers(); ++b) {
+    if (seg.liveIn[b])
+      rootInfo.live += seg.size[b];
+    if (seg.liveIn[b] && seg.liveOut[b])
+      rootInfo.liveOutBytes += seg.size[b];
+  }
+  for (LocalId v = 0; v < n; ++v)
+    if (seg.preds(v).size() == 0)
+      childR[v >> 6] |= uint64_t(1) << (v & 63);
+
+  OpenList open;
+  open.push(std::max(lowerBound, bound(rootInfo)), {rootInfo, UINT32_MAX, 0});
+  while (!open.empty()) {
+    uint64_t key;
+    OpenEntry top = open.pop(key);
+    // Keys are popped in nondecreasing order and an order below the current
+    // key would have been found at its own key: the optimum is >= key.
+    result.lowerBound = std::max(result.lowerBound, key);
+    uint32_t k;
+    if (top.parent == UINT32_MAX) {
+      k = addState(0, top.info, UINT32_MAX, 0);
+    } else {
+      load(top.parent);
+      makeChild(top.node);
+      uint64_t h = closed[top.parent].hash ^ zobrist[top.node];
+      if (find(childS.data(), h) != UINT32_MAX)
+        continue; // expanded already, with a key <= this one
+      k = addState(h, top.info, top.parent, top.node);
+    }
+    for (;;) {
+      work += words;
+      if (++result.expanded > budget || work > workCap ||
+          overMemory(open.size()))
+        return result;
+      StateInfo info = closed[k].info;
+      if (info.depth == n) {
+        result.status = ExactStatus::Improved;
+        result.peak = key;
+        result.order = pathTo(k);
+        return result;
+      }
+      load(k);
+      uint64_t hash = closed[k].hash;
+      evaluateReady(info.live);
+      work += ready.size();
+
+      // (c) free-first: follow the first qualifying node.
+      const ReadyNode *pick = nullptr;
+      for (const ReadyNode &r : ready)
+        if (r.mem <= key && r.delta <= 0) {
+          pick = &r;
+          break;
+        }
+      if (pick) {
+        StateInfo c = childInfo(info, *pick);
+        uint64_t childKey = std::max(key, bound(c));
+        if (childKey != key) {
+          // Started live-out bytes raised the bound: S + v is still the only
+          // successor, but it belongs to a later level.
+          if (childKey < upperBound)
+            open.push(childKey, {c, k, pick->node});
+          break;
+        }
+        makeChild(pick->node);
+        uint64_t h = hash ^ zobrist[pick->node];
+        if (find(childS.data(), h) != UINT32_MAX)
+          break; // expanded already, with a key <= this one
+        k = addState(h, c, k, pick->node);
+        continue;
+      }
+
+      for (const ReadyNode &r : ready) {
+        if (r.mem >= upperBound) // (a)
+          continue;
+        StateInfo c = childInfo(info, r);
+        uint64_t childKey = std::max({key, r.mem, bound(c)});
+        if (childKey >= upperBound) // (a)
+          continue;
+        ++work;
+        open.push(childKey, {c, k, r.node});
+      }
+      break;
+    }
+  }
+  result.status = ExactStatus::NoneBelowBound;
+  result.lowerBound = upperBound;
+  return result;
+}
+
+ExactResult sched::exactSearch(const SegmentGraph &seg, uint64_t upperBound,
+                               uint64_t stateBudget, const NodeBounds *bounds) {
+  return ExactSearch(seg, upperBound, stateBudget, bounds).run();
+}

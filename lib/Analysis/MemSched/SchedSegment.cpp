@@ -1,0 +1,329 @@
+//===- SchedSegment.cpp - cut nodes, segment graphs, bounds -----*- C++ -*-===//
+
+#include "Analysis/MemSched/SchedSegment.h"
+
+#include <algorithm>
+#include <cassert>
+
+using namespace memsched;
+using namespace memsched::sched;
+
+//===----------------------------------------------------------------------===//
+// Cut nodes
+//===----------------------------------------------------------------------===//
+
+// Node ids are a topological order, so the ancestors of node i have ids < i
+// and its descendants ids > i. Node i is a cut node iff every u < i reaches i
+// and i reaches every w > i.
+//
+// Claim: every u < i reaches i  <=>  every u < i has a successor s <= i.
+// (=>) The first edge u->s of a path to i has s == i or s an ancestor of i.
+// (<=) Induction on u from i-1 down: u's successor s satisfies u < s <= i, so
+//      s == i or s < i reaches i by induction.
+// Symmetrically, i reaches every w > i <=> every w > i has a predecessor >= i.
+// With minSucc(u) (n if none) and maxPred(w) (-1 if none), node i is a cut
+// node iff max_{u<i} minSucc(u) <= i and min_{w>i} maxPred(w) >= i: a prefix
+// maximum and a suffix minimum, O(V + E).
+std::vector<NodeId> sched::findCutNodes(const MemoryGraph &graph) {
+  size_t n = graph.numNodes();
+  std::vector<int64_t> suffixMinMaxPred(n + 1, INT64_MAX);
+  for (size_t i = n; i-- > 0;) {
+    const std::vector<NodeId> &preds = graph.preds(i);
+    int64_t maxPred = preds.empty() ? -1 : int64_t(preds.back());
+    suffixMinMaxPred[i] = std::min(suffixMinMaxPred[i + 1], maxPred);
+  }
+  std::vector<NodeId> cuts;
+  int64_t prefixMaxMinSucc = -1;
+  for (size_t i = 0; i < n; ++i) {
+    if (prefixMaxMinSucc <= int64_t(i) && suffixMinMaxPred[i + 1] >= int64_t(i))
+      cuts.push_back(static_cast<NodeId>(i));
+    const std::vector<NodeId> &succs = graph.succs(i);
+    int64_t minSucc = succs.empty() ? int64_t(n) : int64_t(succs.front());
+    prefixMaxMinSucc = std::max(prefixMaxMinSucc, minSucc);
+  }
+  return cuts;
+}
+
+//===----------------------------------------------------------------------===//
+// Segment graphs
+//===----------------------------------------------------------------------===//
+
+/// Fills a CSR (start, list) from per-item lists produced by `forEach`.
+template <typename Fn>
+static void buildCsr(size_t count, std::vector<uint32_t> &start,
+                     std::vector<uint32_t> &list, Fn forEach) {
+  start.assign(count + 1, 0);
+  list.clear();
+  for (size_t i = 0; i < count; ++i) {
+    forEach(i, list);
+    start[i + 1] = static_cast<uint32_t>(list.size());
+  }
+}
+
+SegmentGraph sched::buildSegment(const MemoryGraph &graph, NodeId begin,
+                                 NodeId end) {
+  assert(begin <= end && end <= graph.numNodes() && "bad range");
+  SegmentGraph seg;
+  seg.begin = begin;
+  size_t n = end - begin;
+  seg.transient.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    seg.transient[i] = graph.transientBytes(begin + i);
+
+  buildCsr(n, seg.predStart, seg.predList,
+           [&](size_t i, std::vector<uint32_t> &out) {
+             for (NodeId p : graph.preds(begin + i))
+               if (p >= begin)
+                 out.push_back(p - begin);
+           });
+  buildCsr(n, seg.succStart, seg.succList,
+           [&](size_t i, std::vector<uint32_t> &out) {
+             for (NodeId s : graph.succs(begin + i))
+               if (s < end)
+                 out.push_back(s - begin);
+           });
+
+  // Local buffer ids in order of first local touch; a sorted vector of
+  // (global, local) pairs keeps this free of hashing.
+  std::vector<BufferId> globalOf;
+  for (size_t i = 0; i < n; ++i)
+    for (BufferId b : graph.buffersOf(begin + i))
+      if (graph.buffer(b).size != 0)
+        globalOf.push_back(b);
+  std::vector<BufferId> sortedGlobal = globalOf;
+  std::sort(sortedGlobal.begin(), sortedGlobal.end());
+  sortedGlobal.erase(std::unique(sortedGlobal.begin(), sortedGlobal.end()),
+                     sortedGlobal.end());
+  std::vector<uint32_t> localOfSorted(sortedGlobal.size(), UINT32_MAX);
+  std::vector<BufferId> ordered;
+  for (BufferId b : globalOf) {
+    size_t k = std::lower_bound(sortedGlobal.begin(), sortedGlobal.end(), b) -
+               sortedGlobal.begin();
+    if (localOfSorted[k] == UINT32_MAX) {
+      localOfSorted[k] = static_cast<uint32_t>(ordered.size());
+      ordered.push_back(b);
+    }
+  }
+  auto localOf = [&](BufferId b) {
+    return localOfSorted[std::lower_bound(sortedGlobal.begin(),
+                                          sortedGlobal.end(), b) -
+                         sortedGlobal.begin()];
+  };
+
+  size_t numBufs = ordered.size();
+  seg.size.resize(numBufs);
+  seg.liveIn.resize(numBufs);
+  seg.liveOut.resize(numBufs);
+  for (size_t l = 0; l < numBufs; ++l) {
+    const GraphBuffer &buf = graph.buffer(ordered[l]);
+    seg.size[l] = buf.size;
+    seg.liveIn[l] = buf.liveIn || buf.touchers.front() < begin;
+    seg.liveOut[l] = buf.liveOut || buf.touchers.back() >= end;
+  }
+  buildCsr(n, seg.bufStart, seg.bufList,
+           [&](size_t i, std::vector<uint32_t> &out) {
+             for (BufferId b : graph.buffersOf(begin + i))
+               if (graph.buffer(b).size != 0)
+                 out.push_back(localOf(b));
+           });
+  buildCsr(numBufs, seg.touchStart, seg.touchList,
+           [&](size_t l, std::vector<uint32_t> &out) {
+             const std::vector<NodeId> &t = graph.buffer(ordered[l]).touchers;
+             auto it = std::lower_bound(t.begin(), t.end(), begin);
+             for (; it != t.end() && *it < end; ++it)
+               out.push_back(*it - begin);
+           });
+  return seg;
+}
+
+SegmentGraph sched::reverseSegment(const SegmentGraph &seg) {
+  SegmentGraph rev;
+  size_t n = seg.numNodes();
+  rev.begin = seg.begin;
+  rev.transient.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    rev.transient[i] = seg.transient[n - 1 - i];
+  auto flip = [&](IdRange r, std::vector<uint32_t> &out) {
+    size_t at = out.size();
+    for (uint32_t x : r)
+      out.push_back(static_cast<uint32_t>(n - 1 - x));
+    std::reverse(out.begin() + at, out.end());
+  };
+  buildCsr(n, rev.predStart, rev.predList,
+           [&](size_t i, std::vector<uint32_t> &out) {
+             flip(seg.succs(n - 1 - i), out);
+           });
+  buildCsr(n, rev.succStart, rev.succList,
+           [&](size_t i, std::vector<uint32_t> &out) {
+             flip(seg.preds(n - 1 - i), out);
+           });
+  buildCsr(n, rev.bufStart, rev.bufList,
+           [&](size_t i, std::vector<uint32_t> &out) {
+             for (uint32_t b : seg.bufs(n - 1 - i))
+               out.push_back(b);
+           });
+  rev.size = seg.size;
+  rev.liveIn = seg.liveOut;
+  rev.liveOut = seg.liveIn;
+  buildCsr(seg.numBuffers(), rev.touchStart, rev.touchList,
+           [&](size_t b, std::vector<uint32_t> &out) {
+             flip(seg.touchers(b), out);
+           });
+  return rev;
+}
+
+uint64_t sched::segmentPeak(const SegmentGraph &seg,
+                            const std::vector<LocalId> &order,
+                            std::vector<uint64_t> *memoryAt,
+                            std::vector<uint64_t> *liveBefore) {
+  size_t n = seg.numNodes();
+  assert(order.size() == n && "order must cover the segment");
+  std::vector<uint32_t> remaining(seg.numBuffers());
+  uint64_t cur = 0;
+  for (size_t b = 0; b < seg.numBuffers(); ++b) {
+    remaining[b] = static_cast<uint32_t>(seg.touchers(b).size());
+    if (seg.liveIn[b])
+      cur += seg.size[b];
+  }
+  if (memoryAt)
+    memoryAt->resize(n);
+  if (liveBefore)
+    liveBefore->resize(n + 1);
+  uint64_t peak = 0;
+  for (size_t q = 0; q < n; ++q) {
+    LocalId v = order[q];
+    if (liveBefore)
+      (*liveBefore)[q] = cur;
+    uint64_t mem = cur + seg.transient[v];
+    for (uint32_t b : seg.bufs(v)) {
+      bool started = seg.liveIn[b] || remaining[b] != seg.touchers(b).size();
+      --remaining[b];
+      bool pending = seg.liveOut[b] || remaining[b] != 0;
+      if (!started) {
+        mem += seg.size[b];
+        if (pending)
+          cur += seg.size[b];
+      } else if (!pending) {
+        cur -= seg.size[b];
+      }
+    }
+    if (memoryAt)
+      (*memoryAt)[q] = mem;
+    peak = std::max(peak, mem);
+  }
+  if (liveBefore)
+    (*liveBefore)[n] = cur;
+  return peak;
+}
+
+NodeBounds sched::segmentNodeBounds(const SegmentGraph &seg,
+                                    size_t maxReachNodes) {
+  size_t n = seg.numNodes(), numBufs = seg.numBuffers();
+  NodeBounds nb;
+  nb.all.assign(n, 0);
+  nb.withoutLiveOut.assign(n, 0);
+  for (LocalId u = 0; u < n; ++u) {
+    nb.all[u] = nb.withoutLiveOut[u] = seg.transient[u];
+    for (uint32_t b : seg.bufs(u)) {
+      nb.all[u] += seg.size[b];
+      if (!seg.liveOut[b])
+        nb.withoutLiveOut[u] += seg.size[b];
+    }
+  }
+  // Buffers not touched by u that are live at u in every order.
+  auto addSpan = [&](uint32_t b, LocalId u) {
+    nb.all[u] += seg.size[b];
+    if (!seg.liveOut[b])
+      nb.withoutLiveOut[u] += seg.size[b];
+  };
+  // The first step runs a source while every live-in buffer is live; the
+  // last runs a sink while every live-out buffer is.
+  uint64_t liveInBytes = 0, liveOutBytes = 0;
+  for (uint32_t b = 0; b < numBufs; ++b) {
+    liveInBytes += seg.liveIn[b] ? seg.size[b] : 0;
+    liveOutBytes += seg.liveOut[b] ? seg.size[b] : 0;
+  }
+  uint64_t cheapestSource = UINT64_MAX, cheapestSink = UINT64_MAX;
+  for (LocalId u = 0; u < n; ++u) {
+    uint64_t first = seg.transient[u], last = seg.transient[u];
+    for (uint32_t b : seg.bufs(u)) {
+      first += seg.liveIn[b] ? 0 : seg.size[b];
+      last += seg.liveOut[b] ? 0 : seg.size[b];
+    }
+    if (seg.preds(u).size() == 0)
+      cheapestSource = std::min(cheapestSource, first);
+    if (seg.succs(u).size() == 0)
+      cheapestSink = std::min(cheapestSink, last);
+  }
+  if (n > 0)
+    nb.endpoints =
+        std::max(liveInBytes + cheapestSource, liveOutBytes + cheapestSink);
+
+  std::vector<uint32_t> touchMark(n, UINT32_MAX);
+  if (n > maxReachNodes) {
+    for (uint32_t b = 0; b < numBufs; ++b) {
+      if (!seg.liveIn[b] || !seg.liveOut[b])
+        continue;
+      for (LocalId t : seg.touchers(b))
+        touchMark[t] = b;
+      for (LocalId u = 0; u < n; ++u)
+        if (touchMark[u] != b)
+          addSpan(b, u);
+    }
+    return nb;
+  }
+
+  // anc[u] / desc[u]: strict ancestors / descendants as bitsets. Local ids
+  // are a topological order.
+  size_t words = (n + 63) / 64;
+  std::vector<uint64_t> anc(n * words, 0), desc(n * words, 0);
+  for (LocalId v = 0; v < n; ++v)
+    for (LocalId p : seg.preds(v)) {
+      uint64_t *dst = &anc[v * words];
+      const uint64_t *src = &anc[p * words];
+      for (size_t w = 0; w < words; ++w)
+        dst[w] |= src[w];
+      dst[p >> 6] |= uint64_t(1) << (p & 63);
+    }
+  for (LocalId v = n; v-- > 0;)
+    for (LocalId s : seg.succs(v)) {
+      uint64_t *dst = &desc[v * words];
+      const uint64_t *src = &desc[s * words];
+      for (size_t w = 0; w < words; ++w)
+        dst[w] |= src[w];
+      dst[s >> 6] |= uint64_t(1) << (s & 63);
+    }
+  // u is spanned by b iff u is a descendant of a toucher (or b is live-in)
+  // and an ancestor of a toucher (or b is live-out).
+  std::vector<uint64_t> after(words), before(words);
+  for (uint32_t b = 0; b < numBufs; ++b) {
+    std::fill(after.begin(), after.end(), seg.liveIn[b] ? ~uint64_t(0) : 0);
+    std::fill(before.begin(), before.end(), seg.liveOut[b] ? ~uint64_t(0) : 0);
+    for (LocalId t : seg.touchers(b)) {
+      touchMark[t] = b;
+      for (size_t w = 0; w < words; ++w) {
+        after[w] |= desc[t * words + w];
+        before[w] |= anc[t * words + w];
+      }
+    }
+    for (size_t w = 0; w < words; ++w) {
+      for (uint64_t m = after[w] & before[w]; m; m &= m - 1) {
+        LocalId u = static_cast<LocalId>(w * 64 + __builtin_ctzll(m));
+        if (u < n && touchMark[u] != b)
+          addSpan(b, u);
+      }
+    }
+  }
+  return nb;
+}
+
+uint64_t NodeBounds::peakBound() const {
+  uint64_t bound = endpoints;
+  for (uint64_t x : all)
+    bound = std::max(bound, x);
+  return bound;
+}
+
+uint64_t sched::segmentStaticBound(const SegmentGraph &seg) {
+  return segmentNodeBounds(seg).peakBound();
+}
