@@ -775,15 +775,20 @@ LogicalResult LifetimeBuilder::collectAccesses() {
                 e = ("captured by " + nested->getName().getStringRef()).str();
             }
     };
+    // An op with unknown effects: a barrier that may write every memref it
+    // is given.
+    auto unknownEffects = [&](Operation *nested) {
+      node.barrier = true;
+      hasEffects[n] = true;
+      for (Value operand : nested->getOperands())
+        if (isa<BaseMemRefType>(operand.getType()))
+          addAccess(operand, /*write=*/true);
+    };
     WalkResult walk = op->walk([&](Operation *nested) -> WalkResult {
       if (auto call = dyn_cast<CallOpInterface>(nested)) {
         const CallEffects &ce = getCallEffects(call);
         if (ce.unknown) {
-          node.barrier = true;
-          hasEffects[n] = true;
-          for (Value operand : nested->getOperands())
-            if (isa<BaseMemRefType>(operand.getType()))
-              addAccess(operand, /*write=*/true);
+          unknownEffects(nested);
           return WalkResult::advance();
         }
         SmallVector<Value> accessed;
@@ -802,11 +807,7 @@ LogicalResult LifetimeBuilder::collectAccesses() {
       if (!iface && nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
         return WalkResult::advance();
       if (!iface) {
-        node.barrier = true;
-        hasEffects[n] = true;
-        for (Value operand : nested->getOperands())
-          if (isa<BaseMemRefType>(operand.getType()))
-            addAccess(operand, /*write=*/true);
+        unknownEffects(nested);
         return WalkResult::advance();
       }
       SmallVector<MemoryEffects::EffectInstance> effects;
