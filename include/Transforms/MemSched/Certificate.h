@@ -10,13 +10,25 @@
 namespace mlir {
 namespace memsched {
 
-/// The certificate for a function body analysed with `sizes` whose peak as it
-/// stands is `peak`, proved by `bound`.
+/// The certificate for a function body whose peak as it stands is `peak`,
+/// proved by `bound`, with the ops and allocations named by their positions in
+/// the body as analysed by `analysis`.
 CertificateAttr buildCertificate(MLIRContext *context,
                                  const BufferLifetimeAnalysis &analysis,
                                  uint64_t peak,
                                  const ::memsched::LowerBound &bound,
                                  SizeModel sizes);
+
+/// The same for a body reordered after `analysis`: node `k` of the analysis
+/// now stands at position `nodePosition[k]` among the nodes and buffer `b` at
+/// position `bufferPosition[b]` among the allocations.
+CertificateAttr buildCertificate(MLIRContext *context,
+                                 const BufferLifetimeAnalysis &analysis,
+                                 uint64_t peak,
+                                 const ::memsched::LowerBound &bound,
+                                 SizeModel sizes,
+                                 ArrayRef<unsigned> nodePosition,
+                                 ArrayRef<unsigned> bufferPosition);
 
 /// Lower bound for the analysed body, stopping once it reaches `target`.
 ::memsched::LowerBound

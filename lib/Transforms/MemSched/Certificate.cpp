@@ -19,22 +19,33 @@ using namespace mlir::memsched;
 
 CertificateAttr mlir::memsched::buildCertificate(
     MLIRContext *context, const BufferLifetimeAnalysis &analysis,
-    uint64_t peak, const ::memsched::LowerBound &bound, SizeModel sizes) {
+    uint64_t peak, const ::memsched::LowerBound &bound, SizeModel sizes,
+    ArrayRef<unsigned> nodePosition, ArrayRef<unsigned> bufferPosition) {
   Builder b(context);
   StringAttr kind, op;
   SmallVector<uint64_t> cut;
   if (!analysis.getNodes().empty() && bound.value > 0) {
     kind = b.getStringAttr(bound.kind);
-    op = b.getStringAttr(analysis.describeNode(bound.node));
-    cut.assign(bound.cutBuffers.begin(), bound.cutBuffers.end());
+    unsigned node = nodePosition.empty() ? bound.node : nodePosition[bound.node];
+    op = b.getStringAttr(
+        analysis.getNodes()[bound.node].op->getName().getStringRef() + "#" +
+        Twine(node));
+    for (::memsched::BufferId buffer : bound.cutBuffers)
+      cut.push_back(bufferPosition.empty() ? buffer : bufferPosition[buffer]);
     llvm::sort(cut);
   }
   StringAttr model =
       sizes.countAlignmentPadding ? b.getStringAttr("allocator") : StringAttr();
-  // The bound is on the tight model, never above the peak of any order as
-  // written; clamp nothing, but guard the attribute's invariant loudly.
+  // The bound is on the tight model, never above the peak of an order as
+  // written.
   assert(bound.value <= peak && "lower bound above the peak of an order");
   return CertificateAttr::get(context, peak, bound.value, kind, op, cut, model);
+}
+
+CertificateAttr mlir::memsched::buildCertificate(
+    MLIRContext *context, const BufferLifetimeAnalysis &analysis,
+    uint64_t peak, const ::memsched::LowerBound &bound, SizeModel sizes) {
+  return buildCertificate(context, analysis, peak, bound, sizes, {}, {});
 }
 
 CertificateAttr mlir::memsched::getCertificate(Operation *op) {

@@ -80,25 +80,29 @@ mlir::memsched::scheduleFunction(Operation *func,
   if (!options.certify)
     return result;
 
-  // The certificate names ops and allocations by their positions in the
-  // final body: analyse it again, which also checks the planned peak.
-  std::optional<BufferLifetimeAnalysis> fresh;
+  // The bound holds for every order of the same ops; the certificate names
+  // the op and allocations by their positions in the final body.
+  result.bound = bound;
+  SmallVector<unsigned> nodePosition, bufferPosition;
   if (result.reordered) {
-    fresh.emplace(func, options.sizes);
-    if (!fresh->isSupported() || fresh->getPeakAsWritten() != after)
-      return func->emitError()
-             << "memsched-schedule: internal error: the reordered body "
-                "does not analyse to its planned peak of "
-             << after << " bytes";
+    const auto &nodes = analysis.getNodes();
+    const auto &buffers = analysis.getBuffers();
+    DenseMap<Operation *, unsigned> allocIndex;
+    for (auto [i, buf] : llvm::enumerate(buffers))
+      allocIndex[buf.allocOp] = i;
+    nodePosition.resize(nodes.size());
+    bufferPosition.resize(buffers.size());
+    unsigned nodeCount = 0, allocCount = 0;
+    for (Operation *op : result.sequenceAfter) {
+      if (auto it = allocIndex.find(op); it != allocIndex.end())
+        bufferPosition[it->second] = allocCount++;
+      else if (std::optional<unsigned> n = analysis.getNodeIndex(op))
+        nodePosition[*n] = nodeCount++;
+    }
   }
-  const BufferLifetimeAnalysis &final = fresh ? *fresh : analysis;
-  // Node numbers changed with the order: recompute the bound (cheaply, it
-  // stops at the peak) so the certificate names ops of the final body.
-  result.bound =
-      fresh ? computeBodyLowerBound(final, result.peakAfter) : bound;
-  result.certificate = buildCertificate(func->getContext(), final,
-                                        result.peakAfter, result.bound,
-                                        options.sizes);
+  result.certificate = buildCertificate(
+      func->getContext(), analysis, result.peakAfter, result.bound,
+      options.sizes, nodePosition, bufferPosition);
   setCertificate(func, result.certificate);
   return result;
 }
