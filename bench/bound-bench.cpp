@@ -36,7 +36,7 @@ struct Args {
   unsigned nodes = 10000;
   uint64_t seed = 1;
   std::string target = "none";
-  MaxFlowAlgorithm algorithm = MaxFlowAlgorithm::Dinic;
+  MaxFlowAlgorithm algorithm = LowerBoundOptions().algorithm;
   unsigned window = LowerBoundOptions().windowSize;
   uint64_t endsBudget = LowerBoundOptions().endsEvaluationBudget;
   unsigned endsDepth = LowerBoundOptions().endsMaxDepth;
@@ -48,8 +48,7 @@ struct Args {
 } // namespace
 
 static double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -255,16 +254,15 @@ int main(int argc, char **argv) {
   double seconds = secondsSince(start);
 
   std::printf("family=%s\nnodes=%zu\nbuffers=%zu\nedges=%zu\n",
-              familyName(family), g.numNodes(), g.numBuffers(),
-              g.numEdges());
+              familyName(family), g.numNodes(), g.numBuffers(), g.numEdges());
   std::printf("target=%s\n", args.target.c_str());
   if (args.target != "none")
     std::printf("peak=%llu\n", (unsigned long long)peak);
   if (args.target == "schedule")
     std::printf("schedule_seconds=%.3f\n", scheduleSeconds);
-  std::printf("bound=%llu\nkind=%s\nnode=%u\nmaxflows=%u\n",
-              (unsigned long long)lb.value, lb.kind.c_str(), lb.node,
-              lb.maxFlows);
+  std::printf("bound=%llu\nkind=%s\nmethod=%s\nnode=%u\nmaxflows=%u\n",
+              (unsigned long long)lb.value, lb.kind.c_str(),
+              lb.method.c_str(), lb.node, lb.maxFlows);
   if (args.target != "none")
     std::printf("certified=%s\n", lb.value >= peak ? "yes" : "no");
   std::printf("complete=%s\n", lb.complete ? "yes" : "no");

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/MemSched/GraphGenerators.h"
 #include "Analysis/MemSched/LowerBound.h"
+#include "Analysis/MemSched/GraphGenerators.h"
 #include "Analysis/MemSched/MaxFlow.h"
 #include "Analysis/MemSched/Scheduler.h"
 
@@ -213,8 +213,7 @@ TEST(LowerBound, NeverAboveOptimumAndTightOnRandomGraphs) {
     }
     std::printf("[ tightness ] %-16s", familyName(family));
     for (size_t c = 0; c < kNumConfigs; ++c) {
-      std::printf(" %s %.3f", kConfigs[c].name,
-                  double(exact[c]) / perFamily);
+      std::printf(" %s %.3f", kConfigs[c].name, double(exact[c]) / perFamily);
       totalExact[c] += exact[c];
     }
     std::printf("\n");
@@ -231,7 +230,7 @@ TEST(LowerBound, NeverAboveOptimumAndTightOnRandomGraphs) {
 }
 
 TEST(LowerBound, SoundWithLiveInOutVariations) {
-  unsigned total = 0, exact = 0;
+  unsigned total = 0, exact = 0, exactCutsWindow = 0;
   for (GraphFamily family : allFamilies())
     for (unsigned i = 0; i < 250; ++i) {
       unsigned nodes = 1 + i % 14;
@@ -241,11 +240,17 @@ TEST(LowerBound, SoundWithLiveInOutVariations) {
       uint64_t optimum = bruteForceMinPeak(g);
       LowerBound lb = computeLowerBound(g);
       ASSERT_LE(lb.value, optimum);
+      LowerBoundOptions noEnds;
+      noEnds.endsEvaluationBudget = 0;
+      LowerBound cutsWindow = computeLowerBound(g, noEnds);
+      ASSERT_LE(cutsWindow.value, optimum);
       ++total;
       exact += lb.value == optimum;
+      exactCutsWindow += cutsWindow.value == optimum;
     }
-  std::printf("[ tightness ] mutated graphs exact %u/%u = %.3f\n", exact, total,
-              double(exact) / total);
+  std::printf("[ tightness ] mutated graphs of 1..14 nodes: all %.3f "
+              "cuts+window %.3f (%u graphs)\n",
+              double(exact) / total, double(exactCutsWindow) / total, total);
 }
 
 TEST(LowerBound, NodeCutIsTheExhaustiveMinimum) {
@@ -274,10 +279,9 @@ TEST(LowerBound, NodeCutIsTheExhaustiveMinimum) {
             live += g.buffer(b).size;
           EXPECT_EQ(live, cut.value);
           EXPECT_LE(cut.forced, cut.value);
-          EXPECT_TRUE(std::includes(cut.liveBuffers.begin(),
-                                    cut.liveBuffers.end(),
-                                    cut.forcedBuffers.begin(),
-                                    cut.forcedBuffers.end()));
+          EXPECT_TRUE(std::includes(
+              cut.liveBuffers.begin(), cut.liveBuffers.end(),
+              cut.forcedBuffers.begin(), cut.forcedBuffers.end()));
         }
       }
     }
@@ -303,7 +307,9 @@ TEST(LowerBound, WithoutWindowEqualsLargestNodeCut) {
       options.endsEvaluationBudget = 0;
       LowerBound lb = computeLowerBound(g, options);
       EXPECT_EQ(lb.value, largest);
-      EXPECT_TRUE(lb.kind == "trivial" || lb.kind == "forward") << lb.kind;
+      EXPECT_TRUE(lb.method == "local" || lb.method == "node-cut") << lb.method;
+      options.labelsPerNode = 0; // BFS instead of chain labels
+      EXPECT_EQ(computeLowerBound(g, options).value, largest);
     }
 }
 
@@ -322,16 +328,18 @@ TEST(LowerBound, WitnessesHold) {
       // cutBuffers are live at lb.node in every order, so in the optimal one.
       size_t pos = std::find(best.begin(), best.end(), lb.node) - best.begin();
       std::vector<BufferId> live = liveAt(g, best, pos);
-      EXPECT_TRUE(std::includes(live.begin(), live.end(),
-                                lb.cutBuffers.begin(), lb.cutBuffers.end()));
+      EXPECT_TRUE(std::includes(live.begin(), live.end(), lb.cutBuffers.begin(),
+                                lb.cutBuffers.end()));
       uint64_t forced = g.transientBytes(lb.node);
       for (BufferId b : lb.cutBuffers)
         forced += g.buffer(b).size;
-      if (lb.kind == "trivial") {
+      if (lb.method == "local") {
+        EXPECT_EQ(lb.kind, "trivial");
         EXPECT_GE(forced, lb.value);
         continue;
       }
-      if (lb.kind == "backward" || lb.kind == "start") {
+      if (lb.method == "end-search" || lb.method == "start-search") {
+        EXPECT_EQ(lb.kind, lb.method == "end-search" ? "backward" : "forward");
         EXPECT_TRUE(lb.minCutExecuted.empty());
         continue;
       }
@@ -339,7 +347,7 @@ TEST(LowerBound, WitnessesHold) {
       Mask s = toMask(lb.minCutExecuted);
       ASSERT_TRUE(isExecutedSetOf(g, lb.node, s));
       uint64_t witness = memoryAfter(g, lb.node, s);
-      if (lb.kind == "forward")
+      if (lb.method == "node-cut")
         EXPECT_EQ(witness, lb.value);
       else
         EXPECT_LE(witness, lb.value);
@@ -356,9 +364,13 @@ TEST(LowerBound, OrderHintAndAlgorithmsKeepSoundness) {
       MemoryGraph g = generateGraph(family, nodes, seed);
       std::vector<NodeId> best;
       uint64_t optimum = bruteForceMinPeak(g, &best);
+      // Without reachability labels (BFS per node) the bound is the same.
+      LowerBoundOptions bfs;
+      bfs.labelsPerNode = 0;
+      EXPECT_EQ(computeLowerBound(g, bfs).value, computeLowerBound(g).value);
       for (MaxFlowAlgorithm alg :
            {MaxFlowAlgorithm::Dinic, MaxFlowAlgorithm::BoykovKolmogorov,
-            MaxFlowAlgorithm::PushRelabel}) {
+            MaxFlowAlgorithm::PushRelabel, MaxFlowAlgorithm::Auto}) {
         LowerBoundOptions options;
         options.order = &best;
         options.algorithm = alg;
@@ -472,6 +484,7 @@ TEST(LowerBound, CutBeatsTrivialBound) {
   LowerBound lb = computeLowerBound(g, cutsOnly);
   EXPECT_EQ(lb.value, 27u);
   EXPECT_EQ(lb.kind, "forward");
+  EXPECT_EQ(lb.method, "node-cut");
   EXPECT_EQ(lb.node, 1u);
   EXPECT_EQ(lb.cutBuffers, std::vector<BufferId>{z});
   EXPECT_EQ(lb.minCutBuffers, (std::vector<BufferId>{z, y}));
@@ -531,6 +544,38 @@ TEST(LowerBound, WorkBudgetKeepsSoundness) {
   EXPECT_LE(full.value, evaluatePeak(g, g.programOrder()));
 }
 
+/// Chain labels and plain BFS must find the same incomparable nodes, hence
+/// the same cuts, on graphs large enough for long chains and many sinks.
+TEST(LowerBound, ChainLabelsAndBfsAgree) {
+  for (GraphFamily family : allFamilies()) {
+    SCOPED_TRACE(familyName(family));
+    MemoryGraph g = generateGraph(family, 300, 21);
+    LowerBoundOptions options;
+    options.windowSize = 0;
+    options.endsEvaluationBudget = 0;
+    options.workBudget = UINT64_MAX;
+    LowerBound chains = computeLowerBound(g, options);
+    options.labelsPerNode = 0;
+    LowerBound bfs = computeLowerBound(g, options);
+    EXPECT_EQ(chains.value, bfs.value);
+    EXPECT_EQ(chains.node, bfs.node);
+    EXPECT_EQ(chains.maxFlows, bfs.maxFlows);
+    EXPECT_EQ(chains.minCutExecuted, bfs.minCutExecuted);
+  }
+}
+
+/// Kinds are those the certificate attribute accepts.
+TEST(LowerBound, KindsAreKnown) {
+  for (GraphFamily family : allFamilies())
+    for (unsigned i = 0; i < 100; ++i) {
+      MemoryGraph g = mutate(generateGraph(family, 2 + i % 14, 40000 + i), i);
+      LowerBound lb = computeLowerBound(g);
+      EXPECT_TRUE(lb.kind == "trivial" || lb.kind == "forward" ||
+                  lb.kind == "backward" || lb.kind == "window")
+          << lb.kind;
+    }
+}
+
 TEST(LowerBound, Deterministic) {
   for (GraphFamily family : allFamilies()) {
     SCOPED_TRACE(familyName(family));
@@ -580,9 +625,9 @@ TEST(EndsBound, ExhaustiveSearchIsTheOptimumAndPartialIsSound) {
     }
 }
 
-/// Three independent producers of escaping results (10, 20, 30) that each
-/// need a scratch read of 50: whichever runs last holds two results plus its
-/// own and its scratch. No single node's cut sees it.
+/// Three independent producers of escaping results (10, 20, 30): whichever
+/// runs last holds all three. Each node alone may run first, so no single
+/// node's cut sees more than its own result.
 TEST(EndsBound, ResultsDominateAtTheEnd) {
   MemoryGraph g;
   std::vector<BufferId> results;
@@ -608,6 +653,7 @@ TEST(EndsBound, ResultsDominateAtTheEnd) {
   LowerBound lb = computeLowerBound(g, endsOnly);
   EXPECT_EQ(lb.value, 60u);
   EXPECT_EQ(lb.kind, "backward");
+  EXPECT_EQ(lb.method, "end-search");
 }
 
 /// The mirror image: three readers of distinct arguments; whichever runs
@@ -632,7 +678,8 @@ TEST(EndsBound, ArgumentsDominateAtTheStart) {
   options.endsMaxDepth = 1;
   LowerBound lb = computeLowerBound(g, options);
   EXPECT_EQ(lb.value, 60u);
-  EXPECT_EQ(lb.kind, "start");
+  EXPECT_EQ(lb.kind, "forward");
+  EXPECT_EQ(lb.method, "start-search");
 }
 
 //===----------------------------------------------------------------------===//
@@ -654,8 +701,8 @@ TEST(MaxFlow, AgreesWithExhaustiveMinCut) {
       unsigned a = rng.next() % n, b = rng.next() % n;
       if (a == b)
         continue;
-      int64_t cap = rng.chance(15) ? FlowNetwork::kInfinite
-                                   : int64_t(rng.next() % 20);
+      int64_t cap =
+          rng.chance(15) ? FlowNetwork::kInfinite : int64_t(rng.next() % 20);
       edges.push_back({a, b, cap});
     }
     // Exhaustive: cheapest cut with s = 0 in S and t = 1 outside; skip

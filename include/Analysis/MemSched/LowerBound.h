@@ -4,8 +4,11 @@
 // (DESIGN.md section 4). For each node v, the set S executed before v holds all
 // ancestors of v and no descendant; every buffer touched both inside and
 // outside S is live while v runs, plus the buffers v touches and v's transient
-// bytes. The cheapest such S is an s-t min-cut; the same from the end of the
-// graph gives the second family. Includes no MLIR header.
+// bytes. The cheapest such S is an s-t min-cut. Per node, the same from the
+// end (up-sets of descendants) is the same cut; what the end adds is a search
+// over how orders end (the nodes run last have fixed memory), and the same
+// from the start. A window search over the relative orders of a few nodes
+// combines cuts. Includes no MLIR header.
 //
 // docs/lower-bounds.md proves each bound sound.
 //
@@ -31,18 +34,22 @@ struct LowerBoundOptions {
   /// used as well.
   const std::vector<NodeId> *order = nullptr;
   /// Max-flow implementation for the per-node cuts.
-  MaxFlowAlgorithm algorithm = MaxFlowAlgorithm::Dinic;
+  MaxFlowAlgorithm algorithm = MaxFlowAlgorithm::BoykovKolmogorov;
   /// Window strengthening (kind "window"): an exact search over the orders
   /// of at most this many nodes, each step priced by a constrained cut.
   /// 0 disables it.
   unsigned windowSize = 10;
   /// Budget of constrained cuts the window search may run.
   unsigned windowCutBudget = 4000;
-  /// Searches over how orders end (kind "backward") and begin (kind
-  /// "start"): evaluations allowed per direction (0 disables them) and the
-  /// most nodes placed from one end.
+  /// Searches over how orders end (method "end-search") and begin
+  /// ("start-search"): evaluations allowed per direction (0 disables them)
+  /// and the most nodes placed from one end.
   uint64_t endsEvaluationBudget = 50000;
   unsigned endsMaxDepth = 32;
+  /// Reachability labels kept per node (4 bytes each) to find each node's
+  /// incomparable nodes quickly; graphs needing more fall back to one BFS per
+  /// examined node. 0 always uses the BFS.
+  unsigned labelsPerNode = 16;
   /// Deterministic cap on the work (about one unit per free node, gadget
   /// touch and a few per flow arc) spent on cuts; past it the search stops
   /// and the bound found so far is returned (LowerBound::complete = false).
@@ -57,22 +64,25 @@ struct LowerBound {
   /// Buffers counted in that cut (live whenever `node` runs, in any order).
   std::vector<BufferId> cutBuffers;
   /// Which family proved it: "trivial" (touched buffers + transient, plus
-  /// buffers live in every order), "forward" (min-cut over executed sets),
-  /// "backward" (search over how orders end: up-sets of nodes run last),
-  /// "start" (the same from the beginning) or "window" (search over the
-  /// orders of `window`, each step priced by a cut).
+  /// buffers live in every order), "forward" (executed sets from the start:
+  /// a node's min-cut, or the search over how orders begin), "backward" (the
+  /// search over how orders end: up-sets of the nodes run last) or "window"
+  /// (search over the orders of `window`, each step priced by a cut).
   std::string kind = "trivial";
+  /// The method within the family: "local", "node-cut", "start-search",
+  /// "end-search" or "window" (docs/lower-bounds.md).
+  std::string method = "local";
   /// Number of max-flow computations run.
   unsigned maxFlows = 0;
   /// False when the work budget stopped the search before every node that
   /// could raise the bound was examined (the bound is sound either way).
   bool complete = true;
 
-  /// For kinds forward and window (empty for trivial): a cheapest executed
-  /// set for `node` (sorted). Running `node` right after exactly these nodes
-  /// needs transientBytes(node) + the sizes of `minCutBuffers`: `value` for
-  /// kind forward, at most `value` for kind window; every valid order needs
-  /// at least that much while `node` runs.
+  /// For the methods node-cut and window (empty otherwise): a cheapest
+  /// executed set for `node` (sorted). Running `node` right after exactly
+  /// these nodes needs transientBytes(node) + the sizes of `minCutBuffers`:
+  /// `value` for node-cut, at most `value` for window; every valid order
+  /// needs at least that much while `node` runs.
   std::vector<NodeId> minCutExecuted;
   /// Buffers live at `node` after `minCutExecuted` (sorted; a superset of
   /// `cutBuffers`).
@@ -123,8 +133,9 @@ struct NodeCut {
 };
 
 /// Computes the forward cut of `node` exactly (one max-flow at most).
-NodeCut computeNodeCut(const MemoryGraph &graph, NodeId node,
-                       MaxFlowAlgorithm algorithm = MaxFlowAlgorithm::Dinic);
+NodeCut
+computeNodeCut(const MemoryGraph &graph, NodeId node,
+               MaxFlowAlgorithm algorithm = MaxFlowAlgorithm::BoykovKolmogorov);
 
 } // namespace memsched
 

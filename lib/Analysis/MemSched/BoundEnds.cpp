@@ -1,4 +1,4 @@
-//===- BoundEnds.cpp - bounds from how every order ends or begins -*- C++ -*-===//
+//===- BoundEnds.cpp - bounds from how orders end or begin ------*- C++ -*-===//
 //
 // Every valid order ends with some node z that has no successor, and when z
 // runs last everything else has run: its memory is fixed. More generally, the
@@ -36,8 +36,7 @@ public:
         openTotal += graph.buffer(b).size;
   }
 
-  EndsBound run(uint64_t target, uint64_t evaluationBudget,
-                unsigned maxDepth) {
+  EndsBound run(uint64_t target, uint64_t evaluationBudget, unsigned maxDepth) {
     EndsBound result;
     size_t n = graph.numNodes();
     if (n == 0) {
@@ -101,8 +100,7 @@ public:
           if (laterSuccs[p] == next(p).size())
             options.push_back(p);
       std::sort(options.begin(), options.end());
-      options.erase(std::unique(options.begin(), options.end()),
-                    options.end());
+      options.erase(std::unique(options.begin(), options.end()), options.end());
       for (NodeId y : options) {
         if (inSet[y])
           continue;

@@ -1,10 +1,12 @@
 //===- LowerBound.cpp - lower bounds on the peak of any order ---*- C++ -*-===//
 //
-// Three bounds, cheapest first (docs/lower-bounds.md has the proofs):
+// The bounds, cheapest first (docs/lower-bounds.md has the proofs):
 //  - local: what a node touches plus its transient bytes;
+//  - the searches over how orders end and begin (BoundEnds.cpp);
 //  - the forward cut of a node v: the minimum, over executed sets S (down-sets
 //    holding every ancestor of v and not v), of the memory while v runs after
-//    S. One s-t min-cut on the nodes incomparable to v;
+//    S. One s-t min-cut on the nodes incomparable to v, after fixing those
+//    whose side provably does not matter;
 //  - the window search: a bottleneck search over the relative orders of a few
 //    nodes, each step priced by a cut constrained to that order.
 //
@@ -126,8 +128,6 @@ public:
 
   /// Rough cost of the last focus() in work units.
   uint64_t focusCost() const { return lastFocusCost; }
-  bool usesChains() const { return useChains; }
-  size_t numChains() const { return chains.size(); }
 
 private:
   size_t rowLength(NodeId u) const { return rowStart[u + 1] - rowStart[u]; }
@@ -185,8 +185,7 @@ private:
       if (pick < 0) {
         NodeId bestTail = 0;
         for (size_t c = 0; c < len; ++c)
-          if (labels[start + c] ==
-                  static_cast<int32_t>(chains[c].size()) - 1 &&
+          if (labels[start + c] == static_cast<int32_t>(chains[c].size()) - 1 &&
               (pick < 0 || chains[c].back() > bestTail)) {
             pick = static_cast<int64_t>(c);
             bestTail = chains[c].back();
@@ -451,8 +450,10 @@ private:
   /// size if it is live at v in every order, else 0.
   uint64_t addGadget(BufferId b, CutNetwork &net) {
     const GraphBuffer &buf = graph.buffer(b);
-    Gadget g{b, static_cast<Capacity>(buf.size), buf.liveIn, buf.liveOut, 0,
-             static_cast<unsigned>(gadgetTouchers.size()), 0};
+    Gadget g{b,          static_cast<Capacity>(buf.size),
+             buf.liveIn, buf.liveOut,
+             0,          static_cast<unsigned>(gadgetTouchers.size()),
+             0};
     bool mustStart = buf.liveIn, mustPend = buf.liveOut;
     for (NodeId t : buf.touchers) {
       int i = freeIndex(t);
@@ -710,8 +711,7 @@ private:
         continue;
       }
       unsigned inner = e.from >= 2 ? e.from : e.to;
-      CutNetwork::Component &comp =
-          net.components[compOfRoot[findRoot(inner)]];
+      CutNetwork::Component &comp = net.components[compOfRoot[findRoot(inner)]];
       comp.edges.push_back({e.from >= 2 ? localOf[e.from] : e.from,
                             e.to >= 2 ? localOf[e.to] : e.to, e.cap});
     }
@@ -836,10 +836,11 @@ static bool idsAreTopological(const MemoryGraph &graph) {
   return true;
 }
 
-/// Labels take at most this many entries (4 bytes each) before the
-/// reachability queries fall back to BFS.
-static size_t labelBudget(size_t numNodes) {
-  return std::max<size_t>(16 * numNodes, size_t(1) << 20);
+/// Reachability labels allowed before the queries fall back to BFS.
+static size_t labelBudget(size_t numNodes, unsigned perNode) {
+  if (perNode == 0)
+    return 0;
+  return std::max<size_t>(size_t(perNode) * numNodes, size_t(1) << 20);
 }
 
 NodeCut memsched::computeNodeCut(const MemoryGraph &graph, NodeId node,
@@ -893,8 +894,7 @@ public:
     unsigned k = static_cast<unsigned>(window.size());
     assert(k <= 20 && "window too large");
     std::vector<NodeId> scratch;
-    std::vector<uint32_t> predMask(k, 0), programBefore(k, 0),
-        hintBefore(k, 0);
+    std::vector<uint32_t> predMask(k, 0), programBefore(k, 0), hintBefore(k, 0);
     std::vector<size_t> hintPos;
     if (hintOrder) {
       hintPos.assign(graph.numNodes(), 0);
@@ -1060,7 +1060,7 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
       bestNode = v;
     }
   }
-  std::string kind = "trivial";
+  std::string kind = "trivial", method = "local";
   if (!topological) {
     // Broken input: keep to the bound that needs no order.
     result.value = best;
@@ -1083,13 +1083,14 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
   for (bool fromEnd : {true, false}) {
     if (best >= target || options.endsEvaluationBudget == 0)
       break;
-    EndsBound ends = computeEndsBound(graph, fromEnd, target,
-                                      options.endsEvaluationBudget,
-                                      options.endsMaxDepth);
+    EndsBound ends =
+        computeEndsBound(graph, fromEnd, target, options.endsEvaluationBudget,
+                         options.endsMaxDepth);
     if (ends.value > best) {
       best = ends.value;
       bestNode = ends.node;
-      kind = fromEnd ? "backward" : "start";
+      kind = fromEnd ? "backward" : "forward";
+      method = fromEnd ? "end-search" : "start-search";
     }
   }
 
@@ -1107,11 +1108,11 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
     size_t touches = 0;
     for (BufferId b = 0; b < graph.numBuffers(); ++b)
       touches += graph.buffer(b).touchers.size();
-    workBudget = kAutoWorkBase +
-                 kAutoWorkPerElement * (n + graph.numEdges() + touches);
+    workBudget =
+        kAutoWorkBase + kAutoWorkPerElement * (n + graph.numEdges() + touches);
   }
 
-  Reachability reach(graph, labelBudget(n));
+  Reachability reach(graph, labelBudget(n, options.labelsPerNode));
   CutBuilder builder(graph, reach, programMemory);
   CutNetwork net;
   for (NodeId v : candidates) {
@@ -1130,7 +1131,9 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
     if (value > best) {
       best = value;
       bestNode = v;
+      // Equal to the buffers live in every order: trivial after all.
       kind = value > net.mustLive ? "forward" : "trivial";
+      method = "node-cut";
     }
   }
 
@@ -1144,9 +1147,8 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
         return score[a] > score[b];
       return upper[a] != upper[b] ? upper[a] > upper[b] : a < b;
     });
-    WindowSearch search(graph, reach, builder, options.algorithm,
-                        programMemory, hintOrder,
-                        hintOrder ? &hintMemory : nullptr);
+    WindowSearch search(graph, reach, builder, options.algorithm, programMemory,
+                        hintOrder, hintOrder ? &hintMemory : nullptr);
     unsigned size = std::min<unsigned>(options.windowSize, 16);
     unsigned budget = options.windowCutBudget, tries = 0;
     std::vector<std::vector<NodeId>> tried;
@@ -1167,7 +1169,7 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
       if (value > best) {
         best = value;
         bestNode = pivot;
-        kind = "window";
+        kind = method = "window";
         result.window = window;
       }
     }
@@ -1175,10 +1177,11 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
 
   result.value = best;
   result.node = bestNode;
+  result.method = method;
   result.kind = kind;
   // For a bound proved by cuts, the cheapest executed set of the node as a
   // witness (one more flow); in any case the buffers live in every order.
-  bool witness = kind == "forward" || kind == "window";
+  bool witness = method == "node-cut" || method == "window";
   if (witness) {
     builder.build(bestNode, net);
     builder.solve(net, options.algorithm, result.maxFlows);

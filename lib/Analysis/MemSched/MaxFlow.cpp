@@ -219,22 +219,20 @@ FlowNetwork::Capacity FlowNetwork::solveDinic(unsigned s, unsigned t) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS,
-                                            boost::directedS>;
+using Traits =
+    boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
 using Capacity = FlowNetwork::Capacity;
 using BoostGraph = boost::adjacency_list<
     boost::vecS, boost::vecS, boost::directedS,
     // vecS vertices carry an implicit vertex_index.
-    boost::property<
-        boost::vertex_color_t, boost::default_color_type,
-        boost::property<boost::vertex_distance_t, long,
-                        boost::property<boost::vertex_predecessor_t,
-                                        Traits::edge_descriptor>>>,
-    boost::property<
-        boost::edge_capacity_t, Capacity,
-        boost::property<boost::edge_residual_capacity_t, Capacity,
-                        boost::property<boost::edge_reverse_t,
-                                        Traits::edge_descriptor>>>>;
+    boost::property<boost::vertex_color_t, boost::default_color_type,
+                    boost::property<boost::vertex_distance_t, long,
+                                    boost::property<boost::vertex_predecessor_t,
+                                                    Traits::edge_descriptor>>>,
+    boost::property<boost::edge_capacity_t, Capacity,
+                    boost::property<boost::edge_residual_capacity_t, Capacity,
+                                    boost::property<boost::edge_reverse_t,
+                                                    Traits::edge_descriptor>>>>;
 } // namespace
 
 FlowNetwork::Capacity FlowNetwork::solveBoost(unsigned s, unsigned t,
@@ -256,10 +254,9 @@ FlowNetwork::Capacity FlowNetwork::solveBoost(unsigned s, unsigned t,
     arcs[2 * e + 1] = backward;
   }
 
-  Capacity flow =
-      algorithm == MaxFlowAlgorithm::BoykovKolmogorov
-          ? boost::boykov_kolmogorov_max_flow(g, s, t)
-          : boost::push_relabel_max_flow(g, s, t);
+  Capacity flow = algorithm == MaxFlowAlgorithm::BoykovKolmogorov
+                      ? boost::boykov_kolmogorov_max_flow(g, s, t)
+                      : boost::push_relabel_max_flow(g, s, t);
   // Boost does not report its work; charge a flat multiple of the size.
   lastWork = 16 * (nodeCount + arcs.size());
 
