@@ -51,5 +51,5 @@ demo() {
   echo
 }
 
-demo mobilenet_v2 "inference (torchvision mobilenet_v2, 1x3x96x96)"
+demo mobilenet_v2 "inference (torchvision mobilenet_v2, input 1x3x64x64)"
 demo train_step_cnn "one training step (forward + backward) of a small CNN"
