@@ -12,6 +12,8 @@
 #include "Analysis/MemSched/MaxFlow.h"
 #include "Analysis/MemSched/Scheduler.h"
 
+#include "TestGraphs.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -137,28 +139,6 @@ MemoryGraph mutate(const MemoryGraph &g, uint64_t seed) {
   return m;
 }
 
-/// a -> {b, c} -> d, each node writing its own buffer (MemoryGraphTest).
-MemoryGraph diamond() {
-  MemoryGraph g;
-  for (int i = 0; i < 4; ++i)
-    g.addNode();
-  BufferId a = g.addBuffer(10), b = g.addBuffer(20), c = g.addBuffer(30),
-           d = g.addBuffer(5, false, true);
-  g.addTouch(a, 0);
-  g.addTouch(a, 1);
-  g.addTouch(a, 2);
-  g.addTouch(b, 1);
-  g.addTouch(b, 3);
-  g.addTouch(c, 2);
-  g.addTouch(c, 3);
-  g.addTouch(d, 3);
-  g.addEdge(0, 1);
-  g.addEdge(0, 2);
-  g.addEdge(1, 3);
-  g.addEdge(2, 3);
-  g.finalize();
-  return g;
-}
 
 std::string traceName(GraphFamily family, unsigned nodes, uint64_t seed) {
   return std::string("family=") + familyName(family) +
@@ -434,7 +414,7 @@ TEST(LowerBound, ChainIsExact) {
 /// alone can dodge that (largest node cut 55) but no order can (60). The
 /// window search over the orders of b and c proves 60.
 TEST(LowerBound, DiamondNeedsTheWindow) {
-  MemoryGraph g = diamond();
+  MemoryGraph g = diamondGraph();
   ASSERT_EQ(bruteForceMinPeak(g), 60u);
   EXPECT_EQ(computeNodeCut(g, 1).value, 30u);
   EXPECT_EQ(computeNodeCut(g, 2).value, 40u);

@@ -4,37 +4,17 @@
 #include "Analysis/MemSched/MemoryGraph.h"
 #include "Analysis/MemSched/Scheduler.h"
 
+#include "TestGraphs.h"
+
 #include <gtest/gtest.h>
 
 using namespace memsched;
 
 namespace {
 
-/// a -> {b, c} -> d, each node writing its own buffer.
-MemoryGraph diamond() {
-  MemoryGraph g;
-  for (int i = 0; i < 4; ++i)
-    g.addNode();
-  BufferId a = g.addBuffer(10), b = g.addBuffer(20), c = g.addBuffer(30),
-           d = g.addBuffer(5, false, true);
-  g.addTouch(a, 0);
-  g.addTouch(a, 1);
-  g.addTouch(a, 2);
-  g.addTouch(b, 1);
-  g.addTouch(b, 3);
-  g.addTouch(c, 2);
-  g.addTouch(c, 3);
-  g.addTouch(d, 3);
-  g.addEdge(0, 1);
-  g.addEdge(0, 2);
-  g.addEdge(1, 3);
-  g.addEdge(2, 3);
-  g.finalize();
-  return g;
-}
 
 TEST(MemoryGraph, PeakOfProgramOrder) {
-  MemoryGraph g = diamond();
+  MemoryGraph g = diamondGraph();
   PeakInfo info;
   // Positions: 0:{a}=10, 1:{a,b}=30, 2:{a,b,c}=60, 3:{b,c,d}=55.
   EXPECT_EQ(evaluatePeak(g, g.programOrder(), &info), 60u);
@@ -60,7 +40,7 @@ TEST(MemoryGraph, LiveInAndTransient) {
 }
 
 TEST(MemoryGraph, ValidOrder) {
-  MemoryGraph g = diamond();
+  MemoryGraph g = diamondGraph();
   EXPECT_TRUE(g.isValidOrder({0, 2, 1, 3}));
   EXPECT_FALSE(g.isValidOrder({1, 0, 2, 3}));
   EXPECT_FALSE(g.isValidOrder({0, 1, 1, 3}));
@@ -68,7 +48,7 @@ TEST(MemoryGraph, ValidOrder) {
 }
 
 TEST(BruteForce, Diamond) {
-  MemoryGraph g = diamond();
+  MemoryGraph g = diamondGraph();
   std::vector<NodeId> order;
   // Running the branch with the bigger output second is no better: both
   // branch outputs must coexist at node 3 (20+30+5).
