@@ -72,7 +72,11 @@ struct NodeInfo {
 /// `getUnsupportedReason()` say why.
 class BufferLifetimeAnalysis {
 public:
-  explicit BufferLifetimeAnalysis(Operation *op, SizeModel sizes = {});
+  /// With `pinAllocations`, the graph keeps every allocation right before
+  /// the node that follows it in the block and every deallocation right after
+  /// the node that precedes it: orders then move only the other ops.
+  explicit BufferLifetimeAnalysis(Operation *op, SizeModel sizes = {},
+                                  bool pinAllocations = false);
   BufferLifetimeAnalysis(Operation *op, AnalysisManager &)
       : BufferLifetimeAnalysis(op) {}
   ~BufferLifetimeAnalysis();
@@ -111,6 +115,7 @@ private:
 
   Operation *rootOp;
   SizeModel sizes;
+  bool pinAllocations = false;
   Block *block = nullptr;
   Operation *unsupportedOp = nullptr;
   std::string unsupportedReason;

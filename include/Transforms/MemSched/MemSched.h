@@ -26,7 +26,10 @@ namespace memsched {
 struct ScheduleFunctionOptions {
   SizeModel sizes;
   ::memsched::ScheduleOptions search;
-  PlacementOptions placement;
+  /// Sink each allocation to its first user and hoist each deallocation after
+  /// its last user. When false, allocations and deallocations stay next to
+  /// the ops around them and only the other ops move.
+  bool moveAllocations = true;
   /// Attach a certificate (computed on the final body).
   bool certify = true;
   /// Leave the body alone when its certificate proves it optimal and still

@@ -83,12 +83,11 @@ def Schedule : Pass<"memsched-schedule", "::mlir::func::FuncOp"> {
            "Skip the exact search: list scheduling and local improvement only">,
     Option<"localSearchRounds", "local-search-rounds", "unsigned",
            /*default=*/"2", "Rounds of local improvement after list scheduling">,
-    Option<"sinkAllocs", "sink-allocs", "bool", /*default=*/"true",
-           "Place each allocation right before the first op touching the "
-           "buffer; when false, allocations stay at the top of the body">,
-    Option<"hoistDeallocs", "hoist-deallocs", "bool", /*default=*/"true",
-           "Place each deallocation right after the last op touching the "
-           "buffer; when false, deallocations go to the end of the body">,
+    Option<"moveAllocations", "move-allocations", "bool", /*default=*/"true",
+           "Sink each allocation to its first user and hoist each "
+           "deallocation after its last user; when false, every allocation "
+           "stays right before the op that follows it and every deallocation "
+           "right after the op that precedes it, and only the other ops move">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark per function with the peak before and after">,
     Option<"attachCertificate", "certify", "bool", /*default=*/"true",

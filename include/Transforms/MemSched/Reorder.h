@@ -8,19 +8,12 @@
 namespace mlir {
 namespace memsched {
 
-struct PlacementOptions {
-  /// Allocation right before its first toucher (else at the top).
-  bool sinkAllocs = true;
-  /// Deallocation right after its last toucher (else before the terminator).
-  bool hoistDeallocs = true;
-};
-
 /// The full op sequence of the analysed block (terminator excluded) for a
-/// valid order of its nodes, with allocations, deallocations and side-effect
-/// free ops placed around them.
+/// valid order of its nodes: each allocation right before the first node
+/// touching the buffer, each deallocation right after the last one, and
+/// side-effect free ops right before their first user.
 SmallVector<Operation *> planBlockOrder(const BufferLifetimeAnalysis &analysis,
-                                        ArrayRef<unsigned> nodeOrder,
-                                        PlacementOptions options = {});
+                                        ArrayRef<unsigned> nodeOrder);
 
 /// Peak bytes of `sequence` as written, with the sizes of `analysis`.
 uint64_t getPeakOfSequence(const BufferLifetimeAnalysis &analysis,

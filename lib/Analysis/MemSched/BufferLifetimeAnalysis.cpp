@@ -499,6 +499,9 @@ private:
   }
 
   LogicalResult classify();
+  /// Anchors each allocation to the next node and each deallocation to the
+  /// previous one (touchers plus ordering edges).
+  void pinAllocations();
   LogicalResult collectAccesses();
   void addEdges();
   LogicalResult computePeaks();
@@ -540,6 +543,8 @@ private:
   /// Nodes with any memory effect.
   SmallVector<bool> hasEffects;
   DenseMap<Operation *, CallEffects> callEffects;
+  /// Ordering edges that pin allocations (pinAllocations).
+  SmallVector<std::pair<unsigned, unsigned>> pinEdges;
   struct FloatingUses {
     SmallVector<unsigned, 2> deps;
     SmallVector<Value, 2> memrefs;
@@ -874,7 +879,42 @@ LogicalResult LifetimeBuilder::collectAccesses() {
   return success();
 }
 
+void LifetimeBuilder::pinAllocations() {
+  // Nodes in block order: the node after / before a given op.
+  auto nextNode = [&](Operation *op) -> std::optional<unsigned> {
+    for (Operation *o = op->getNextNode(); o; o = o->getNextNode())
+      if (std::optional<unsigned> n = a.getNodeIndex(o))
+        return n;
+    return std::nullopt;
+  };
+  auto prevNode = [&](Operation *op) -> std::optional<unsigned> {
+    for (Operation *o = op->getPrevNode(); o; o = o->getPrevNode())
+      if (std::optional<unsigned> n = a.getNodeIndex(o))
+        return n;
+    return std::nullopt;
+  };
+  for (BufferInfo &buf : a.buffers) {
+    SmallVector<unsigned, 4> touchers(buf.touchers);
+    if (std::optional<unsigned> anchor = nextNode(buf.allocOp)) {
+      for (unsigned t : buf.touchers)
+        pinEdges.push_back({*anchor, t});
+      touchers.push_back(*anchor);
+    }
+    if (buf.dealloc)
+      if (std::optional<unsigned> anchor = prevNode(buf.dealloc)) {
+        for (unsigned t : buf.touchers)
+          pinEdges.push_back({t, *anchor});
+        touchers.push_back(*anchor);
+      }
+    llvm::sort(touchers);
+    touchers.erase(llvm::unique(touchers), touchers.end());
+    buf.touchers.assign(touchers.begin(), touchers.end());
+  }
+}
+
 void LifetimeBuilder::addEdges() {
+  for (auto [from, to] : pinEdges)
+    a.graph.addEdge(from, to);
   ::memsched::MemoryGraph &g = a.graph;
   for (unsigned n = 0; n < a.nodes.size(); ++n)
     for (unsigned d : nodeDeps[n])
@@ -1076,6 +1116,8 @@ void LifetimeBuilder::run() {
 
   if (failed(computePeaks()))
     return;
+  if (a.pinAllocations)
+    pinAllocations();
   ::memsched::MemoryGraph &g = a.graph;
   for (NodeInfo &node : a.nodes)
     g.addNode(node.transient, node.op->getName().getStringRef().str());
@@ -1096,8 +1138,9 @@ void LifetimeBuilder::run() {
 // BufferLifetimeAnalysis
 //===----------------------------------------------------------------------===//
 
-BufferLifetimeAnalysis::BufferLifetimeAnalysis(Operation *op, SizeModel sizes)
-    : rootOp(op), sizes(sizes) {
+BufferLifetimeAnalysis::BufferLifetimeAnalysis(Operation *op, SizeModel sizes,
+                                               bool pinAllocations)
+    : rootOp(op), sizes(sizes), pinAllocations(pinAllocations) {
   LifetimeBuilder(*this).run();
   if (unsupportedOp) {
     nodes.clear();

@@ -25,7 +25,8 @@ FailureOr<ScheduleFunctionResult>
 mlir::memsched::scheduleFunction(Operation *func,
                                  const ScheduleFunctionOptions &options) {
   ScheduleFunctionResult result;
-  BufferLifetimeAnalysis analysis(func, options.sizes);
+  BufferLifetimeAnalysis analysis(func, options.sizes,
+                                  /*pinAllocations=*/!options.moveAllocations);
   if (!analysis.isSupported()) {
     result.unsupportedOp = analysis.getUnsupportedOp();
     result.reason = analysis.getUnsupportedReason().str();
@@ -65,7 +66,7 @@ mlir::memsched::scheduleFunction(Operation *func,
   SmallVector<unsigned> order(result.search.order.begin(),
                               result.search.order.end());
   SmallVector<Operation *> sequence =
-      planBlockOrder(analysis, order, options.placement);
+      planBlockOrder(analysis, order);
   uint64_t after = getPeakOfSequence(analysis, sequence);
 
   // Never make a function worse: keep it as it is unless the peak goes down.
@@ -80,8 +81,20 @@ mlir::memsched::scheduleFunction(Operation *func,
   if (!options.certify)
     return result;
 
-  // The bound holds for every order of the same ops; the certificate names
-  // the op and allocations by their positions in the final body.
+  // The bound holds for every order of the same ops. Pinned allocations
+  // constrain the orders: certify what holds without the pins, on the final
+  // body.
+  if (!options.moveAllocations) {
+    BufferLifetimeAnalysis unpinned(func, options.sizes);
+    result.bound = computeBodyLowerBound(unpinned, result.peakAfter);
+    result.certificate =
+        buildCertificate(func->getContext(), unpinned, result.peakAfter,
+                         result.bound, options.sizes);
+    setCertificate(func, result.certificate);
+    return result;
+  }
+  // The certificate names the op and allocations by their positions in the
+  // final body.
   result.bound = bound;
   SmallVector<unsigned> nodePosition, bufferPosition;
   if (result.reordered) {

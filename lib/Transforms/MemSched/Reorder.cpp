@@ -40,8 +40,7 @@ private:
 
 SmallVector<Operation *>
 mlir::memsched::planBlockOrder(const BufferLifetimeAnalysis &analysis,
-                               ArrayRef<unsigned> nodeOrder,
-                               PlacementOptions options) {
+                               ArrayRef<unsigned> nodeOrder) {
   Block *block = analysis.getBlock();
   ArrayRef<NodeInfo> nodes = analysis.getNodes();
   ArrayRef<BufferInfo> buffers = analysis.getBuffers();
@@ -76,25 +75,18 @@ mlir::memsched::planBlockOrder(const BufferLifetimeAnalysis &analysis,
       builder.emit(buffers[b].allocOp);
       builder.emit(buffers[b].dealloc);
     }
-  // Unsunk allocations go to the top when their sizes need no op result.
-  if (!options.sinkAllocs)
-    for (const BufferInfo &buf : buffers)
-      if (buf.allocOp->getNumOperands() == 0)
-        builder.emit(buf.allocOp);
 
   for (unsigned i = 0; i < nodeOrder.size(); ++i) {
     for (unsigned b : firstAt[i])
       builder.emit(buffers[b].allocOp);
     builder.emit(nodes[nodeOrder[i]].op);
-    if (options.hoistDeallocs)
-      for (unsigned b : lastAt[i])
-        if (buffers[b].dealloc)
-          builder.emit(buffers[b].dealloc);
+    for (unsigned b : lastAt[i])
+      if (buffers[b].dealloc)
+        builder.emit(buffers[b].dealloc);
   }
 
   // What is left: ops only the terminator needs, unused side-effect free
-  // ops, untouched buffers that live to the end, and (without hoisting) the
-  // deallocations; in block order.
+  // ops and untouched buffers that live to the end; in block order.
   Operation *terminator =
       block->mightHaveTerminator() ? block->getTerminator() : nullptr;
   for (Operation &op : *block)

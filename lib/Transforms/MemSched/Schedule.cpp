@@ -30,8 +30,7 @@ struct SchedulePass
     options.search.exactStateBudget = stateBudget;
     options.search.heuristicOnly = heuristicOnly;
     options.search.localSearchRounds = localSearchRounds;
-    options.placement.sinkAllocs = sinkAllocs;
-    options.placement.hoistDeallocs = hoistDeallocs;
+    options.moveAllocations = moveAllocations;
     options.certify = attachCertificate;
     options.skipCertified = skipCertified;
     FailureOr<ScheduleFunctionResult> result = scheduleFunction(func, options);
