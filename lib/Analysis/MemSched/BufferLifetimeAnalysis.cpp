@@ -380,7 +380,15 @@ static bool decompose(int64_t offset, ArrayRef<int64_t> sizes,
     out.push_back(offset / strides[i]);
     offset %= strides[i];
   }
-  return offset == 0;
+  if (offset != 0)
+    return false;
+  // Inner coordinates must stay within their row: a box starting at column 6
+  // of rows of 8 and 4 wide wraps into the next row, and the per-dimension
+  // test would miss the overlap there.
+  for (size_t i = 1; i < strides.size(); ++i)
+    if (out[i] + sizes[i] > strides[i - 1] / strides[i])
+      return false;
+  return true;
 }
 
 static bool mayOverlap(const Footprint &a, const Footprint &b) {
@@ -569,7 +577,9 @@ LogicalResult LifetimeBuilder::classify() {
     FailureOr<uint64_t> size = getAllocationSize(&op, layout, a.sizes, isBound, why);
     if (failed(size))
       return unsupported(&op, why);
-    info.size = *size;
+    // An allocation nothing uses is dead code that any cleanup (and the
+    // lowering to LLVM) erases: it never takes memory.
+    info.size = op.getResult(0).use_empty() ? 0 : *size;
     info.sizeIsBound = isBound;
     allocIndex[&op] = a.buffers.size();
     a.buffers.push_back(std::move(info));
@@ -1001,8 +1011,9 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth) {
       FailureOr<uint64_t> size = getAllocationSize(&op, layout, a.sizes, isBound, why);
       if (failed(size))
         return unsupported(&op, why);
-      live[op.getResult(0)] = *size;
-      current += *size;
+      uint64_t bytes = op.getResult(0).use_empty() ? 0 : *size;
+      live[op.getResult(0)] = bytes;
+      current += bytes;
       peak = std::max(peak, current);
       continue;
     }
@@ -1023,7 +1034,8 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth) {
   // would accumulate over the executions of the region.
   bool scope = b.getParentOp()->hasTrait<OpTrait::AutomaticAllocationScope>();
   for (Operation &op : b) {
-    if (!isAllocation(&op) || !live.count(op.getResult(0)))
+    if (!isAllocation(&op) || !live.count(op.getResult(0)) ||
+        op.getResult(0).use_empty())
       continue;
     if (isa<memref::AllocaOp>(op)) {
       if (scope)
