@@ -43,6 +43,7 @@ func.func @alloca_in_if(%c: i1) {
   scf.if %c {
     // expected-remark @+1 {{memref.alloca in a region without its own allocation scope outlives the region}}
     %a = memref.alloca() : memref<16xf32>
+    "test.use"(%a) : (memref<16xf32>) -> ()
   }
   return
 }
@@ -73,6 +74,7 @@ func.func @leak_in_loop(%n: index) {
   scf.for %i = %c0 to %n step %c1 {
     // expected-remark @+1 {{allocation in a nested region is not freed in that region}}
     %a = memref.alloc() : memref<16xf32>
+    "test.use"(%a) : (memref<16xf32>) -> ()
   }
   return
 }
