@@ -290,3 +290,36 @@ func.func @alloca_and_leak() {
   linalg.fill ins(%cst : f32) outs(%b : memref<16xf32>)
   return
 }
+
+// -----
+
+// Tests that boxes of one buffer with equal strides but rows that wrap (4
+// columns starting at column 6 of rows of 8) are not taken as disjoint: the
+// two writes overlap at elements 8, 9, 16 and 17 and keep their order.
+// CHECK-LABEL: memsched lifetimes: @wrapped_rows
+// CHECK: deps memref.copy#0 <- none
+// CHECK-NEXT: deps memref.copy#1 <- memref.copy#0
+func.func @wrapped_rows(%x: memref<2x4xf32> {llvm.noalias}, %out: memref<32xf32> {llvm.noalias}) {
+  %b = memref.alloc() : memref<32xf32>
+  %v = memref.reinterpret_cast %b to offset: [6], sizes: [2, 4], strides: [8, 1] : memref<32xf32> to memref<2x4xf32, strided<[8, 1], offset: 6>>
+  memref.copy %x, %v : memref<2x4xf32> to memref<2x4xf32, strided<[8, 1], offset: 6>>
+  %w = memref.reinterpret_cast %b to offset: [8], sizes: [2, 4], strides: [8, 1] : memref<32xf32> to memref<2x4xf32, strided<[8, 1], offset: 8>>
+  memref.copy %x, %w : memref<2x4xf32> to memref<2x4xf32, strided<[8, 1], offset: 8>>
+  memref.copy %b, %out : memref<32xf32> to memref<32xf32>
+  memref.dealloc %b : memref<32xf32>
+  return
+}
+
+// -----
+
+// Tests that an allocation nothing uses is dead code and takes no memory.
+// CHECK-LABEL: memsched lifetimes: @dead_alloc
+// CHECK-NEXT: peak-as-written=64 peak-tight=64 nodes=1 buffers=2
+// CHECK-NEXT: buffer#0 memref.alloc memref<1024xf32> size=0 untouched escape=no
+func.func @dead_alloc(%x: memref<16xf32> {llvm.noalias}) {
+  %dead = memref.alloc() : memref<1024xf32>
+  %a = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%x : memref<16xf32>) outs(%a : memref<16xf32>)
+  memref.dealloc %a : memref<16xf32>
+  return
+}
