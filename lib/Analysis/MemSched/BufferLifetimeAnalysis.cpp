@@ -150,6 +150,22 @@ static Value getDeallocatedValue(Operation *op) {
   return freed;
 }
 
+/// Whether nothing can observe `value`: no use, or only side-effect free
+/// users whose results are unobservable too. Cleanups erase such values, and
+/// an allocation whose result is unobservable is never made.
+static bool isUnobservable(Value value, unsigned depth = 0) {
+  if (depth > 16)
+    return false;
+  for (Operation *user : value.getUsers()) {
+    if (!isMemoryEffectFree(user) || user->hasTrait<OpTrait::IsTerminator>())
+      return false;
+    for (Value result : user->getResults())
+      if (!isUnobservable(result, depth + 1))
+        return false;
+  }
+  return true;
+}
+
 /// Side-effect free ops follow their users when the block is reordered.
 static bool isFloating(Operation *op) {
   return !op->hasTrait<OpTrait::IsTerminator>() && isMemoryEffectFree(op) &&
@@ -577,9 +593,9 @@ LogicalResult LifetimeBuilder::classify() {
     FailureOr<uint64_t> size = getAllocationSize(&op, layout, a.sizes, isBound, why);
     if (failed(size))
       return unsupported(&op, why);
-    // An allocation nothing uses is dead code that any cleanup (and the
+    // An allocation nothing observes is dead code that any cleanup (and the
     // lowering to LLVM) erases: it never takes memory.
-    info.size = op.getResult(0).use_empty() ? 0 : *size;
+    info.size = isUnobservable(op.getResult(0)) ? 0 : *size;
     info.sizeIsBound = isBound;
     allocIndex[&op] = a.buffers.size();
     a.buffers.push_back(std::move(info));
@@ -1011,7 +1027,7 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth) {
       FailureOr<uint64_t> size = getAllocationSize(&op, layout, a.sizes, isBound, why);
       if (failed(size))
         return unsupported(&op, why);
-      uint64_t bytes = op.getResult(0).use_empty() ? 0 : *size;
+      uint64_t bytes = isUnobservable(op.getResult(0)) ? 0 : *size;
       live[op.getResult(0)] = bytes;
       current += bytes;
       peak = std::max(peak, current);
@@ -1035,7 +1051,7 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth) {
   bool scope = b.getParentOp()->hasTrait<OpTrait::AutomaticAllocationScope>();
   for (Operation &op : b) {
     if (!isAllocation(&op) || !live.count(op.getResult(0)) ||
-        op.getResult(0).use_empty())
+        isUnobservable(op.getResult(0)))
       continue;
     if (isa<memref::AllocaOp>(op)) {
       if (scope)
