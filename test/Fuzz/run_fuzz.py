@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+# ===- run_fuzz.py - differential fuzzing of --memsched-schedule ------------===#
+#
+# For each of --count programs (program seeds --seed, --seed + 1, ...):
+#   1. generate it with random_program.py and check it verifies with mlir-opt;
+#   2. schedule it: memsched-opt --memsched-schedule=count-alignment-padding;
+#   3. run the original and the scheduled program under mlir-runner -O0 with
+#      the counting allocator (--memsched-test-harness, fill seed = program
+#      seed, --memsched-test-lower-to-llvm);
+#   4. require: every `memsched-hash` line identical (results and memref
+#      arguments), measured peak of the scheduled program == the peak of its
+#      #memsched.certificate, and scheduled measured peak <= original measured
+#      peak.
+# A failing program's files are kept in <keep-dir>/seed-<seed>/ (with a
+# reason.txt); the last line printed is exactly `N passed, M failed`; the exit
+# code is 1 when M > 0, 77 when mlir-runner is missing (nothing was run), 2 on
+# a usage or setup error.
+#
+# Usage: run_fuzz.py --count N --seed S [--build-dir build] [--jobs 2]
+#                    [--keep-dir DIR] [--min-ops A --max-ops B] [-v]
+#
+# ===------------------------------------------------------------------------===#
+
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GENERATOR = os.path.join(HERE, "random_program.py")
+
+CERT_RE = re.compile(r"^\s*func\.func @f\(.*#memsched\.certificate<peak = (\d+)",
+                     re.M)
+PEAK_RE = re.compile(r"^memsched-measured-peak=(\d+)", re.M)
+HASH_RE = re.compile(r"^memsched-hash .*$", re.M)
+REMARK_RE = re.compile(r"memsched-schedule: peak (\d+) -> (\d+) bytes")
+FEATURES_RE = re.compile(r"^// features: (.*)$", re.M)
+
+
+class Tools:
+    def __init__(self, args):
+        self.opt = os.path.join(args.build_dir, "bin", "memsched-opt")
+        self.runtime = os.path.join(args.build_dir, "lib",
+                                    "libmemsched_runtime.so")
+        self.llvm_bin = args.llvm_bin
+        self.mlir_opt = os.path.join(args.llvm_bin, "mlir-opt")
+        self.runner = args.mlir_runner or os.path.join(args.llvm_bin,
+                                                       "mlir-runner")
+        self.c_runner_utils = os.path.join(args.mlir_lib_dir,
+                                           "libmlir_c_runner_utils.so")
+        # printMemrefF32 (programs made with --calls).
+        self.runner_utils = os.path.join(args.mlir_lib_dir,
+                                         "libmlir_runner_utils.so")
+        self.timeout = args.timeout
+
+
+class Failure(Exception):
+    pass
+
+
+def run(cmd, tools, stdin=None, what=""):
+    try:
+        p = subprocess.run(cmd, input=stdin, capture_output=True, text=True,
+                           timeout=tools.timeout)
+    except subprocess.TimeoutExpired:
+        raise Failure("%s timed out after %ds: %s" % (what, tools.timeout,
+                                                      " ".join(cmd)))
+    if p.returncode != 0:
+        raise Failure("%s failed (exit %d): %s\n%s" % (
+            what, p.returncode, " ".join(cmd), p.stderr[-4000:]))
+    return p
+
+
+def execute(tools, mlir, func, fill_seed, out_path, what):
+    lowered = run([tools.opt, mlir,
+                   "--memsched-test-harness=func=%s seed=%d" % (func,
+                                                                fill_seed),
+                   "--memsched-test-lower-to-llvm"], tools,
+                  what=what + ": harness/lowering").stdout
+    libs = [tools.runtime, tools.c_runner_utils]
+    if "printMemrefF32" in lowered:
+        libs.append(tools.runner_utils)
+    p = run([tools.runner, "-e", "main", "-entry-point-result=void", "-O0",
+             "-shared-libs=" + ",".join(libs)],
+            tools, stdin=lowered, what=what + ": mlir-runner")
+    with open(out_path, "w") as f:
+        f.write(p.stdout)
+    peak = PEAK_RE.search(p.stdout)
+    hashes = HASH_RE.findall(p.stdout)
+    if not peak or not hashes:
+        raise Failure("%s: no measured peak or hash lines in the output" % what)
+    return int(peak.group(1)), hashes, normalize(p.stdout)
+
+
+def normalize(stdout):
+    """The output without what may differ between two correct orders: the
+    peak, and the addresses printMemrefF32 prints."""
+    out = []
+    for line in stdout.splitlines():
+        line = re.sub(r"^memsched-measured-peak=\d+", "memsched-measured-peak=*",
+                      line)
+        line = re.sub(r"base@ = 0x[0-9a-fA-F]+", "base@ = *", line)
+        out.append(line)
+    return out
+
+
+def check_program(seed, args, tools):
+    """Returns (ok, message, info)."""
+    work = tempfile.mkdtemp(prefix="memsched-fuzz-%d-" % seed,
+                            dir=args.tmp_dir)
+    prog = os.path.join(work, "program.mlir")
+    sched = os.path.join(work, "scheduled.mlir")
+    info = {"reordered": False, "features": []}
+    try:
+        gen = [sys.executable, GENERATOR, "--seed", str(seed), "--min-ops",
+               str(args.min_ops), "--max-ops", str(args.max_ops), "-o", prog]
+        if args.calls:
+            gen.append("--calls")
+        for bug in args.avoid:
+            gen += ["--avoid", bug]
+        run(gen, tools, what="generator")
+        with open(prog) as f:
+            m = FEATURES_RE.search(f.read())
+            info["features"] = m.group(1).split(", ") if m else []
+        run([tools.mlir_opt, prog, "-o", os.devnull], tools,
+            what="mlir-opt verification of the generated program")
+        p = run([tools.opt, prog,
+                 "--memsched-schedule=count-alignment-padding remarks=1",
+                 "-o", sched], tools, what="memsched-opt --memsched-schedule")
+        remark = REMARK_RE.search(p.stderr)
+        if remark:
+            info["reordered"] = int(remark.group(2)) < int(remark.group(1))
+        with open(sched) as f:
+            cert = CERT_RE.search(f.read())
+        if not cert:
+            raise Failure("no #memsched.certificate in the scheduled program "
+                          "(function left unchanged as unsupported?)\n" +
+                          p.stderr[-2000:])
+        cert_peak = int(cert.group(1))
+        orig_peak, orig_hashes, orig_out = execute(
+            tools, prog, "f", seed, os.path.join(work, "original.out"),
+            "original")
+        sched_peak, sched_hashes, sched_out = execute(
+            tools, sched, "f", seed, os.path.join(work, "scheduled.out"),
+            "scheduled")
+        problems = []
+        if orig_hashes != sched_hashes:
+            diff = [("  original:  %s\n  scheduled: %s" % (a, b))
+                    for a, b in zip(orig_hashes, sched_hashes) if a != b]
+            if len(orig_hashes) != len(sched_hashes):
+                diff.append("  (%d vs %d hash lines)" % (len(orig_hashes),
+                                                        len(sched_hashes)))
+            problems.append("outputs differ:\n" + "\n".join(diff))
+        elif orig_out != sched_out:
+            first = next((i for i, (a, b) in enumerate(zip(orig_out, sched_out))
+                          if a != b), min(len(orig_out), len(sched_out)))
+            problems.append("printed output differs from line %d "
+                            "(see original.out, scheduled.out)" % (first + 1))
+        if sched_peak != cert_peak:
+            problems.append("measured peak of the scheduled program %d != "
+                            "certificate peak %d" % (sched_peak, cert_peak))
+        if sched_peak > orig_peak:
+            problems.append("scheduled measured peak %d > original measured "
+                            "peak %d" % (sched_peak, orig_peak))
+        info.update(orig_peak=orig_peak, sched_peak=sched_peak,
+                    cert_peak=cert_peak)
+        if problems:
+            raise Failure("\n".join(problems))
+    except Failure as e:
+        kept = os.path.join(args.keep_dir, "seed-%d" % seed)
+        if os.path.exists(kept):
+            shutil.rmtree(kept)
+        os.makedirs(args.keep_dir, exist_ok=True)
+        with open(os.path.join(work, "reason.txt"), "w") as f:
+            f.write(str(e) + "\n")
+        shutil.move(work, kept)
+        return False, str(e), info, kept
+    if args.keep_all:
+        kept = os.path.join(args.keep_dir, "pass-seed-%d" % seed)
+        os.makedirs(args.keep_dir, exist_ok=True)
+        if os.path.exists(kept):
+            shutil.rmtree(kept)
+        shutil.move(work, kept)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    return True, "", info, None
+
+
+def main():
+    p = argparse.ArgumentParser(
+        description="Differential fuzzing of memsched-opt --memsched-schedule")
+    p.add_argument("--count", type=int, default=40)
+    p.add_argument("--seed", type=int, default=1,
+                   help="first program seed (programs use seed .. seed+count-1)")
+    p.add_argument("--build-dir", default="build")
+    p.add_argument("--jobs", "-j", type=int, default=2)
+    p.add_argument("--keep-dir", default="fuzz-failures",
+                   help="where failing programs are kept (default "
+                        "./fuzz-failures)")
+    p.add_argument("--keep-all", action="store_true",
+                   help="also keep the files of passing programs")
+    p.add_argument("--tmp-dir", default=None,
+                   help="parent of the per-program work directories")
+    p.add_argument("--min-ops", type=int, default=10)
+    p.add_argument("--max-ops", type=int, default=60)
+    p.add_argument("--calls", action="store_true",
+                   help="generate func.call to helpers and printMemrefF32 "
+                        "(random_program.py --calls)")
+    p.add_argument("--avoid", action="append", default=[],
+                   help="leave out the trigger of a known bug "
+                        "(random_program.py --avoid)")
+    p.add_argument("--timeout", type=int, default=120,
+                   help="seconds per tool invocation")
+    p.add_argument("--llvm-bin", default=os.environ.get(
+        "LLVM_BIN", "/usr/lib/llvm-22/bin"))
+    p.add_argument("--mlir-runner", default=os.environ.get("MLIR_RUNNER"))
+    p.add_argument("--mlir-lib-dir", default=os.environ.get(
+        "MLIR_LIB_DIR", "/usr/lib/llvm-22/lib"))
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="one line per program")
+    args = p.parse_args()
+    args.keep_dir = os.path.abspath(args.keep_dir)
+    tools = Tools(args)
+
+    if not (os.path.isfile(tools.runner) and os.access(tools.runner, os.X_OK)):
+        print("run_fuzz.py: mlir-runner not found at %s: skipped" %
+              tools.runner)
+        return 77
+    for path in (tools.opt, tools.runtime, tools.mlir_opt,
+                 tools.c_runner_utils):
+        if not os.path.exists(path):
+            print("run_fuzz.py: missing %s" % path, file=sys.stderr)
+            return 2
+
+    # Work on a private copy of memsched-opt and the runtime, so a rebuild of
+    # the build tree during the run cannot mix two versions (or fail a step).
+    snapshot = tempfile.mkdtemp(prefix="memsched-fuzz-tools-",
+                                dir=args.tmp_dir)
+    try:
+        if not snapshot_tools(tools, snapshot):
+            print("run_fuzz.py: cannot get a working copy of %s" % tools.opt,
+                  file=sys.stderr)
+            return 2
+        return run_all(args, tools)
+    finally:
+        shutil.rmtree(snapshot, ignore_errors=True)
+
+
+def snapshot_tools(tools, snapshot):
+    opt = os.path.join(snapshot, "memsched-opt")
+    runtime = os.path.join(snapshot, "libmemsched_runtime.so")
+    for _ in range(20):
+        try:
+            shutil.copy2(tools.opt, opt)
+            shutil.copy2(tools.runtime, runtime)
+            p = subprocess.run([opt, "--version"], capture_output=True,
+                               timeout=60)
+            if p.returncode == 0:
+                tools.opt, tools.runtime = opt, runtime
+                return True
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        time.sleep(3)  # a rebuild is writing the files
+    return False
+
+
+def run_all(args, tools):
+    seeds = list(range(args.seed, args.seed + args.count))
+    print("memsched fuzz: %d programs, seeds %d..%d, %d jobs%s%s" % (
+        len(seeds), seeds[0] if seeds else 0, seeds[-1] if seeds else 0,
+        args.jobs, ", --calls" if args.calls else "",
+        "".join(", --avoid " + b for b in args.avoid)), flush=True)
+    start = time.time()
+    passed = failed = reordered = 0
+    features = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        futures = {ex.submit(check_program, s, args, tools): s for s in seeds}
+        results = {}
+        for fut in concurrent.futures.as_completed(futures):
+            s = futures[fut]
+            results[s] = fut.result()
+            ok, msg, info, kept = results[s]
+            if ok:
+                passed += 1
+            else:
+                failed += 1
+                print("FAIL seed=%d: %s\n  files kept in %s\n  reproduce: "
+                      "python3 %s --seed %d%s%s -o program.mlir" % (
+                          s, msg, kept, GENERATOR, s,
+                          " --calls" if args.calls else "",
+                          "".join(" --avoid " + b for b in args.avoid)),
+                      flush=True)
+            if info.get("reordered"):
+                reordered += 1
+            for f in info.get("features", []):
+                features[f] = features.get(f, 0) + 1
+            if args.verbose and ok:
+                print("ok seed=%d peak %d -> %d%s" % (
+                    s, info["orig_peak"], info["sched_peak"],
+                    " (reordered)" if info["reordered"] else ""), flush=True)
+    print("%d of %d programs reordered by the schedule; %.1fs" % (
+        reordered, len(seeds), time.time() - start))
+    if args.verbose:
+        print("features (programs): " + ", ".join(
+            "%s=%d" % kv for kv in sorted(features.items())))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
