@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# ===- run_fuzz.py - differential fuzzing of --memsched-schedule ------------===#
+# ===- run_fuzz.py - differential fuzzing of --memsched-schedule -----------===#
 #
 # For each of --count programs (program seeds --seed, --seed + 1, ...):
 #   1. generate it with random_program.py and check it verifies with mlir-opt;
@@ -19,7 +19,7 @@
 # Usage: run_fuzz.py --count N --seed S [--build-dir build] [--jobs 2]
 #                    [--keep-dir DIR] [--min-ops A --max-ops B] [-v]
 #
-# ===------------------------------------------------------------------------===#
+# ===-----------------------------------------------------------------------===#
 
 import argparse
 import concurrent.futures
@@ -34,8 +34,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 GENERATOR = os.path.join(HERE, "random_program.py")
 
-CERT_RE = re.compile(r"^\s*func\.func @f\(.*#memsched\.certificate<peak = (\d+)",
-                     re.M)
+CERT_RE = re.compile(
+    r"^\s*func\.func @f\(.*#memsched\.certificate<peak = (\d+)", re.M)
 PEAK_RE = re.compile(r"^memsched-measured-peak=(\d+)", re.M)
 HASH_RE = re.compile(r"^memsched-hash .*$", re.M)
 REMARK_RE = re.compile(r"memsched-schedule: peak (\d+) -> (\d+) bytes")
@@ -70,6 +70,8 @@ def run(cmd, tools, stdin=None, what=""):
     except subprocess.TimeoutExpired:
         raise Failure("%s timed out after %ds: %s" % (what, tools.timeout,
                                                       " ".join(cmd)))
+    except OSError as e:
+        raise Failure("%s could not run: %s: %s" % (what, " ".join(cmd), e))
     if p.returncode != 0:
         raise Failure("%s failed (exit %d): %s\n%s" % (
             what, p.returncode, " ".join(cmd), p.stderr[-4000:]))
@@ -102,8 +104,8 @@ def normalize(stdout):
     peak, and the addresses printMemrefF32 prints."""
     out = []
     for line in stdout.splitlines():
-        line = re.sub(r"^memsched-measured-peak=\d+", "memsched-measured-peak=*",
-                      line)
+        line = re.sub(r"^memsched-measured-peak=\d+",
+                      "memsched-measured-peak=*", line)
         line = re.sub(r"base@ = 0x[0-9a-fA-F]+", "base@ = *", line)
         out.append(line)
     return out
@@ -196,7 +198,8 @@ def main():
         description="Differential fuzzing of memsched-opt --memsched-schedule")
     p.add_argument("--count", type=int, default=40)
     p.add_argument("--seed", type=int, default=1,
-                   help="first program seed (programs use seed .. seed+count-1)")
+                   help="first program seed (programs use seed .. "
+                        "seed+count-1)")
     p.add_argument("--build-dir", default="build")
     p.add_argument("--jobs", "-j", type=int, default=2)
     p.add_argument("--keep-dir", default="fuzz-failures",
