@@ -127,11 +127,6 @@ private:
   Operation *peakAsWrittenOp = nullptr;
 };
 
-/// Byte size of a memref type under `sizes`, or nullopt when a dimension is
-/// dynamic. `alignment` is the allocation's alignment attribute (0 if none).
-std::optional<uint64_t> getStaticAllocationSize(Operation *allocOp,
-                                                SizeModel sizes);
-
 } // namespace memsched
 } // namespace mlir
 

@@ -57,18 +57,6 @@ static std::optional<uint64_t> getElementBytes(const DataLayout &layout,
   return llvm::divideCeil(bits.getFixedValue(), 8);
 }
 
-std::optional<uint64_t>
-mlir::memsched::getStaticAllocationSize(Operation *allocOp, SizeModel sizes) {
-  auto type = dyn_cast<MemRefType>(allocOp->getResult(0).getType());
-  if (!type || !type.hasStaticShape())
-    return std::nullopt;
-  std::optional<uint64_t> elem =
-      getElementBytes(DataLayout::closest(allocOp), type);
-  if (!elem)
-    return std::nullopt;
-  return type.getNumElements() * *elem + getAllocationPadding(allocOp, sizes);
-}
-
 /// Size of an allocation, bounding dynamic dimensions with the value bounds
 /// infrastructure. Sets `isBound` when a bound was used.
 static FailureOr<uint64_t> getAllocationSize(Operation *allocOp,
