@@ -17,9 +17,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/MemSched/GraphGenerators.h"
-#include "Analysis/MemSched/LowerBound.h"
-#include "Analysis/MemSched/Scheduler.h"
+#include "Analysis/Graph/GraphGenerators.h"
+#include "Analysis/Graph/LowerBound.h"
+#include "Analysis/Graph/Scheduler.h"
 
 #include <chrono>
 #include <cstdio>

@@ -16,9 +16,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/MemSched/GraphGenerators.h"
-#include "Analysis/MemSched/SchedSegment.h"
-#include "Analysis/MemSched/Scheduler.h"
+#include "Analysis/Graph/GraphGenerators.h"
+#include "Analysis/Graph/SchedSegment.h"
+#include "Analysis/Graph/Scheduler.h"
 
 #include <chrono>
 #include <cstdio>

@@ -17,7 +17,7 @@
 #ifndef MEMSCHED_ANALYSIS_BUFFERLIFETIMEANALYSIS_H
 #define MEMSCHED_ANALYSIS_BUFFERLIFETIMEANALYSIS_H
 
-#include "Analysis/MemSched/MemoryGraph.h"
+#include "Analysis/Graph/MemoryGraph.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Pass/AnalysisManager.h"

@@ -4,7 +4,7 @@
 #define MEMSCHED_TRANSFORMS_CERTIFICATE_H
 
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
-#include "Analysis/MemSched/LowerBound.h"
+#include "Analysis/Graph/LowerBound.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
 
 namespace mlir {

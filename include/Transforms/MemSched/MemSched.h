@@ -3,7 +3,7 @@
 // Run memsched from a custom compiler without going through passes:
 //   - on a function: scheduleFunction / certifyFunction (this header);
 //   - on the analysis alone: Analysis/MemSched/BufferLifetimeAnalysis.h;
-//   - on a plain graph, without MLIR: Analysis/MemSched/MemoryGraph.h,
+//   - on a plain graph, without MLIR: Analysis/Graph/MemoryGraph.h,
 //     Scheduler.h (schedule) and LowerBound.h (computeLowerBound).
 // Passes: Transforms/MemSched/Passes.h (registerMemSchedPasses,
 // buildMemSchedPipeline).
@@ -14,8 +14,8 @@
 #define MEMSCHED_TRANSFORMS_MEMSCHED_H
 
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
-#include "Analysis/MemSched/LowerBound.h"
-#include "Analysis/MemSched/Scheduler.h"
+#include "Analysis/Graph/LowerBound.h"
+#include "Analysis/Graph/Scheduler.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
 #include "Transforms/MemSched/Reorder.h"
 #include "Transforms/MemSched/Report.h"

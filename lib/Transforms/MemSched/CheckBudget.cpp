@@ -1,6 +1,6 @@
 //===- CheckBudget.cpp - fail when the peak exceeds a budget ----*- C++ -*-===//
 
-#include "Analysis/MemSched/Scheduler.h"
+#include "Analysis/Graph/Scheduler.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/Passes.h"
 #include "Transforms/MemSched/Reorder.h"

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/MemSched/LowerBound.h"
-#include "Analysis/MemSched/Scheduler.h"
+#include "Analysis/Graph/LowerBound.h"
+#include "Analysis/Graph/Scheduler.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
 #include "Transforms/MemSched/MemSched.h"
 

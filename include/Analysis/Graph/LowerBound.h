@@ -17,8 +17,8 @@
 #ifndef MEMSCHED_ANALYSIS_LOWERBOUND_H
 #define MEMSCHED_ANALYSIS_LOWERBOUND_H
 
-#include "Analysis/MemSched/MaxFlow.h"
-#include "Analysis/MemSched/MemoryGraph.h"
+#include "Analysis/Graph/MaxFlow.h"
+#include "Analysis/Graph/MemoryGraph.h"
 
 #include <limits>
 

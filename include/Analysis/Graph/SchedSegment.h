@@ -11,7 +11,7 @@
 #ifndef MEMSCHED_ANALYSIS_SCHEDSEGMENT_H
 #define MEMSCHED_ANALYSIS_SCHEDSEGMENT_H
 
-#include "Analysis/MemSched/MemoryGraph.h"
+#include "Analysis/Graph/MemoryGraph.h"
 
 #include <cstdint>
 #include <vector>

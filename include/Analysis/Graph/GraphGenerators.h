@@ -9,7 +9,7 @@
 #ifndef MEMSCHED_ANALYSIS_GRAPHGENERATORS_H
 #define MEMSCHED_ANALYSIS_GRAPHGENERATORS_H
 
-#include "Analysis/MemSched/MemoryGraph.h"
+#include "Analysis/Graph/MemoryGraph.h"
 
 #include <cstdint>
 

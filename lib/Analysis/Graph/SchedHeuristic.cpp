@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/MemSched/SchedSegment.h"
+#include "Analysis/Graph/SchedSegment.h"
 
 #include <algorithm>
 #include <cassert>

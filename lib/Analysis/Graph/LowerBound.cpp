@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/MemSched/LowerBound.h"
+#include "Analysis/Graph/LowerBound.h"
 
 #include <algorithm>
 #include <cassert>

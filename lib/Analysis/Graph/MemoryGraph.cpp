@@ -1,6 +1,6 @@
 //===- MemoryGraph.cpp - MLIR-free scheduling graph -------------*- C++ -*-===//
 
-#include "Analysis/MemSched/MemoryGraph.h"
+#include "Analysis/Graph/MemoryGraph.h"
 
 #include <algorithm>
 #include <cassert>

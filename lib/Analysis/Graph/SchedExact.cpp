@@ -51,7 +51,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/MemSched/SchedSegment.h"
+#include "Analysis/Graph/SchedSegment.h"
 
 #include <algorithm>
 #include <cassert>

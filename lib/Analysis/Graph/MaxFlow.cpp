@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/MemSched/MaxFlow.h"
+#include "Analysis/Graph/MaxFlow.h"
 
 // GCC's -Wmaybe-uninitialized misfires inside Boost's BK edge iterators.
 #if defined(__GNUC__) && !defined(__clang__)

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/MemSched/Scheduler.h"
+#include "Analysis/Graph/Scheduler.h"
 
 #include <cassert>
 #include <limits>

@@ -1,6 +1,6 @@
 //===- SchedSegment.cpp - cut nodes, segment graphs, bounds -----*- C++ -*-===//
 
-#include "Analysis/MemSched/SchedSegment.h"
+#include "Analysis/Graph/SchedSegment.h"
 
 #include <algorithm>
 #include <cassert>

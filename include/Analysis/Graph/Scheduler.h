@@ -11,7 +11,7 @@
 #ifndef MEMSCHED_ANALYSIS_SCHEDULER_H
 #define MEMSCHED_ANALYSIS_SCHEDULER_H
 
-#include "Analysis/MemSched/MemoryGraph.h"
+#include "Analysis/Graph/MemoryGraph.h"
 
 namespace memsched {
 

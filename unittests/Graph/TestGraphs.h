@@ -3,7 +3,7 @@
 #ifndef MEMSCHED_UNITTESTS_TESTGRAPHS_H
 #define MEMSCHED_UNITTESTS_TESTGRAPHS_H
 
-#include "Analysis/MemSched/MemoryGraph.h"
+#include "Analysis/Graph/MemoryGraph.h"
 
 namespace memsched {
 

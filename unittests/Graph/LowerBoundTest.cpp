@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/MemSched/LowerBound.h"
-#include "Analysis/MemSched/GraphGenerators.h"
-#include "Analysis/MemSched/MaxFlow.h"
-#include "Analysis/MemSched/Scheduler.h"
+#include "Analysis/Graph/LowerBound.h"
+#include "Analysis/Graph/GraphGenerators.h"
+#include "Analysis/Graph/MaxFlow.h"
+#include "Analysis/Graph/Scheduler.h"
 
 #include "TestGraphs.h"
 

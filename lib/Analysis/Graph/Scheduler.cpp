@@ -26,8 +26,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/MemSched/Scheduler.h"
-#include "Analysis/MemSched/SchedSegment.h"
+#include "Analysis/Graph/Scheduler.h"
+#include "Analysis/Graph/SchedSegment.h"
 
 #include <algorithm>
 #include <cassert>

@@ -1,8 +1,8 @@
 //===- MemoryGraphTest.cpp - graph, peak evaluator, generators --*- C++ -*-===//
 
-#include "Analysis/MemSched/GraphGenerators.h"
-#include "Analysis/MemSched/MemoryGraph.h"
-#include "Analysis/MemSched/Scheduler.h"
+#include "Analysis/Graph/GraphGenerators.h"
+#include "Analysis/Graph/MemoryGraph.h"
+#include "Analysis/Graph/Scheduler.h"
 
 #include "TestGraphs.h"
 

@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/MemSched/Scheduler.h"
-#include "Analysis/MemSched/GraphGenerators.h"
-#include "Analysis/MemSched/MemoryGraph.h"
-#include "Analysis/MemSched/SchedSegment.h"
+#include "Analysis/Graph/Scheduler.h"
+#include "Analysis/Graph/GraphGenerators.h"
+#include "Analysis/Graph/MemoryGraph.h"
+#include "Analysis/Graph/SchedSegment.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 //===- GraphGenerators.cpp - random and synthetic MemoryGraphs --*- C++ -*-===//
 
-#include "Analysis/MemSched/GraphGenerators.h"
+#include "Analysis/Graph/GraphGenerators.h"
 
 #include <algorithm>
 
