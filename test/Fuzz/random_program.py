@@ -22,7 +22,22 @@
 # the arguments, deallocations right after the last use or later, and
 # returned buffers.
 #
-# Usage: random_program.py --seed N [--min-ops A] [--max-ops B] [-o FILE]
+# New constructs (on unless --classic; groups can be left out with
+# --without/--only): memory reached through !llvm.ptr (extract_aligned_pointer_
+# as_index, inttoptr, getelementptr, llvm.load/store) mixed with linalg ops on
+# the same buffer; llvm.mlir.global loads/stores; memref.global through
+# memref.get_global, also passed to callees and, in a wrapped body, as an
+# argument; callees reaching the whole buffer from a slice (extract_strided_
+# metadata + reinterpret_cast, or a pointer); loaded scalars and call results
+# feeding dynamic allocation sizes (affine.min) and arith.select between
+# memrefs (read, written, deallocated); calls of runtime functions; zero-stride
+# and huge read-only views, very wide row strides; scf.while and
+# scf.execute_region; a memref of memrefs; huge dead allocations; the body
+# called by a wrapper @f with overlapping views of its arguments.
+#
+# Usage: random_program.py --seed N [--calls] [--classic] [--without G]
+#                          [--only G] [--avoid BUG] [--chain N]
+#                          [--min-ops A] [--max-ops B] [-o FILE]
 #
 # ===-----------------------------------------------------------------------===#
 
@@ -82,6 +97,16 @@ class Root:
         # Row lengths of 2-D views made of this buffer so far.
         self.row_strides = {shape[1]} if len(shape) == 2 else set()
         self.value = None
+        # Memory this root lives in (new constructs): another root when two
+        # roots alias (arguments of the wrapped body that are overlapping
+        # views of one harness buffer, a global also passed as an argument),
+        # with smap[e] the element of `storage` holding local element e.
+        self.storage = self
+        self.smap = None
+        self.gsym = None        # memref.global: its symbol
+        self.alloc_ssa = name   # the allocation (a dynamic one: not `value`)
+        self.alloc_type = None  # its type when it is not value.type
+        self.early_ptr = None   # (!llvm.ptr SSA, element) made at the top
 
 
 class Value:
@@ -114,10 +139,26 @@ class Value:
                            for idx in itertools.product(*ranges)]
         return self._elems
 
+    def selems(self):
+        """The elements of the root's storage this value covers."""
+        m = self.root.smap
+        return self.elements() if m is None else [m[e] for e in
+                                                  self.elements()]
+
     def same_layout(self, other):
         return (self.root is other.root and self.shape == other.shape and
                 self.strides == other.strides and
                 self.offset + self.shift == other.offset + other.shift)
+
+
+class LLVMGlobal:
+    """An llvm.mlir.global array of f32, reached through
+    llvm.mlir.addressof (always fully initialised)."""
+
+    def __init__(self, sym, n):
+        self.sym = sym
+        self.n = n
+        self.decl = None
 
 
 def has_identity_map(v):
@@ -172,7 +213,8 @@ def memref_type(shape, strides, offset, dyn, identity):
 
 
 class Gen:
-    def __init__(self, seed, min_ops, max_ops, calls=False, avoid=()):
+    def __init__(self, seed, min_ops, max_ops, calls=False, avoid=(),
+                 classic=False, without=(), flags="", chain=0):
         self.rng = random.Random(seed)
         self.seed = seed
         # The last statement and the closing deallocations overshoot the
@@ -200,6 +242,45 @@ class Gen:
         self.calls = calls
         self.helpers = []        # helper function texts (--calls)
         self.need_print = False  # printMemrefF32 declared
+        # The constructs added after the first version (README.md, "new
+        # constructs"); --classic leaves them out and then draws exactly the
+        # random numbers the first version drew (same program per seed).
+        self.new = not classic
+        self.chain = chain
+        self.without = set(without)
+        self.flags = flags
+        self.in_body = True      # emitting the body (not a helper)
+        self.count_ops = True
+        self.globals = []        # memref.global roots
+        self.llvm_globals = []   # LLVMGlobal
+        self.decls = {}          # external declarations: name -> text
+        self.wrapper = None      # wrapper @f text pieces (wrapped body)
+        self.wrapper_results = []  # (SSA, type) the wrapper returns
+        self.body_name = "@f"
+        self.pending_select_deallocs = []
+        self.n_hash = 0
+        self.size_arg = None
+        if self.new:
+            rng = self.rng
+            self.p_ptr = rng.choice([0.0, 0.3, 0.6])
+            self.p_early_ptr = rng.choice([0.0, 0.5])
+            self.p_bcast = rng.choice([0.0, 0.1, 0.25])
+            self.p_wide = rng.choice([0.0, 0.2])
+            self.p_global = rng.choice([0.0, 0.5, 0.8])
+            self.p_fresh_global = rng.choice([0.2, 0.5])
+            self.p_wrap = rng.choice([0.0, 0.3, 0.6])
+            self.p_int_addr = rng.choice([0.0, 0.25])
+            w = self.without
+            if "ptr" in w:
+                self.p_ptr = self.p_early_ptr = 0.0
+            if "bcast" in w:
+                self.p_bcast = 0.0
+            if "wide" in w:
+                self.p_wide = 0.0
+            if "wrapper" in w:
+                self.p_wrap = 0.0
+            if "globals" in w:
+                self.p_global = 0.0
 
     # ---- emission helpers ------------------------------------------------
     def fresh(self, prefix="v"):
@@ -208,7 +289,7 @@ class Gen:
 
     def emit(self, line, top_op=False):
         self.lines.append("  " * self.indent + line)
-        if top_op and self.indent == 1:
+        if top_op and self.indent == 1 and self.count_ops:
             self.top_ops += 1
 
     def idx(self, k):
@@ -324,7 +405,7 @@ class Gen:
 
     def any_alias(self, root):
         """The root, or occasionally a same-layout alias of it."""
-        v = root.value
+        v = self.base_value(root)
         r = self.rng.random()
         if r < 0.1 and len(v.shape) == 2:
             v = self.v_expand(self.v_collapse(v, [[0, 1]]), 0, list(v.shape))
@@ -332,11 +413,15 @@ class Gen:
             v = self.v_cast_dyn(v)
         return v
 
-    def make_view(self, root, shape, read):
+    def make_view(self, root, shape, read, bcast_ok=False):
         """A view of `root` with shape `shape`, or None. With `read`, every
-        element it covers is initialised."""
+        element it covers is initialised; with `bcast_ok` (a view only read)
+        it may have zero strides."""
         for _ in range(6):
-            v = self._try_view(root, tuple(shape))
+            if bcast_ok and self.new and self.rng.random() < self.p_bcast:
+                v = self._try_bcast(root, tuple(shape))
+            else:
+                v = self._try_view(root, tuple(shape))
             if v is None:
                 continue
             if max(v.elements()) >= root.numel or min(v.elements()) < 0:
@@ -354,7 +439,7 @@ class Gen:
         N = root.numel
         R = root.shape
         fancy = rng.random() < self.p_fancy_view
-        base = root.value
+        base = self.base_value(root)
         if R == shape and (not fancy or rng.random() < 0.4):
             return self.any_alias(root) if fancy else base
         if n > N:
@@ -376,6 +461,8 @@ class Gen:
                 strategies += ["detour3d"] * (1 if fancy else 0)
         else:
             strategies += ["reinterpret1d"] * (1 if fancy else 0)
+        if self.new and len(shape) == 2 and self.rng.random() < self.p_wide:
+            strategies += ["wide"] * 4
         if not strategies:
             return None
         if root.arena and fancy:
@@ -399,7 +486,7 @@ class Gen:
             return res
         if s == "reshape":
             if rng.random() < 0.3:
-                return self.v_reinterpret(base, 0, list(shape),
+                return self.v_reinterpret(base, -base.shift, list(shape),
                                           canonical_strides(shape))
             flat = self.v_flat(base)
             if len(shape) == 1:
@@ -478,12 +565,27 @@ class Gen:
                 src = self.v_subview(base, [rng.randrange(R[0]), 0],
                                      [1, R[1]], [1, 1])
             root.row_strides.add(k)
-            return self.v_reinterpret(src, off, [r, c], [k, 1])
+            return self.v_reinterpret(src, off - base.shift, [r, c], [k, 1])
         if s == "reinterpret1d":
             step = 2 if (n - 1) * 2 < N and rng.random() < 0.5 else 1
             span = (n - 1) * step + 1
             off = rng.randint(0, N - span)
-            return self.v_reinterpret(base, off, [n], [step])
+            return self.v_reinterpret(base, off - base.shift, [n], [step])
+        if s == "wide":
+            # Row strides far wider than the rows; a single row takes a huge
+            # stride (only row 0 is ever addressed).
+            r, c = shape
+            if r == 1:
+                k = rng.choice([1 << 20, 1 << 40, 3 << 50])
+            else:
+                kmax = (N - c) // (r - 1)
+                if kmax < c:
+                    return None
+                k = rng.randint(max(c, kmax - 3), kmax)
+            span = (r - 1) * k + c if r > 1 else c
+            off = rng.randint(0, N - span)
+            self.features.add("wide-row-stride")
+            return self.v_reinterpret(base, off - base.shift, [r, c], [k, 1])
         if s == "transpose":
             inner = self._try_view(root, (shape[1], shape[0]))
             if inner is None or len(inner.shape) != 2:
@@ -504,7 +606,7 @@ class Gen:
             out = [r for r in out if any(r.init)]
         return out
 
-    def pick_input(self, shape, exclude=()):
+    def pick_input(self, shape, exclude=(), bcast_ok=True):
         """A readable view of shape `shape`, preferring buffers whose data has
         not reached another buffer yet."""
         cands = [r for r in self.live_roots(readable=True)
@@ -515,7 +617,7 @@ class Gen:
         self.rng.shuffle(cands)
         order = fresh + cands if fresh and self.rng.random() < 0.7 else cands
         for r in order[:5]:
-            v = self.make_view(r, shape, read=True)
+            v = self.make_view(r, shape, read=True, bcast_ok=bcast_ok)
             if v is not None:
                 return v
         return None
@@ -555,12 +657,32 @@ class Gen:
         oe = set(out.elements())
         for v in ins:
             if v.root is not out.root:
+                if self.alias_overlap(v, out):
+                    return True
                 continue
             if v.same_layout(out):
                 continue
             if oe.intersection(v.elements()):
                 return True
         return False
+
+    @staticmethod
+    def alias_overlap(a, b):
+        """Whether views of two roots that share storage (aliases) cover
+        common elements other than element for element."""
+        if a.root is None or b.root is None or a.root is b.root or \
+                a.root.storage is not b.root.storage:
+            return False
+        sa, sb = a.selems(), b.selems()
+        return sa != sb and bool(set(sa) & set(sb))
+
+    def partial_overlap(self, a, b):
+        """a and b share elements without being the same layout (one op
+        must not read one and write the other)."""
+        if a.root is b.root:
+            return not a.same_layout(b) and \
+                bool(set(a.elements()) & set(b.elements()))
+        return self.alias_overlap(a, b)
 
     def mark_write(self, out, ins):
         for e in out.elements():
@@ -621,10 +743,24 @@ class Gen:
         kinds = ["copy", "binary", "generic1", "generic2", "memcopy"]
         if allow_fill:
             kinds += ["fill", "fill_loaded"]
-        if in_place_ok and all(out.root.init[e] for e in out.elements()):
+        init = all(out.root.init[e] for e in out.elements())
+        if in_place_ok and init:
             kinds += ["accum", "accum", "inplace_binary"]
+        if self.new and (self.p_ptr > 0 or self.calls or
+                         "scalar-loops" not in self.without):
+            kinds += ["mech", "mech"]
         rng.shuffle(kinds)
         for kind in kinds:
+            if kind == "mech":
+                # Scalar loops, pointers, helper calls (pick_mech).
+                a = self.pick_input(shape)
+                if a is None or self.overlaps_badly(out, [a]):
+                    continue
+                mode = "accum" if in_place_ok and init and \
+                    rng.random() < 0.5 else "scale"
+                self.update(out, [a], mode, self.pick_mech(out, 0))
+                self.mark_write(out, [a])
+                return True
             if kind == "fill":
                 c = self.fconst(self.coef())
                 self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
@@ -746,6 +882,7 @@ class Gen:
                 v, name, self.idx(0), root.byte_type, root.value.type))
             self.features.add("memref.view")
             self.roots.append(root)
+            self.maybe_early_ptr(root)
             return root
         align = 64 if self.rng.random() < self.p_align else None
         name = self.fresh("buf")
@@ -757,6 +894,7 @@ class Gen:
                                                    root.value.type),
                   top_op=True)
         self.roots.append(root)
+        self.maybe_early_ptr(root)
         return root
 
     def dealloc(self, root):
@@ -766,6 +904,18 @@ class Gen:
                       top_op=True)
             return
         v = root.value
+        if self.wrapper and self.new:
+            # memsched: an allocation of a callee must be freed by a
+            # memref.dealloc of the allocation itself (one of a view leaves
+            # the caller unsupported), and @body is one.
+            self.emit("memref.dealloc %s : %s" % (
+                root.alloc_ssa, root.alloc_type or v.type), top_op=True)
+            return
+        if root.alloc_type is not None and self.rng.random() < 0.5:
+            self.emit("memref.dealloc %s : %s" % (root.alloc_ssa,
+                                                  root.alloc_type),
+                      top_op=True)
+            return
         r = self.rng.random()
         if r < 0.1 and len(v.shape) == 2:
             v = self.v_collapse(v, [[0, 1]])
@@ -791,6 +941,8 @@ class Gen:
                     self.features.add("late-dealloc")
                 else:
                     self.dealloc(r)
+        if self.pending_select_deallocs and self.rng.random() < 0.4:
+            self.flush_select_deallocs()
         # Flush some deferred deallocations.
         keep = []
         for r in self.deferred:
@@ -963,22 +1115,45 @@ class Gen:
         old = self.p_fancy_view
         self.p_fancy_view = 1.0
         self.row_hint = self.pick_row_hint(x, shape)
+        # With aliases (roots sharing x's storage: a global and the argument
+        # it is passed as, overlapping argument views), each op goes through
+        # any of them.
+        aliases = [a for a in self.live_roots() if a.storage is x.storage and
+                   a.writable and all(a.init)] if self.new else [x]
         for _ in range(k):
-            w = self.make_view(x, shape, read=True)
-            r = self.make_view(x, shape, read=True) if rng.random() < 0.4 \
-                else None
+            xw = rng.choice(aliases) if self.new else x
+            w = self.make_view(xw, shape, read=True)
+            r = self.make_view(rng.choice(aliases) if self.new else x, shape,
+                               read=True) if rng.random() < 0.4 else None
             if w is None:
                 self.p_fancy_view = old
                 self.row_hint = None
                 return False
-            if r is not None and not r.same_layout(w) and \
-                    set(r.elements()) & set(w.elements()):
+            if r is not None and self.partial_overlap(r, w):
                 r = None
             ops.append((w, r))
         self.p_fancy_view = old
         self.row_hint = None
+        temps = self.pinned_temps(shape, k, exclude=(x,))
+        for j, (w, r) in enumerate(ops):
+            t = temps[j]
+            mech = self.pick_mech(w) if self.new else "linalg"
+            if r is not None:
+                self.update(w, [t.value, r], "axpby", mech)
+            else:
+                self.update(w, [t.value], "scale", mech)
+            if mech != "linalg":
+                self.features.add("pinned-" + mech)
+            self.mark_write(w, [t.value])
+            self.dealloc(t)
+        self.features.add("pinned-reverse")
+        return True
+
+    def pinned_temps(self, shape, k, exclude):
+        """Temporaries T_0 .. T_k-1 of `shape` produced in the reverse order,
+        chained through an in-place scratch buffer (st_pinned)."""
         scratch = self.new_alloc(shape)
-        inp = self.pick_input(shape, exclude=(x,))
+        inp = self.pick_input(shape, exclude=exclude)
         if inp is not None:
             self.generic([inp], scratch.value, "scale")
             self.mark_write(scratch.value, [inp])
@@ -994,20 +1169,31 @@ class Gen:
             self.mark_write(t.value, [scratch.value])
             self.generic([t.value], scratch.value, "accum")
             temps[j] = t
-        for j, (w, r) in enumerate(ops):
-            t = temps[j]
-            if r is not None:
-                self.generic([t.value, r], w, "axpby")
-            else:
-                self.generic([t.value], w, "scale")
-            self.mark_write(w, [t.value])
-            self.dealloc(t)
         scratch.consumed = True
-        self.features.add("pinned-reverse")
-        return True
+        return temps
 
     def st_dead(self):
         """An allocation nothing touches (freed at once, later, or never)."""
+        if self.new and "huge-dead" not in self.without and \
+                self.rng.random() < 0.25:
+            # A huge one (dead code: the lowering erases it; its byte size
+            # may not even fit in 64 bits), maybe with an unused view.
+            shape = self.rng.choice([(1 << 62,), (1000000, 1000000),
+                                     (1 << 40,), (1 << 31, 1 << 31)])
+            h = self.fresh("huge")
+            t = memref_type(shape, canonical_strides(shape), 0, False, True)
+            self.emit("%s = memref.alloc() : %s" % (h, t), top_op=True)
+            if self.rng.random() < 0.5:
+                hv = self.fresh("hv")
+                if len(shape) == 1:
+                    self.emit("%s = memref.subview %s[0] [8] [1] : %s to "
+                              "memref<8xf32, strided<[1]>>" % (hv, h, t))
+                else:
+                    self.emit("%s = memref.subview %s[0, 0] [2, 8] [1, 1] : "
+                              "%s to memref<2x8xf32, strided<[%d, 1]>>" % (
+                                  hv, h, t, shape[1]))
+            self.features.add("huge-dead-alloc")
+            return True
         root = self.new_alloc(self.random_shape())
         root.dead = True
         self.features.add("untouched-alloc")
@@ -1157,9 +1343,11 @@ class Gen:
             out = self.pick_output(shape)
             if out is None:
                 return False
-        inp = self.pick_input(shape)
+        # (Row subviews of a zero-stride view have a static offset.)
+        inp = self.pick_input(shape, bcast_ok=False)
         if inp is None or (inp.root is out.root and
-                           set(inp.elements()) & set(out.elements())):
+                           set(inp.elements()) & set(out.elements())) or \
+                self.alias_overlap(inp, out):
             if fresh_out:
                 # Keep the allocation meaningful.
                 c = self.fconst(self.coef())
@@ -1213,7 +1401,7 @@ class Gen:
         if inp is None or out is None:
             return False
         if inp.root is out.root and set(inp.elements()) & set(out.elements()) \
-                and not inp.same_layout(out):
+                and not inp.same_layout(out) or self.alias_overlap(inp, out):
             return False
         iv = self.loop_header(0, n)
         x, y = self.fresh("x"), self.fresh("y")
@@ -1321,7 +1509,7 @@ class Gen:
             shape_roots = {}
             for r in self.live_roots(readable=True):
                 if all(r.init):
-                    shape_roots.setdefault(r.shape, []).append(r)
+                    shape_roots.setdefault(r.value.type, []).append(r)
             pairs = [v for v in shape_roots.values() if len(v) >= 2]
             if not pairs:
                 return False
@@ -1334,15 +1522,19 @@ class Gen:
             self.emit("  scf.yield %s : %s" % (b.value.ssa, t))
             self.emit("}")
             chosen = a if taken_then else b
-            alias = Value(res, chosen, a.shape, a.value.strides, 0, False, True)
+            cv = chosen.value
+            alias = Value(res, chosen, a.shape, cv.strides, cv.offset, cv.dyn,
+                          cv.identity, shift=cv.shift)
+            excl_ab = tuple(r for r in self.roots
+                            if r.storage in (a.storage, b.storage))
             self.features.add("scf.if-result")
             if rng.random() < 0.5 and chosen.writable:
                 # Write through the selected alias, then read it.
-                inp = self.pick_input(a.shape, exclude=(a, b))
+                inp = self.pick_input(a.shape, exclude=excl_ab)
                 if inp is not None:
                     self.generic([inp], alias, "accum")
                     self.mark_write(alias, [inp])
-            out = self.pick_output(a.shape, exclude=(a, b))
+            out = self.pick_output(a.shape, exclude=excl_ab)
             if out is not None:
                 self.generic([alias], out, "scale")
                 self.mark_write(out, [alias])
@@ -1400,6 +1592,1208 @@ class Gen:
         self.features.add("write-arg")
         return self.compute_into(out, allow_fill=False)
 
+    # ===------------------------------------------------------------------===#
+    # New constructs (README.md): pointers, globals, reinterpreting callees,
+    # loaded scalars feeding sizes and selects, external calls, broadcast and
+    # wide views, scf.while, scf.execute_region, a wrapped body.
+    # ===------------------------------------------------------------------===#
+
+    def base_value(self, root):
+        """The value views of `root` start from: root.value, or for a
+        memref.global sometimes a fresh memref.get_global of it."""
+        if self.new and root.kind == "global" and self.in_body and \
+                self.rng.random() < self.p_fresh_global:
+            g = self.fresh("gg")
+            self.emit("%s = memref.get_global %s : %s" % (
+                g, root.gsym, root.value.type))
+            self.features.add("memref.get_global-again")
+            return Value(g, root, root.shape, canonical_strides(root.shape),
+                         0, False, True)
+        return root.value
+
+    def push_func(self):
+        """Starts the body of a helper function (own constants, no access to
+        the values of the body being generated)."""
+        saved = (self.lines, self.indent, self.index_consts, self.in_body,
+                 self.count_ops)
+        self.lines, self.indent, self.index_consts = [], 1, {}
+        self.in_body, self.count_ops = False, False
+        return saved
+
+    def pop_func(self, saved, header, ret="return"):
+        body = ["  %s = arith.constant %d : index" % (self.index_consts[k], k)
+                for k in sorted(self.index_consts)] + self.lines
+        (self.lines, self.indent, self.index_consts, self.in_body,
+         self.count_ops) = saved
+        self.helpers.append("\n".join([header] + body + ["  " + ret, "}"]))
+
+    def helper_name(self, prefix):
+        return "@%s%d" % (prefix, len(self.helpers) + 1)
+
+    @staticmethod
+    def param(name, v):
+        """The parameter of a helper standing for caller value v."""
+        return Value(name, None, v.shape, v.strides, v.offset, v.dyn,
+                     v.identity)
+
+    def declare(self, name, text):
+        self.decls.setdefault(name, text)
+
+    def i64(self, k):
+        c = self.fresh("ci")
+        self.emit("%s = arith.constant %d : i64" % (c, k))
+        return c
+
+    # ---- pointers --------------------------------------------------------
+    def make_ptr(self, v):
+        """!llvm.ptr to v's aligned base pointer (memref.
+        extract_aligned_pointer_as_index, arith.index_cast, llvm.inttoptr).
+        Returns (ptr, element, index): the pointer points at local element
+        `element` of v.root (v.shift: views keep the aligned pointer, a
+        memref.view moves it); `index` is the address as an index."""
+        pi, pl, p = self.fresh("pi"), self.fresh("pl"), self.fresh("p")
+        self.emit("%s = memref.extract_aligned_pointer_as_index %s : %s -> "
+                  "index" % (pi, v.ssa, v.type))
+        self.emit("%s = arith.index_cast %s : index to i64" % (pl, pi))
+        self.emit("%s = llvm.inttoptr %s : i64 to !llvm.ptr" % (p, pl))
+        self.features.add("llvm.inttoptr")
+        return (p, v.shift, pi)
+
+    def ptr_for(self, v):
+        """A pointer into v's root: the one made at the top when the root
+        was created, or one made here from v, the root or a slice of it."""
+        rng = self.rng
+        root = v.root
+        if root is None or not self.in_body:
+            return self.make_ptr(v)
+        if root.early_ptr is not None and rng.random() < 0.6:
+            self.features.add("ptr-made-early")
+            return root.early_ptr
+        r = rng.random()
+        if r < 0.4:
+            return self.make_ptr(v)
+        base = self.base_value(root)
+        if r < 0.7 or root.numel < 8:
+            return self.make_ptr(base)
+        flat = self.v_flat(base)
+        n = rng.randint(1, 4)
+        sv = self.v_subview(flat, [rng.randint(0, root.numel - n)], [n], [1])
+        return self.make_ptr(sv)
+
+    def maybe_early_ptr(self, root):
+        if self.new and self.in_body and self.indent == 1 and \
+                self.rng.random() < self.p_early_ptr:
+            root.early_ptr = self.make_ptr(root.value)
+
+    def elem_addr(self, ptr, v, ivs):
+        """!llvm.ptr to element `ivs` (SSA indices or ints) of view v, from
+        ptr = (p, element, index) into v's root (or, for a helper's
+        parameter, v's own base)."""
+        p, base, pi = ptr
+        const = v.shift + v.offset - base
+        assert const >= 0, "negative element offset"
+        acc = None
+        for iv, s in zip(ivs, v.strides):
+            if isinstance(iv, int):
+                const += iv * s
+                continue
+            if s == 0:
+                continue
+            if s == 1:
+                t = iv
+            else:
+                t = self.fresh("o")
+                self.emit("%s = arith.muli %s, %s : index" % (t, iv,
+                                                             self.idx(s)))
+            if acc is None:
+                acc = t
+            else:
+                a = self.fresh("o")
+                self.emit("%s = arith.addi %s, %s : index" % (a, acc, t))
+                acc = a
+        if acc is None:
+            acc = self.idx(const)
+        elif const:
+            a = self.fresh("o")
+            self.emit("%s = arith.addi %s, %s : index" % (a, acc,
+                                                         self.idx(const)))
+            acc = a
+        q = self.fresh("q")
+        if pi is not None and self.rng.random() < self.p_int_addr:
+            # Address arithmetic on integers: base + 4 * element.
+            b, a, a64 = self.fresh("ob"), self.fresh("ad"), self.fresh("al")
+            self.emit("%s = arith.muli %s, %s : index" % (b, acc, self.idx(4)))
+            self.emit("%s = arith.addi %s, %s : index" % (a, pi, b))
+            self.emit("%s = arith.index_cast %s : index to i64" % (a64, a))
+            self.emit("%s = llvm.inttoptr %s : i64 to !llvm.ptr" % (q, a64))
+            self.features.add("ptr-int-arith")
+        else:
+            a64 = self.fresh("ol")
+            self.emit("%s = arith.index_cast %s : index to i64" % (a64, acc))
+            self.emit("%s = llvm.getelementptr %s[%s] : (!llvm.ptr, i64) -> "
+                      "!llvm.ptr, f32" % (q, p, a64))
+            self.features.add("llvm.getelementptr")
+        return q
+
+    def load_elem(self, v, ivs, ptr, top_op=False):
+        x = self.fresh("x")
+        if ptr is None:
+            self.emit("%s = memref.load %s[%s] : %s" % (
+                x, v.ssa, ", ".join(i if isinstance(i, str) else self.idx(i)
+                                    for i in ivs), v.type), top_op=top_op)
+        else:
+            q = self.elem_addr(ptr, v, ivs)
+            self.emit("%s = llvm.load %s : !llvm.ptr -> f32" % (x, q),
+                      top_op=top_op)
+            self.features.add("llvm.load")
+        return x
+
+    def store_elem(self, x, v, ivs, ptr, top_op=False):
+        if ptr is None:
+            self.emit("memref.store %s, %s[%s] : %s" % (
+                x, v.ssa, ", ".join(i if isinstance(i, str) else self.idx(i)
+                                    for i in ivs), v.type), top_op=top_op)
+        else:
+            q = self.elem_addr(ptr, v, ivs)
+            self.emit("llvm.store %s, %s : f32, !llvm.ptr" % (x, q),
+                      top_op=top_op)
+            self.features.add("llvm.store")
+
+    def open_loops(self, shape):
+        ivs = []
+        for n in shape:
+            iv = self.fresh("i")
+            self.emit("scf.for %s = %s to %s step %s {" % (
+                iv, self.idx(0), self.idx(n), self.idx(1)), top_op=True)
+            self.indent += 1
+            ivs.append(iv)
+        return ivs
+
+    def close_loops(self, n):
+        for _ in range(n):
+            self.indent -= 1
+            self.emit("}")
+
+    def combine(self, vals, mode, out_val=None):
+        """The scalar body of generic(): in0 * k (+ in1 * k2) (+ out * k3)."""
+        c1 = self.fconst(self.coef())
+        t = self.fresh("t")
+        self.emit("%s = arith.mulf %s, %s : f32" % (t, vals[0], c1))
+        if mode == "axpby" and len(vals) > 1:
+            c2 = self.fconst(self.coef())
+            t2, t3 = self.fresh("t"), self.fresh("t")
+            self.emit("%s = arith.mulf %s, %s : f32" % (t2, vals[1], c2))
+            self.emit("%s = arith.addf %s, %s : f32" % (t3, t, t2))
+            t = t3
+        if out_val is not None:
+            c3 = self.fconst(self.coef())
+            t2, t3 = self.fresh("t"), self.fresh("t")
+            self.emit("%s = arith.mulf %s, %s : f32" % (t2, out_val, c3))
+            self.emit("%s = arith.addf %s, %s : f32" % (t3, t, t2))
+            t = t3
+        return t
+
+    def scalar_update(self, out, ins, mode, pout=None, pins=None):
+        """out[i] = combine(ins[i], out[i]) with scf.for loops and scalar
+        accesses, each through memref.load/store or an !llvm.ptr (pout,
+        pins: pointers, None for memref access)."""
+        pins = pins or [None] * len(ins)
+        ivs = self.open_loops(out.shape)
+        vals = [self.load_elem(v, ivs, p) for v, p in zip(ins, pins)]
+        o = self.load_elem(out, ivs, pout) if mode == "accum" else None
+        y = self.combine(vals, mode, o)
+        self.store_elem(y, out, ivs, pout)
+        self.close_loops(len(ivs))
+        self.features.add("scalar-loop")
+
+    def ptr_update(self, out, ins, mode):
+        """scalar_update with the output (and maybe inputs) reached through
+        !llvm.ptr (llvm.store/llvm.load)."""
+        rng = self.rng
+        pout = self.ptr_for(out) if rng.random() < 0.85 else None
+        pins = [self.ptr_for(v) if rng.random() < 0.4 else None for v in ins]
+        if pout is None and not any(pins):
+            pins[0] = self.ptr_for(ins[0])
+        self.scalar_update(out, ins, mode, pout, pins)
+        self.features.add("ptr-loop")
+
+    # ---- helpers (calls) ---------------------------------------------------
+    def small_view(self, out):
+        """A small 1-D slice of out's root, disjoint from out if possible (a
+        callee given it reaches the rest of the buffer by itself)."""
+        root = out.root
+        base = self.base_value(root)
+        flat = self.v_flat(base)
+        oe = set(out.elements())
+        n = self.rng.randint(1, 4)
+        best = None
+        for _ in range(8):
+            o = self.rng.randint(0, root.numel - n)
+            best = o
+            if not oe.intersection(range(o, o + n)):
+                break
+        return self.v_subview(flat, [best], [n], [1])
+
+    def call_update(self, out, ins, mode, kind):
+        """A call of a new helper that writes out = combine(ins, out):
+        plain (out passed), reinterpret (a small slice passed; the callee
+        rebuilds the whole buffer with extract_strided_metadata +
+        reinterpret_cast), ptr (a slice passed; the callee writes through an
+        !llvm.ptr made from it), global (out in a memref.global the callee
+        reaches with memref.get_global; out not passed)."""
+        rng = self.rng
+        name = self.helper_name("h")
+        args = []   # caller values, in parameter order
+        if kind in ("reinterpret", "ptr"):
+            sub = self.small_view(out)
+            args.append(sub)
+        elif kind == "plain":
+            args.append(out)
+        pin_vals = list(ins)
+        order = list(range(len(pin_vals)))
+        rng.shuffle(order)
+        out_pos = rng.randint(0, len(order)) if args else 0
+        params = [("%%a%d" % i, pin_vals[i]) for i in order]
+        if args:
+            params.insert(out_pos, ("%s", args[0]))
+        saved = self.push_func()
+        pmap = {nm: self.param(nm, v) for nm, v in params}
+        pins = [pmap["%%a%d" % i] for i in range(len(pin_vals))]
+        use_ptr = kind == "ptr"
+        if kind == "plain":
+            pout = pmap["%s"]
+        elif kind == "reinterpret":
+            ps = pmap["%s"]
+            b = self.fresh("base")
+            rank = len(ps.shape)
+            outs = [b, self.fresh("off")] + \
+                [self.fresh("sz") for _ in range(rank)] + \
+                [self.fresh("st") for _ in range(rank)]
+            self.emit("%s = memref.extract_strided_metadata %s : %s -> "
+                      "memref<f32>, %s" % (", ".join(outs), ps.ssa, ps.type,
+                                            ", ".join(["index"] *
+                                                      (1 + 2 * rank))))
+            off = out.shift + out.offset - args[0].shift
+            pout = Value(self.fresh("whole"), None, out.shape, out.strides,
+                         off, False, False)
+            self.emit("%s = memref.reinterpret_cast %s to offset: [%d], "
+                      "sizes: [%s], strides: [%s] : memref<f32> to %s" % (
+                          pout.ssa, b, off, ", ".join(map(str, out.shape)),
+                          ", ".join(map(str, out.strides)), pout.type))
+            self.features.add("callee-reinterpret")
+            self.features.add("extract_strided_metadata")
+        elif kind == "ptr":
+            ps = pmap["%s"]
+            off = out.shift + out.offset - args[0].shift
+            pout = Value("%none", None, out.shape, out.strides, off, False,
+                         False)
+            self.features.add("callee-ptr")
+        else:  # global
+            g = self.fresh("g")
+            self.emit("%s = memref.get_global %s : %s" % (
+                g, out.root.storage.gsym, out.root.storage.value.type))
+            off = out.shift + out.offset
+            pout = Value(self.fresh("gv"), None, out.shape, out.strides, off,
+                         False, False)
+            self.emit("%s = memref.reinterpret_cast %s to offset: [%d], "
+                      "sizes: [%s], strides: [%s] : %s to %s" % (
+                          pout.ssa, g, off, ", ".join(map(str, out.shape)),
+                          ", ".join(map(str, out.strides)),
+                          out.root.storage.value.type, pout.type))
+            self.features.add("callee-get_global")
+        if use_ptr:
+            p = self.make_ptr(pmap["%s"])
+            self.scalar_update(pout, pins, mode, (p[0], 0, p[2]),
+                               [None] * len(pins))
+        elif rng.random() < 0.7:
+            self.generic(pins, pout, mode)
+        else:
+            self.scalar_update(pout, pins, mode)
+        self.pop_func(saved, "func.func private %s(%s) {" % (
+            name, ", ".join("%s: %s" % (nm, v.type) for nm, v in params)))
+        self.emit("func.call %s(%s) : (%s) -> ()" % (
+            name, ", ".join(v.ssa for _, v in params),
+            ", ".join(v.type for _, v in params)), top_op=True)
+        self.features.add("func.call")
+
+    def update(self, out, ins, mode, mech):
+        """out = combine(ins, out) by mechanism mech."""
+        if mech == "linalg":
+            self.generic(ins, out, mode)
+        elif mech == "ptr":
+            self.ptr_update(out, ins, mode)
+        elif mech == "scalar":
+            self.scalar_update(out, ins, mode)
+        else:
+            self.call_update(out, ins, mode, mech[5:])
+
+    def pick_mech(self, out, linalg_weight=3):
+        """A mechanism able to write out."""
+        w = self.without
+        mechs = ["linalg"] * linalg_weight
+        if self.p_ptr > 0:
+            mechs += ["ptr", "ptr"]
+        if "scalar-loops" not in w:
+            mechs.append("scalar")
+        if self.calls and out.root is not None:
+            if "helper-writes" not in w:
+                mechs += ["call-plain"]
+            if "callee-reinterpret" not in w:
+                mechs.append("call-reinterpret")
+            if "callee-reinterpret" not in w and self.p_ptr > 0:
+                mechs.append("call-ptr")
+            st = out.root.storage
+            if st.kind == "global" and out.shift == 0 and \
+                    (out.root is st or out.root.smap is None):
+                mechs += ["call-global", "call-global"]
+        return self.rng.choice(mechs or ["linalg"])
+
+    # ---- globals -----------------------------------------------------------
+    def init_values(self, n):
+        vals = [self.rng.randrange(1000) / 1000.0 - 0.5 for _ in range(n)]
+        return ", ".join(fmt_float(v) for v in vals)
+
+    def make_global(self):
+        """A non-constant, initialised memref.global, read by a
+        memref.get_global at the top of the body."""
+        shape = self.rng.choice(SHAPES_1D[:5] + SHAPES_2D[:6])
+        sym = "@gl%d" % len(self.globals)
+        root = Root("%%glob%d" % len(self.globals), shape, "global")
+        root.init = bytearray([1]) * root.numel
+        root.consumed = False
+        root.gsym = sym
+        root.value = Value(root.name, root, shape, canonical_strides(shape), 0,
+                           False, True)
+        t = root.value.type
+        root.decl = 'memref.global "private" %s : %s = dense<%s>' % (
+            sym, t, self.dense_text(shape))
+        self.emit("%s = memref.get_global %s : %s" % (root.name, sym, t))
+        self.roots.append(root)
+        self.globals.append(root)
+        self.features.add("memref.global")
+        self.maybe_early_ptr(root)
+        return root
+
+    def dense_text(self, shape):
+        if len(shape) == 1:
+            return "[%s]" % self.init_values(shape[0])
+        return "[%s]" % ", ".join("[%s]" % self.init_values(shape[1])
+                                  for _ in range(shape[0]))
+
+    # ---- LLVM globals ------------------------------------------------------
+    def llvm_global(self):
+        if self.llvm_globals and (len(self.llvm_globals) >= 2 or
+                                  self.rng.random() < 0.6):
+            return self.rng.choice(self.llvm_globals)
+        n = self.rng.choice([16, 32, 64, 128])
+        g = LLVMGlobal("@lg%d" % len(self.llvm_globals), n)
+        g.decl = ("llvm.mlir.global internal %s(dense<[%s]> : tensor<%dxf32>) "
+                  "{addr_space = 0 : i32} : !llvm.array<%d x f32>" % (
+                      g.sym, self.init_values(n), n, n))
+        self.llvm_globals.append(g)
+        self.features.add("llvm.mlir.global")
+        return g
+
+    def lg_ptr(self, g):
+        a = self.fresh("lga")
+        self.emit("%s = llvm.mlir.addressof %s : !llvm.ptr" % (a, g.sym))
+        self.features.add("llvm.mlir.addressof")
+        return (a, 0, None)
+
+    def lg_view(self, g, off, n):
+        """A pseudo view of g's elements off .. off + n - 1 (for elem_addr)."""
+        return Value("%none", None, (n,), (1,), off, False, False)
+
+    def st_llvm_global(self):
+        """Loads and stores of an llvm.mlir.global through
+        llvm.mlir.addressof: a slice written from a buffer (maybe
+        accumulating), read into a buffer, or single elements."""
+        rng = self.rng
+        g = self.llvm_global()
+        kind = rng.choice(["write", "write", "read", "scalar"])
+        n = rng.choice([k for k in (4, 8, 16, 32) if k <= g.n])
+        off = rng.randint(0, g.n - n)
+        gv = self.lg_view(g, off, n)
+        if kind == "write":
+            inp = self.pick_input((n,))
+            if inp is None:
+                return False
+            p = self.lg_ptr(g)
+            pin = self.ptr_for(inp) if rng.random() < 0.3 else None
+            self.scalar_update(gv, [inp], rng.choice(["scale", "accum"]), p,
+                               [pin])
+            if inp.root is not None:
+                inp.root.consumed = True
+        elif kind == "read":
+            out = self.pick_output((n,))
+            if out is None:
+                return False
+            p = self.lg_ptr(g)
+            ivs = self.open_loops((n,))
+            x = self.load_elem(gv, ivs, p)
+            acc = all(out.root.init[e] for e in out.elements()) and \
+                rng.random() < 0.5
+            o = self.load_elem(out, ivs, None) if acc else None
+            y = self.combine([x], "scale", o)
+            self.store_elem(y, out, ivs, None)
+            self.close_loops(1)
+            self.mark_write(out, [])
+        else:
+            got = self.pick_loaded() if rng.random() < 0.5 else None
+            p = self.lg_ptr(g)
+            if got is not None:
+                y = self.combine([got[0]], "scale")
+                self.store_elem(y, gv, [rng.randrange(n)], p, top_op=True)
+                got[1].consumed = True
+            else:
+                tgt = self.pick_elem_out()
+                if tgt is None:
+                    return False
+                x = self.load_elem(gv, [rng.randrange(n)], p, top_op=True)
+                self.store_to_elem(x, tgt)
+        self.features.add("llvm-global-access")
+        return True
+
+    def st_pinned_llvm_global(self):
+        """The pinned-reverse pattern on an llvm.mlir.global: ordered
+        read-modify-writes of overlapping slices of it, fed by temporaries
+        produced in the reverse order."""
+        rng = self.rng
+        g = self.llvm_global()
+        n = rng.choice([k for k in (8, 16, 32) if k <= g.n] or [g.n])
+        k = rng.randint(2, 4)
+        offs = [rng.randint(0, g.n - n) for _ in range(k)]
+        temps = self.pinned_temps((n,), k, exclude=())
+        for j in range(k):
+            p = self.lg_ptr(g)
+            self.scalar_update(self.lg_view(g, offs[j], n), [temps[j].value],
+                               "accum", p, [None])
+            self.dealloc(temps[j])
+        self.features.add("pinned-reverse")
+        self.features.add("llvm-global-access")
+        return True
+
+    def pick_elem_out(self, exclude_storage=None):
+        """(root, element indices) of one element of a writable live root."""
+        cands = [r for r in self.live_roots() if r.writable and
+                 r.storage is not exclude_storage]
+        if not cands:
+            return None
+        r = self.rng.choice(cands)
+        return r, [self.rng.randrange(d) for d in r.shape]
+
+    def store_to_elem(self, x, target, top_op=True):
+        root, idx = target
+        v = root.value
+        self.store_elem(x, v, idx, None, top_op=top_op)
+        root.init[v.shift + v.offset + sum(i * s for i, s in
+                                           zip(idx, v.strides))] = 1
+
+    # ---- standalone pointer accesses ---------------------------------------
+    def st_ptr(self):
+        """A few top-level llvm.store/llvm.load of single elements of a
+        buffer, through a pointer made from it."""
+        rng = self.rng
+        cands = [r for r in self.live_roots(readable=True)]
+        if not cands:
+            return False
+        root = rng.choice(cands)
+        ptr = self.ptr_for(root.value)
+        v = root.value
+        for _ in range(rng.randint(1, 3)):
+            idx = [rng.randrange(d) for d in v.shape]
+            lin = v.shift + v.offset + sum(i * s for i, s in
+                                           zip(idx, v.strides))
+            if root.writable and rng.random() < 0.6:
+                got = self.pick_loaded()
+                if got is None:
+                    continue
+                y = self.combine([got[0]], "scale",
+                                 self.load_elem(v, idx, ptr, top_op=True)
+                                 if root.init[lin] else None)
+                self.store_elem(y, v, idx, ptr, top_op=True)
+                root.init[lin] = 1
+                if got[1] is not root:
+                    got[1].consumed = True
+            elif root.init[lin]:
+                tgt = self.pick_elem_out(exclude_storage=root.storage)
+                if tgt is None:
+                    continue
+                x = self.load_elem(v, idx, ptr, top_op=True)
+                self.store_to_elem(self.combine([x], "scale"), tgt)
+                root.consumed = True
+        self.features.add("ptr-scalar")
+        return True
+
+    # ---- loaded scalars feeding sizes and selects --------------------------
+    def pick_loaded(self):
+        """memref.load of an initialised element of a live root; returns
+        (SSA, root) or None."""
+        cands = self.live_roots(readable=True)
+        if not cands:
+            return None
+        src = self.rng.choice(cands)
+        sv = self.make_view(src, src.shape, read=False)
+        if sv is None:
+            return None
+        for _ in range(4):
+            pos = [self.rng.randrange(n) for n in sv.shape]
+            lin = sv.shift + sv.offset + sum(p * s for p, s in
+                                             zip(pos, sv.strides))
+            if src.init[lin]:
+                return self.load_elem(sv, pos, None, top_op=True), src
+        return None
+
+    def clobber(self, root):
+        """An in-place update of `root` after a load from it: the load must
+        stay before it."""
+        if root is None or not root.writable or not root.live or \
+                not all(root.init):
+            return
+        out = self.make_view(root, root.shape, read=True)
+        if out is not None:
+            if self.compute_into(out, allow_fill=False):
+                self.features.add("load-then-clobber")
+
+    def size_from(self, x, bound):
+        """An index equal to `bound` at run time, computed from f32 x:
+        affine.min(bound + (x > 0), bound)."""
+        z, b, e, ei, s, n = [self.fresh(p) for p in
+                             ("z", "b", "e", "ei", "s", "n")]
+        self.emit("%s = arith.constant 0.0 : f32" % z)
+        self.emit("%s = arith.cmpf ogt, %s, %s : f32" % (b, x, z))
+        self.emit("%s = arith.extui %s : i1 to i64" % (e, b))
+        self.emit("%s = arith.index_cast %s : i64 to index" % (ei, e))
+        self.emit("%s = arith.addi %s, %s : index" % (s, ei, self.idx(bound)))
+        return self.bounded(s, bound)
+
+    def bounded(self, s, bound):
+        n = self.fresh("n")
+        self.emit("%s = affine.min affine_map<(d0) -> (d0, %d)>(%s)" % (
+            n, bound, s))
+        self.features.add("affine.min")
+        return n
+
+    def dyn_alloc(self, n, shape):
+        """memref.alloc(%n) : memref<?x...> seen as its static type through
+        a memref.cast; a root."""
+        d = self.fresh("dyn")
+        dt = "memref<?x%s>" % "x".join([str(d) for d in shape[1:]] + ["f32"])
+        self.emit("%s = memref.alloc(%s) : %s" % (d, n, dt), top_op=True)
+        root = Root(d, shape, "alloc")
+        root.alloc_ssa, root.alloc_type = d, dt
+        c = self.fresh("dc")
+        root.value = Value(c, root, shape, canonical_strides(shape), 0, False,
+                           True)
+        self.emit("%s = memref.cast %s : %s to %s" % (c, d, dt,
+                                                     root.value.type))
+        self.roots.append(root)
+        self.features.add("dynamic-alloc")
+        self.maybe_early_ptr(root)
+        return root
+
+    def st_load_size(self):
+        """A memref.load (or a call) feeding the size of a dynamic
+        allocation through affine.min, the loaded value filling it; the
+        loaded buffer is updated in between."""
+        rng = self.rng
+        bound = rng.choice([16, 32, 64, 128, 256])
+        cols = rng.choice([None, None, 4, 8])
+        shape = (bound,) if cols is None else (bound, cols)
+        if prod(shape) > 1024:
+            shape = (bound,)
+        how = rng.choice(["load", "load"] +
+                         (["call", "call-write", "extern"] if self.calls
+                          else []))
+        got = self.pick_loaded()
+        if got is None:
+            return False
+        x, src = got
+        # Either the loaded buffer is updated before the size is computed,
+        # or the allocation comes first and the update between it and its
+        # first use (sinking the allocation must not take the load along).
+        late = rng.random() < 0.5
+        self.size_arg = None
+        n = None if how == "load" else self.size_by_call(how, bound)
+        if not late:
+            self.clobber(src)
+        if n is None:
+            n = self.size_from(x, bound)
+        root = self.dyn_alloc(n, shape)
+        if late:
+            self.clobber(src)
+            if self.size_arg is not None and self.size_arg is not src:
+                self.clobber(self.size_arg)
+            self.features.add("alloc-before-clobber")
+        if rng.random() < 0.7:
+            self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+                x, root.value.ssa, root.value.type), top_op=True)
+            self.mark_write(root.value, [])
+            src.consumed = True
+        elif not self.compute_into(root.value, in_place_ok=False):
+            self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+                x, root.value.ssa, root.value.type), top_op=True)
+            self.mark_write(root.value, [])
+        self.features.add("load-feeds-size")
+        return True
+
+    def size_by_call(self, how, bound):
+        """An index from a call: a helper loading from its argument (and, for
+        call-write, scaling it in place), or verifyMemRefF32 (external)."""
+        rng = self.rng
+        if how == "extern":
+            shape = self.shape_of_some_root()
+            a = self.pick_input(shape)
+            b = self.pick_input(shape)
+            if a is None or b is None:
+                return None
+            ua, ub, r = self.fresh("ua"), self.fresh("ub"), self.fresh("nv")
+            self.emit("%s = memref.cast %s : %s to memref<*xf32>" % (
+                ua, a.ssa, a.type))
+            self.emit("%s = memref.cast %s : %s to memref<*xf32>" % (
+                ub, b.ssa, b.type))
+            self.declare("verifyMemRefF32",
+                         "func.func private @verifyMemRefF32(memref<*xf32>, "
+                         "memref<*xf32>) -> i64 attributes "
+                         "{llvm.emit_c_interface}")
+            self.emit("%s = func.call @verifyMemRefF32(%s, %s) : "
+                      "(memref<*xf32>, memref<*xf32>) -> i64" % (r, ua, ub),
+                      top_op=True)
+            nz, e, ei, s = [self.fresh(p) for p in ("nz", "e", "ei", "s")]
+            self.emit("%s = arith.cmpi sgt, %s, %s : i64" % (nz, r,
+                                                            self.i64(0)))
+            self.emit("%s = arith.extui %s : i1 to i64" % (e, nz))
+            self.emit("%s = arith.index_cast %s : i64 to index" % (ei, e))
+            self.emit("%s = arith.addi %s, %s : index" % (s, ei,
+                                                         self.idx(bound)))
+            self.features.add("external-call-result")
+            for v in (a, b):
+                v.root.consumed = True
+            return self.bounded(s, bound)
+        shape = self.shape_of_some_root()
+        if how == "call-write":
+            cands = [r for r in self.live_roots(readable=True)
+                     if r.writable and all(r.init) and r.numel >= prod(shape)]
+            if not cands:
+                return None
+            v = self.make_view(rng.choice(cands), shape, read=True)
+        else:
+            v = self.pick_input(shape)
+        if v is None:
+            return None
+        self.size_arg = v.root
+        name = self.helper_name("sz")
+        saved = self.push_func()
+        pv = self.param("%m", v)
+        pos = [rng.randrange(d) for d in v.shape]
+        x = self.load_elem(pv, pos, None)
+        if how == "call-write":
+            self.generic([pv], pv, "accum")
+        z, b, r = self.fresh("z"), self.fresh("b"), self.fresh("r")
+        self.emit("%s = arith.constant 0.0 : f32" % z)
+        self.emit("%s = arith.cmpf olt, %s, %s : f32" % (b, x, z))
+        self.emit("%s = arith.select %s, %s, %s : index" % (
+            r, b, self.idx(bound), self.idx(bound + rng.randint(1, 5))))
+        self.pop_func(saved, "func.func private %s(%%m: %s) -> index {" % (
+            name, v.type), ret="return %s : index" % r)
+        n0 = self.fresh("n")
+        self.emit("%s = func.call %s(%s) : (%s) -> index" % (
+            n0, name, v.ssa, v.type), top_op=True)
+        self.features.add("call-result-feeds-size")
+        if how == "call-write":
+            self.mark_write(v, [])
+            self.features.add("call-writes-and-sizes")
+        return self.bounded(n0, bound)
+
+    def st_select(self):
+        """arith.select between two memrefs on a condition from memref.loads;
+        the selected buffer is read (maybe through a view), written in
+        place, or deallocated (then the other one through the opposite
+        select)."""
+        rng = self.rng
+        groups = {}
+        for r in self.live_roots(readable=True):
+            if all(r.init) and not r.returned and r not in self.deferred:
+                groups.setdefault(r.value.type, []).append(r)
+        pairs = [g for g in groups.values() if len(g) >= 2]
+        if not pairs or rng.random() < 0.5:
+            # Two new buffers of one type.
+            shape = self.shape_of_some_root()
+            a, b = self.new_alloc(shape, arena=False), \
+                self.new_alloc(shape, arena=False)
+            for r in (a, b):
+                if not self.compute_into(r.value, in_place_ok=False):
+                    self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+                        self.fconst(self.coef()), r.value.ssa,
+                        r.value.type), top_op=True)
+                    self.mark_write(r.value, [])
+        else:
+            a, b = rng.sample(rng.choice(pairs), 2)
+        if a.storage is b.storage:
+            return False
+        g1 = self.pick_loaded()
+        g2 = self.pick_loaded()
+        if g1 is None or g2 is None:
+            return False
+        late = rng.random() < 0.5
+        victim = g1[1] if rng.random() < 0.5 else g2[1]
+        if not late:
+            self.clobber(victim)
+        c, m = self.fresh("sc"), self.fresh("sel")
+        self.emit("%s = arith.cmpf olt, %s, %s : f32" % (c, g1[0], g2[0]))
+        t = a.value.type
+        self.emit("%s = arith.select %s, %s, %s : %s" % (
+            m, c, a.value.ssa, b.value.ssa, t))
+        if late and victim not in (a, b) and victim.storage not in (
+                a.storage, b.storage):
+            # The loaded buffer updated between the select and its uses.
+            self.clobber(victim)
+            self.features.add("select-before-clobber")
+        self.features.add("select-memref")
+        g1[1].consumed = g2[1].consumed = True
+        sel = Value(m, a, a.shape, a.value.strides, a.value.offset,
+                    a.value.dyn, a.value.identity, shift=a.value.shift)
+        selb = Value(m, b, b.shape, b.value.strides, b.value.offset,
+                     b.value.dyn, b.value.identity, shift=b.value.shift)
+        kind = rng.choice(["read", "read", "write", "dealloc", "dealloc"])
+        if kind == "dealloc" and (self.wrapper or not (
+                a.kind == b.kind == "alloc" and not a.arena and not b.arena
+                and a.alloc_type is None and b.alloc_type is None)):
+            # (In the wrapped body every allocation is freed directly.)
+            kind = "read"
+        excl = tuple(r for r in self.roots if r.storage in (a.storage,
+                                                            b.storage))
+        if kind == "write" and a.writable and b.writable:
+            inp = self.pick_input(a.shape, exclude=excl)
+            if inp is not None:
+                self.generic([inp], sel, "accum")
+                self.mark_write(sel, [inp])
+                self.features.add("select-write")
+                return True
+            kind = "read"
+        # Read the selected buffer (through a view sometimes).
+        v, vb = sel, selb
+        if rng.random() < 0.4 and len(a.shape) == 1 and a.numel >= 8:
+            n = a.numel // 2
+            o = rng.randint(0, a.numel - n)
+            v = self.v_subview(sel, [o], [n], [1])
+            vb = Value(v.ssa, b, v.shape, v.strides, v.offset, v.dyn,
+                       shift=v.shift)
+            self.features.add("select-view")
+        out = self.pick_output(v.shape, exclude=excl)
+        if out is not None:
+            self.generic([v], out, "scale")
+            self.mark_write(out, [v, vb])
+        if kind == "dealloc":
+            self.emit("memref.dealloc %s : %s" % (m, t), top_op=True)
+            a.live = b.live = False
+            m2 = self.fresh("sel")
+            self.pending_select_deallocs.append(
+                ["%s = arith.select %s, %s, %s : %s" % (
+                    m2, c, b.value.ssa, a.value.ssa, t),
+                 "memref.dealloc %s : %s" % (m2, t)])
+            if rng.random() < 0.5:
+                self.flush_select_deallocs()
+            self.features.add("select-dealloc")
+        return True
+
+    def flush_select_deallocs(self):
+        for sel, dealloc in self.pending_select_deallocs:
+            self.emit(sel)
+            self.emit(dealloc, top_op=True)
+        self.pending_select_deallocs = []
+
+    # ---- external calls ----------------------------------------------------
+    def st_extcall(self):
+        """Calls of functions that exist at run time: printF32 +
+        printNewline of a loaded scalar, memsched_print_hash_f32 of a view
+        (the runtime's hash: compared too), stdSortF32 sorting a contiguous
+        slice in place, verifyMemRefF32 (its count stored into a buffer)."""
+        if not self.calls:
+            return False
+        rng = self.rng
+        kind = rng.choice(["print", "hash", "hash", "sort", "sort", "verify"])
+        if kind == "print":
+            got = self.pick_loaded()
+            if got is None:
+                return False
+            self.declare("printF32", "func.func private @printF32(f32)")
+            self.declare("printNewline", "func.func private @printNewline()")
+            self.emit("func.call @printF32(%s) : (f32) -> ()" % got[0],
+                      top_op=True)
+            self.emit("func.call @printNewline() : () -> ()", top_op=True)
+            got[1].consumed = True
+        elif kind == "hash":
+            shape = self.shape_of_some_root()
+            v = self.pick_input(shape)
+            if v is None:
+                return False
+            u = self.fresh("u")
+            self.emit("%s = memref.cast %s : %s to memref<*xf32>" % (
+                u, v.ssa, v.type))
+            self.declare("memsched_print_hash_f32",
+                         "func.func private @memsched_print_hash_f32(i64, "
+                         "i64, memref<*xf32>) attributes "
+                         "{llvm.emit_c_interface}")
+            self.n_hash += 1
+            self.emit("func.call @memsched_print_hash_f32(%s, %s, %s) : "
+                      "(i64, i64, memref<*xf32>) -> ()" % (
+                          self.i64(2), self.i64(100 + self.n_hash), u),
+                      top_op=True)
+            v.root.consumed = True
+        elif kind == "sort":
+            cands = [r for r in self.live_roots(readable=True)
+                     if r.writable and all(r.init)]
+            if not cands:
+                return False
+            root = rng.choice(cands)
+            flat = self.v_flat(self.base_value(root))
+            n = rng.randint(2, min(root.numel, 256))
+            o = rng.randint(0, root.numel - n)
+            sv = self.v_subview(flat, [o], [n], [1])
+            d = self.fresh("sd")
+            dt = "memref<?xf32, strided<[1], offset: ?>>"
+            self.emit("%s = memref.cast %s : %s to %s" % (d, sv.ssa, sv.type,
+                                                         dt))
+            self.declare("stdSortF32",
+                         "func.func private @stdSortF32(i64, %s) attributes "
+                         "{llvm.emit_c_interface}" % dt)
+            self.emit("func.call @stdSortF32(%s, %s) : (i64, %s) -> ()" % (
+                self.i64(rng.randint(1, n)), d, dt), top_op=True)
+            self.mark_write(sv, [])
+        else:
+            shape = self.shape_of_some_root()
+            a = self.pick_input(shape)
+            b = self.pick_input(shape)
+            tgt = self.pick_elem_out()
+            if a is None or b is None or tgt is None:
+                return False
+            ua, ub, r, f = [self.fresh(p) for p in ("ua", "ub", "nv", "fv")]
+            self.emit("%s = memref.cast %s : %s to memref<*xf32>" % (
+                ua, a.ssa, a.type))
+            self.emit("%s = memref.cast %s : %s to memref<*xf32>" % (
+                ub, b.ssa, b.type))
+            self.declare("verifyMemRefF32",
+                         "func.func private @verifyMemRefF32(memref<*xf32>, "
+                         "memref<*xf32>) -> i64 attributes "
+                         "{llvm.emit_c_interface}")
+            self.emit("%s = func.call @verifyMemRefF32(%s, %s) : "
+                      "(memref<*xf32>, memref<*xf32>) -> i64" % (r, ua, ub),
+                      top_op=True)
+            self.emit("%s = arith.sitofp %s : i64 to f32" % (f, r))
+            self.store_to_elem(f, tgt)
+            a.root.consumed = b.root.consumed = True
+        self.features.add("external-call-" + kind)
+        return True
+
+    # ---- scf.while, scf.execute_region -------------------------------------
+    def st_while(self):
+        """scf.while running 1-3 times (the trip count in iter_args; the
+        condition may also read the buffer being updated, the first trip
+        always runs), its body updating a buffer in place, maybe with a
+        transient allocation, or the buffer carried as a memref iter_arg."""
+        rng = self.rng
+        cands = [r for r in self.live_roots(readable=True) if r.writable and
+                 all(r.init)]
+        if not cands:
+            return False
+        root = rng.choice(cands)
+        carry = rng.random() < 0.3
+        if carry:
+            out = root.value
+        else:
+            opts = [s for s in SHAPES_1D + SHAPES_2D
+                    if prod(s) <= root.numel] or [root.shape]
+            out = self.make_view(root, rng.choice(opts), read=True)
+            if out is None:
+                return False
+        excl = tuple(r for r in self.roots if r.storage is root.storage)
+        inp = self.pick_input(out.shape, exclude=excl)
+        if inp is None:
+            return False
+        trips = rng.randint(1, 3)
+        w, i, i2 = self.fresh("w"), self.fresh("wi"), self.fresh("wj")
+        T = out.type
+        if carry:
+            m, m2 = self.fresh("wm"), self.fresh("wn")
+            self.emit("%s:2 = scf.while (%s = %s, %s = %s) : (index, %s) -> "
+                      "(index, %s) {" % (w, i, self.idx(0), m, out.ssa, T, T),
+                      top_op=True)
+        else:
+            self.emit("%s = scf.while (%s = %s) : (index) -> index {" % (
+                w, i, self.idx(0)), top_op=True)
+        self.indent += 1
+        lt = self.fresh("lt")
+        self.emit("%s = arith.cmpi slt, %s, %s : index" % (lt, i,
+                                                          self.idx(trips)))
+        cond = lt
+        if rng.random() < 0.4:
+            # Data-dependent: also stop on a NaN in the buffer (never on the
+            # first trip).
+            pos = [rng.randrange(d) for d in out.shape]
+            x = self.load_elem(out if not carry else
+                               Value(m, root, out.shape, out.strides,
+                                     out.offset, out.dyn, out.identity,
+                                     out.shift), pos, None)
+            o, z, q, cd = [self.fresh(p) for p in ("ord", "fst", "q", "cd")]
+            self.emit("%s = arith.cmpf ord, %s, %s : f32" % (o, x, x))
+            self.emit("%s = arith.cmpi eq, %s, %s : index" % (z, i,
+                                                             self.idx(0)))
+            self.emit("%s = arith.ori %s, %s : i1" % (q, z, o))
+            self.emit("%s = arith.andi %s, %s : i1" % (cd, lt, q))
+            cond = cd
+            self.features.add("while-reads-memory")
+        if carry:
+            self.emit("scf.condition(%s) %s, %s : index, %s" % (cond, i, m, T))
+        else:
+            self.emit("scf.condition(%s) %s : index" % (cond, i))
+        self.indent -= 1
+        self.emit("} do {")
+        self.indent += 1
+        if carry:
+            self.emit("^bb0(%s: index, %s: %s):" % (i2, m2, T))
+            tgt = Value(m2, root, out.shape, out.strides, out.offset, out.dyn,
+                        out.identity, out.shift)
+            self.features.add("while-memref-iter_arg")
+        else:
+            self.emit("^bb0(%s: index):" % i2)
+            tgt = out
+        if rng.random() < 0.5:
+            t = self.fresh("tmp")
+            vt = Value(t, None, out.shape, canonical_strides(out.shape), 0,
+                       False, True)
+            self.emit("%s = memref.alloc() : %s" % (t, vt.type))
+            self.generic([inp], vt, "scale")
+            self.update(tgt, [vt], "accum", self.rng.choice(
+                ["linalg", "linalg", "scalar"]))
+            self.emit("memref.dealloc %s : %s" % (t, vt.type))
+            self.features.add("while-transient-alloc")
+        else:
+            self.update(tgt, [inp], "accum", self.rng.choice(
+                ["linalg", "linalg", "scalar"]))
+        nx = self.fresh("nx")
+        self.emit("%s = arith.addi %s, %s : index" % (nx, i2, self.idx(1)))
+        if carry:
+            self.emit("scf.yield %s, %s : index, %s" % (nx, m2, T))
+        else:
+            self.emit("scf.yield %s : index" % nx)
+        self.indent -= 1
+        self.emit("}")
+        self.mark_write(out, [inp])
+        self.features.add("scf.while")
+        if carry and rng.random() < 0.6:
+            # Read the buffer back through the loop's result.
+            res = Value("%s#1" % w, root, out.shape, out.strides, out.offset,
+                        out.dyn, out.identity, out.shift)
+            o2 = self.pick_output(out.shape, exclude=excl)
+            if o2 is not None:
+                self.generic([res], o2, "scale")
+                self.mark_write(o2, [res])
+        return True
+
+    def st_exec(self):
+        """scf.execute_region: a body of in-place updates with a transient
+        allocation, a region yielding a loaded scalar, or one yielding a
+        view of an outer buffer that is then written and read."""
+        rng = self.rng
+        kind = rng.choice(["ops", "ops", "scalar", "view"])
+        if kind == "view":
+            cands = [r for r in self.live_roots(readable=True) if r.writable
+                     and all(r.init)]
+            if not cands:
+                return False
+            root = rng.choice(cands)
+            opts = [s for s in SHAPES_1D + SHAPES_2D
+                    if prod(s) <= root.numel] or [root.shape]
+            shape = rng.choice(opts)
+            m = self.fresh("ex")
+            # The view's type is known only once it is built: emit into a
+            # scratch list first.
+            saved = self.lines
+            self.lines = []
+            self.indent += 1
+            v = self.make_view(root, shape, read=True)
+            inner = self.lines
+            self.lines = saved
+            self.indent -= 1
+            if v is None:
+                return False
+            self.emit("%s = scf.execute_region -> %s {" % (m, v.type),
+                      top_op=True)
+            self.lines += inner
+            self.emit("  scf.yield %s : %s" % (v.ssa, v.type))
+            self.emit("}")
+            alias = Value(m, root, v.shape, v.strides, v.offset, v.dyn,
+                          v.identity, v.shift)
+            excl = tuple(r for r in self.roots if r.storage is root.storage)
+            inp = self.pick_input(shape, exclude=excl)
+            if inp is not None:
+                self.update(alias, [inp], "accum", self.pick_mech(alias))
+                self.mark_write(alias, [inp])
+            out = self.pick_output(shape, exclude=excl)
+            if out is not None:
+                self.generic([alias], out, "scale")
+                self.mark_write(out, [alias])
+            self.features.add("execute_region-view")
+        elif kind == "scalar":
+            e = self.fresh("er")
+            self.emit("%s = scf.execute_region -> f32 {" % e, top_op=True)
+            self.indent += 1
+            got = self.pick_loaded()
+            if got is None:
+                x = self.fconst(self.coef())
+            else:
+                x = got[0]
+                got[1].consumed = True
+            y = self.combine([x], "scale")
+            self.emit("scf.yield %s : f32" % y)
+            self.indent -= 1
+            self.emit("}")
+            out = self.pick_output(self.shape_of_some_root())
+            if out is not None:
+                self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+                    e, out.ssa, out.type), top_op=True)
+                self.mark_write(out, [])
+            self.features.add("execute_region-result")
+        else:
+            self.emit("scf.execute_region {", top_op=True)
+            self.indent += 1
+            transient = rng.random() < 0.6
+            if transient:
+                shape = rng.choice(SHAPES_1D[:4] + SHAPES_2D[:4])
+                t = self.fresh("tmp")
+                vt = Value(t, None, shape, canonical_strides(shape), 0, False,
+                           True)
+                self.emit("%s = memref.alloc() : %s" % (t, vt.type))
+                inp = self.pick_input(shape)
+                if inp is not None:
+                    self.generic([inp], vt, "scale")
+                else:
+                    self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+                        self.fconst(self.coef()), t, vt.type))
+                out = self.pick_output(shape)
+                if out is not None:
+                    self.generic([vt], out, "scale")
+                    self.mark_write(out, [])
+                self.features.add("execute_region-transient-alloc")
+            for _ in range(rng.randint(0 if transient else 1, 2)):
+                shape = self.shape_of_some_root()
+                out = self.pick_output(shape)
+                if out is not None:
+                    self.compute_into(out)
+            if transient:
+                self.emit("memref.dealloc %s : %s" % (t, vt.type))
+            self.emit("scf.yield")
+            self.indent -= 1
+            self.emit("}")
+        self.features.add("scf.execute_region")
+        return True
+
+    # ---- broadcast views (reads only) --------------------------------------
+    def _try_bcast(self, root, shape):
+        """A read-only view with a zero stride (memref.reinterpret_cast),
+        maybe a huge one (a broadcast of 10^12 rows, a huge stride on a unit
+        dimension) narrowed by a subview."""
+        rng = self.rng
+        N = root.numel
+        base = self.base_value(root)
+        sh = -base.shift
+        kind = rng.choice(["row", "col", "scalar", "huge", "huge-stride"])
+        if len(shape) == 1:
+            n = shape[0]
+            if kind in ("huge", "huge-stride"):
+                o = rng.randrange(N)
+                H = rng.choice([10 ** 12, 1 << 40, 1 << 62])
+                big = self.v_reinterpret(base, o + sh, [H], [0])
+                self.features.add("huge-view")
+                v = self.v_subview(big, [rng.randint(0, H - n)], [n], [1])
+            else:
+                o = rng.randrange(N)
+                v = self.v_reinterpret(base, o + sh, [n], [0])
+            self.features.add("zero-stride")
+            return v
+        r, c = shape
+        if kind == "row":
+            if c > N:
+                return None
+            o = rng.randint(0, N - c)
+            v = self.v_reinterpret(base, o + sh, [r, c], [0, 1])
+        elif kind == "col":
+            s = rng.randint(1, max(1, (N - 1) // max(r - 1, 1)))
+            if (r - 1) * s >= N:
+                return None
+            o = rng.randint(0, N - 1 - (r - 1) * s)
+            v = self.v_reinterpret(base, o + sh, [r, c], [s, 0])
+        elif kind == "scalar":
+            v = self.v_reinterpret(base, rng.randrange(N) + sh, [r, c], [0, 0])
+        elif kind == "huge":
+            if c > N:
+                return None
+            o = rng.randint(0, N - c)
+            H = rng.choice([10 ** 12, 1 << 40, 1 << 62])
+            big = self.v_reinterpret(base, o + sh, [H, c], [0, 1])
+            self.features.add("huge-view")
+            v = self.v_subview(big, [rng.randint(0, H - r), 0], [r, c], [1, 1])
+        else:
+            # [r, 1, c] with a huge stride on the unit dimension, reduced.
+            if c > N:
+                return None
+            o = rng.randint(0, N - c)
+            big = self.v_reinterpret(base, o + sh, [r, 1, c],
+                                     [0, rng.choice([1 << 40, 1 << 61]), 1])
+            self.features.add("huge-stride")
+            v = self.v_subview(big, [0, 0, 0], [r, 1, c], [1, 1, 1],
+                               reduce_unit=True)
+        self.features.add("zero-stride")
+        return v
+
+    # ---- long chains (--chain N) -----------------------------------------
+    def st_view_chain(self, n):
+        """A chain of n memref.subview ops, each of the previous one (all the
+        whole buffer), read at the end into a new buffer."""
+        root = self.args[0]
+        v = self.v_flat(root.value)
+        for _ in range(n):
+            v = self.v_subview(v, [0], [root.numel], [1])
+        out = self.new_alloc((root.numel,))
+        self.generic([v], out.value, "scale")
+        self.mark_write(out.value, [v])
+        self.features.add("view-chain")
+
+    # ---- memref of memrefs -------------------------------------------------
+    def st_memref_of_memref(self):
+        """A buffer stored into a memref<2 x memref<...>> and loaded back,
+        then written and read through the loaded memref."""
+        cands = [r for r in self.live_roots(readable=True) if r.writable and
+                 all(r.init) and not r.arena]
+        if not cands:
+            return False
+        root = self.rng.choice(cands)
+        t = root.value.type
+        mm = self.fresh("mm")
+        mt = "memref<2x%s>" % t
+        self.emit("%s = memref.alloc() : %s" % (mm, mt), top_op=True)
+        self.emit("memref.store %s, %s[%s] : %s" % (
+            root.value.ssa, mm, self.idx(0), mt), top_op=True)
+        ld = self.fresh("ld")
+        self.emit("%s = memref.load %s[%s] : %s" % (ld, mm, self.idx(0), mt),
+                  top_op=True)
+        alias = Value(ld, root, root.shape, root.value.strides,
+                      root.value.offset, root.value.dyn, root.value.identity,
+                      root.value.shift)
+        excl = tuple(r for r in self.roots if r.storage is root.storage)
+        inp = self.pick_input(root.shape, exclude=excl)
+        if inp is not None:
+            self.generic([inp], alias, "accum")
+            self.mark_write(alias, [inp])
+        out = self.pick_output(root.shape, exclude=excl)
+        if out is not None:
+            self.generic([alias], out, "scale")
+            self.mark_write(out, [alias])
+        self.emit("memref.dealloc %s : %s" % (mm, mt), top_op=True)
+        self.features.add("memref-of-memref")
+        return True
+
     # ---- whole program ---------------------------------------------------
     def make_args(self):
         n = self.rng.randint(1, 4)
@@ -1419,11 +2813,131 @@ class Gen:
         if any(not r.noalias for r in self.args):
             self.features.add("may-alias-args")
 
+    def make_wrapped_args(self):
+        """The body becomes @body, called by a wrapper @f: its arguments are
+        views of @f's arguments (up to three per argument: the whole of it, a
+        1-D window, a block of rows; they may overlap, so they alias at run
+        time) and the globals (which the body also reaches through
+        memref.get_global). Only arguments that overlap nothing are
+        llvm.noalias."""
+        rng = self.rng
+        self.body_name = "@body"
+        fargs, lines, call = [], [], []
+        k = 0
+        for i in range(rng.randint(1, 3)):
+            shape = self.random_shape(big_ok=False)
+            fname = "%%arg%d" % i
+            st = Root(fname, shape, "storage")
+            ftype = memref_type(shape, canonical_strides(shape), 0, False,
+                                True)
+            fargs.append("%s: %s%s" % (fname, ftype, " {llvm.noalias}"
+                                       if rng.random() < 0.5 else ""))
+            N = st.numel
+            flat = None
+            for _ in range(rng.randint(1, 3)):
+                kind = rng.choice(["whole", "flat", "rows"] if len(shape) == 2
+                                  else ["whole", "flat", "flat"])
+                name = "%%arg%d" % k
+                if kind == "whole":
+                    root = Root(name, shape, "arg")
+                    root.value = Value(name, root, shape,
+                                       canonical_strides(shape), 0, False,
+                                       True)
+                    root.smap = list(range(N))
+                    call.append((fname, root.value.type))
+                elif kind == "flat":
+                    L = rng.choice([d[0] for d in SHAPES_1D if d[0] <= N] or
+                                   [N])
+                    K = rng.randint(0, N - L)
+                    root = Root(name, (L,), "arg")
+                    root.value = Value(name, root, (L,), (1,), K, False,
+                                       False, shift=-K)
+                    root.smap = [K + e for e in range(L)]
+                    src, stype = fname, ftype
+                    if len(shape) == 2:
+                        if flat is None:
+                            flat = self.fresh("wf")
+                            lines.append(
+                                "  %s = memref.collapse_shape %s [[0, 1]] : "
+                                "%s into memref<%dxf32>" % (flat, fname,
+                                                             ftype, N))
+                        src, stype = flat, "memref<%dxf32>" % N
+                    w = self.fresh("wv")
+                    lines.append("  %s = memref.subview %s[%d] [%d] [1] : "
+                                 "%s to %s" % (w, src, K, L, stype,
+                                               root.value.type))
+                    call.append((w, root.value.type))
+                else:
+                    R, C = shape
+                    R2 = rng.randint(1, R)
+                    r0 = rng.randint(0, R - R2)
+                    K = r0 * C
+                    root = Root(name, (R2, C), "arg")
+                    root.value = Value(name, root, (R2, C), (C, 1), K, False,
+                                       False, shift=-K)
+                    root.smap = [K + e for e in range(R2 * C)]
+                    w = self.fresh("wv")
+                    lines.append("  %s = memref.subview %s[%d, 0] [%d, %d] "
+                                 "[1, 1] : %s to %s" % (
+                                     w, fname, r0, R2, C, ftype,
+                                     root.value.type))
+                    call.append((w, root.value.type))
+                root.storage = st
+                root.writable = rng.random() < 0.6
+                self.roots.append(root)
+                self.args.append(root)
+                k += 1
+        for g in self.globals:
+            if rng.random() < 0.6:
+                name = "%%arg%d" % k
+                root = Root(name, g.shape, "arg")
+                root.value = Value(name, root, g.shape,
+                                   canonical_strides(g.shape), 0, False, True)
+                root.storage = g
+                root.writable = rng.random() < 0.7
+                w = self.fresh("wg")
+                lines.append("  %s = memref.get_global %s : %s" % (
+                    w, g.gsym, g.value.type))
+                call.append((w, root.value.type))
+                self.roots.append(root)
+                self.args.append(root)
+                self.features.add("global-as-argument")
+                k += 1
+        if not any(r.writable for r in self.args):
+            self.args[0].writable = True
+        for r in self.args:
+            others = set()
+            for o in self.args:
+                if o is not r and o.storage is r.storage:
+                    others.update(o.smap or range(o.numel))
+            mine = set(r.smap or range(r.numel))
+            if r.storage.kind == "storage" and not (mine & others):
+                r.noalias = rng.random() < 0.5
+            elif mine & others:
+                self.features.add("overlapping-arguments")
+        self.wrapper = (fargs, lines, call)
+        self.features.add("wrapped-body")
+        self.features.add("may-alias-args")
+
     def body(self):
-        self.make_args()
+        if self.new:
+            if "globals" not in self.without and \
+                    self.rng.random() < self.p_global:
+                for _ in range(self.rng.randint(1, 2)):
+                    self.make_global()
+            if self.rng.random() < self.p_wrap:
+                self.make_wrapped_args()
+            else:
+                self.make_args()
+            for r in self.args:
+                self.maybe_early_ptr(r)
+        else:
+            self.make_args()
         first = [r for r in self.args if r.writable][0]
         self.generic([first.value], first.value, "scale")
         self.features.add("write-arg")
+        if self.chain:
+            self.st_view_chain(self.chain)
         stmts = [
             (self.st_new_buffer, 6), (self.st_concat, 2),
             (self.st_inplace_chain, 2), (self.st_overlapping, 3),
@@ -1432,6 +2946,21 @@ class Gen:
             (self.st_scalar, 1), (self.st_loop, 2), (self.st_if, 1),
             (self.st_write_arg, 2),
         ]
+        if self.new:
+            w = self.without
+            stmts += [
+                (self.st_pinned, 2),
+                (self.st_ptr, 2 if self.p_ptr and "ptr" not in w else 0),
+                (self.st_llvm_global, 0 if "llvm-global" in w else 1),
+                (self.st_pinned_llvm_global, 0 if "llvm-global" in w else 1),
+                (self.st_load_size, 0 if "load-size" in w else 2),
+                (self.st_select, 0 if "select" in w else 2),
+                (self.st_extcall, 0 if "extcall" in w else 2),
+                (self.st_while, 0 if "while" in w else 1),
+                (self.st_exec, 0 if "execute-region" in w else 1),
+                (self.st_memref_of_memref,
+                 0 if "memref-of-memref" in w else 1),
+            ]
         funcs = [f for f, w in stmts for _ in range(w)]
         guard = 0
         while self.top_ops < self.target and guard < 400:
@@ -1442,6 +2971,23 @@ class Gen:
         self.finish()
 
     def finish(self):
+        if self.new:
+            self.flush_select_deallocs()
+            # The globals' final contents reach a result.
+            for g in self.globals:
+                out = self.new_alloc(g.shape)
+                self.emit("linalg.copy ins(%s : %s) outs(%s : %s)" % (
+                    g.value.ssa, g.value.type, out.value.ssa,
+                    out.value.type), top_op=True)
+                self.mark_write(out.value, [g.value])
+            for lg in self.llvm_globals:
+                out = self.new_alloc((lg.n,))
+                p = self.lg_ptr(lg)
+                ivs = self.open_loops((lg.n,))
+                x = self.load_elem(self.lg_view(lg, 0, lg.n), ivs, p)
+                self.store_elem(x, out.value, ivs, None)
+                self.close_loops(1)
+                self.mark_write(out.value, [])
         # Buffers whose data reached nothing are returned (or folded into an
         # argument); the rest are freed.
         for r in list(self.roots):
@@ -1468,6 +3014,29 @@ class Gen:
                 r = self.rng.choice(cands)
                 r.returned = True
                 self.results.append(r)
+        if self.wrapper and self.results:
+            # A callee may not return an allocation of its own (memsched:
+            # nested allocations are freed in their region): the wrapper
+            # allocates the results and the body copies into them.
+            fargs, lines, call = self.wrapper
+            for r in self.results:
+                name = "%%arg%d" % len(self.args)
+                t = memref_type(r.shape, canonical_strides(r.shape), 0, False,
+                                True)
+                o = Root(name, r.shape, "arg", noalias=True)
+                o.value = Value(name, o, r.shape, canonical_strides(r.shape),
+                                0, False, True)
+                self.emit("linalg.copy ins(%s : %s) outs(%s : %s)" % (
+                    r.value.ssa, r.value.type, name, t), top_op=True)
+                self.args.append(o)
+                w = self.fresh("wr")
+                lines.append("  %s = memref.alloc() : %s" % (w, t))
+                call.append((w, t))
+                self.wrapper_results.append((w, t))
+                r.returned = False
+                r.consumed = True
+            self.results = []
+            self.features.add("wrapper-allocates-results")
         for r in self.roots:
             if r.kind == "alloc" and r.live and not r.returned and \
                     r not in self.deferred and r.consumed:
@@ -1478,6 +3047,10 @@ class Gen:
         for r in self.roots:
             if r.dead and r.live and (self.rng.random() < 0.4 or
                                       "unused-alloc" in self.avoid):
+                self.dealloc(r)
+        for r in self.roots:
+            if self.wrapper and r.kind == "alloc" and r.live:
+                # A callee frees all its allocations (memsched).
                 self.dealloc(r)
         for r in self.roots:
             if r.kind == "alloc" and r.live and not r.returned:
@@ -1494,13 +3067,34 @@ class Gen:
                           " {llvm.noalias}" if r.noalias else "")
             for r in self.args)
         res_types = ", ".join(r.value.type for r in self.results)
-        out = ["// Generated by test/Fuzz/random_program.py --seed %d" %
-               self.seed,
+        out = ["// Generated by test/Fuzz/random_program.py --seed %d%s" % (
+                   self.seed, self.flags),
                "// top-level ops (views and constants aside): %d" %
                self.top_ops,
-               "// features: " + ", ".join(sorted(self.features)),
-               "func.func @f(%s)%s {" % (
-                   args, " -> (%s)" % res_types if self.results else "")]
+               "// features: " + ", ".join(sorted(self.features))]
+        out += [g.decl for g in self.globals]
+        out += [g.decl for g in self.llvm_globals]
+        header, wrapper = out, []
+        if self.wrapper:
+            out = wrapper
+            fargs, lines, call = self.wrapper
+            wres = self.wrapper_results
+            wtypes = ", ".join(t for _, t in wres)
+            out.append("func.func @f(%s)%s {" % (
+                ", ".join(fargs), " -> (%s)" % wtypes if wres else ""))
+            out += lines
+            out.append("  func.call @body(%s) : (%s) -> ()" % (
+                ", ".join(a for a, _ in call), ", ".join(t for _, t in call)))
+            if wres:
+                out.append("  return %s : %s" % (
+                    ", ".join(a for a, _ in wres), wtypes))
+            else:
+                out.append("  return")
+            out.append("}")
+        out = body = []
+        out.append("func.func %s%s(%s)%s {" % (
+            "private " if self.wrapper else "", self.body_name,
+            args, " -> (%s)" % res_types if self.results else ""))
         for k in sorted(self.index_consts):
             out.append("  %s = arith.constant %d : index" % (
                 self.index_consts[k], k))
@@ -1511,10 +3105,16 @@ class Gen:
         else:
             out.append("  return")
         out.append("}")
-        out += self.helpers
+        if "callee-peak" in self.avoid:
+            # Callees before their callers (with --mlir-disable-threading,
+            # memsched then schedules a callee before it reads its peak).
+            out = header + self.helpers + body + wrapper
+        else:
+            out = header + wrapper + body + self.helpers
         if self.need_print:
             out.append("func.func private @printMemrefF32(memref<*xf32>) "
                        "attributes {llvm.emit_c_interface}")
+        out += [self.decls[k] for k in sorted(self.decls)]
         return "\n".join(out) + "\n"
 
 
@@ -1525,6 +3125,41 @@ KNOWN_BUGS = {
     "wrapped-rows": "failures/overlapping-views-wrapped-rows.mlir",
     # An allocation used by nothing (or only by unused views), never freed.
     "unused-alloc": "failures/dead-view-alloc-counted-in-peak.mlir",
+    # Open: a caller's certificate counts the peak its callee had before the
+    # callee was scheduled (or while another thread schedules it): with
+    # callees first, the driver also passes --mlir-disable-threading.
+    "callee-peak": "a caller certified with its callee's peak from before "
+                   "the callee was scheduled (open)",
+}
+
+
+# Groups of the new constructs --without can leave out (README.md).
+GROUPS = {
+    "ptr": "memref memory through !llvm.ptr (extract_aligned_pointer_as_index,"
+           " inttoptr, getelementptr, llvm.load/store)",
+    "llvm-global": "llvm.mlir.global + llvm.mlir.addressof loads and stores",
+    "globals": "memref.global accessed through memref.get_global (and passed "
+               "as an argument)",
+    "wrapper": "the body called by a wrapper @f with aliasing views of its "
+               "arguments and globals as arguments",
+    "callee-reinterpret": "callees reaching the whole buffer from a slice "
+                          "(extract_strided_metadata + reinterpret_cast, or a "
+                          "pointer)",
+    "load-size": "loaded scalars and call results feeding dynamic "
+                 "allocation sizes",
+    "select": "arith.select between memrefs on a loaded condition",
+    "extcall": "calls of runtime functions (printF32, stdSortF32, "
+               "memsched_print_hash_f32, verifyMemRefF32)",
+    "bcast": "zero-stride and huge read-only views",
+    "wide": "very wide row strides",
+    "while": "scf.while",
+    "execute-region": "scf.execute_region",
+    "memref-of-memref": "a memref stored into and loaded from a memref of "
+                        "memrefs",
+    "scalar-loops": "writes as scf.for loops of memref.load/store",
+    "helper-writes": "calls of helpers writing their argument (any op "
+                     "position)",
+    "huge-dead": "allocations of huge shapes nothing uses",
 }
 
 
@@ -1539,10 +3174,35 @@ def main():
     p.add_argument("--avoid", action="append", default=[],
                    choices=sorted(KNOWN_BUGS),
                    help="do not generate the trigger of a known bug")
+    p.add_argument("--classic", action="store_true",
+                   help="leave out every construct added after the first "
+                        "version (the same program per seed as then)")
+    p.add_argument("--without", action="append", default=[],
+                   choices=sorted(GROUPS),
+                   help="leave out one group of the new constructs")
+    p.add_argument("--only", action="append", default=[],
+                   choices=sorted(GROUPS),
+                   help="of the new constructs, generate only this group "
+                        "(--without all others)")
+    p.add_argument("--chain", type=int, default=0, metavar="N",
+                   help="also a chain of N nested memref.subview ops (a stress "
+                        "test for recursion depth)")
     p.add_argument("-o", "--output", default="-")
     a = p.parse_args()
+    if a.only:
+        a.without = sorted(set(a.without) | (set(GROUPS) - set(a.only)))
+    flags = "".join([" --calls"] if a.calls else []) + \
+        "".join(" --avoid " + b for b in a.avoid) + \
+        (" --classic" if a.classic else "") + \
+        ("".join(" --only " + o for o in a.only) if a.only else
+         "".join(" --without " + w for w in a.without))
+    if a.chain:
+        flags += " --chain %d" % a.chain
+    if (a.min_ops, a.max_ops) != (10, 60):
+        flags += " --min-ops %d --max-ops %d" % (a.min_ops, a.max_ops)
     text = Gen(a.seed, a.min_ops, a.max_ops, calls=a.calls,
-               avoid=a.avoid).render()
+               avoid=a.avoid, classic=a.classic, without=a.without,
+               flags=flags, chain=a.chain).render()
     if a.output == "-":
         sys.stdout.write(text)
     else:

@@ -35,11 +35,78 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 GENERATOR = os.path.join(HERE, "random_program.py")
 
 CERT_RE = re.compile(
-    r"^\s*func\.func @f\(.*#memsched\.certificate<peak = (\d+)", re.M)
+    r"^\s*func\.func @f\(.*#memsched\.certificate<peak = (\d+), "
+    r"lower_bound = (\d+)", re.M)
 PEAK_RE = re.compile(r"^memsched-measured-peak=(\d+)", re.M)
 HASH_RE = re.compile(r"^memsched-hash .*$", re.M)
 REMARK_RE = re.compile(r"memsched-schedule: peak (\d+) -> (\d+) bytes")
 FEATURES_RE = re.compile(r"^// features: (.*)$", re.M)
+LOC_RE = re.compile(r'loc\("[^"]*":(\d+):\d+\)$')
+OPNAME_RE = re.compile(r'^(?:%[^=]*= )?"?([A-Za-z_][\w.]*)')
+FUNC_RE = re.compile(r"^  func\.func (?:private |public )?@([\w$.]+)")
+# Ops that carry no memory effect of their own and move with their users
+# (views, constants, index and pointer arithmetic): their moves alone do not
+# count as a reorder.
+MOVABLE_PREFIXES = ("arith.", "affine.", "index.")
+MOVABLE_OPS = {
+    "memref.subview", "memref.expand_shape", "memref.collapse_shape",
+    "memref.cast", "memref.reinterpret_cast", "memref.transpose",
+    "memref.view", "memref.get_global", "memref.extract_strided_metadata",
+    "memref.extract_aligned_pointer_as_index", "llvm.inttoptr",
+    "llvm.ptrtoint", "llvm.getelementptr", "llvm.mlir.addressof",
+    "llvm.mlir.constant",
+}
+
+
+def top_level_order(text):
+    """{function: [(source line, op name)]}: the top-level ops of every
+    function body in the order printed, from output printed with
+    --mlir-print-debuginfo --mlir-print-local-scope (each op's location is
+    the line it started on in the input)."""
+    funcs, cur, pending = {}, None, None
+    for line in text.splitlines():
+        m = FUNC_RE.match(line)
+        if m:
+            cur = funcs.setdefault(m.group(1), []) \
+                if line.rstrip().endswith("{") else None
+            pending = None
+            continue
+        if cur is None:
+            continue
+        if line.startswith("  }"):
+            cur = None
+            continue
+        if not line.startswith("    ") or line[4] == " ":
+            continue
+        body = line[4:].rstrip()
+        if body.startswith("^"):
+            continue
+        loc = LOC_RE.search(body)
+        if body.startswith("}"):
+            if loc and pending:
+                cur.append((int(loc.group(1)), pending))
+                pending = None
+            continue
+        name = OPNAME_RE.match(body)
+        name = name.group(1) if name else "?"
+        if loc:
+            cur.append((int(loc.group(1)), name))
+        else:
+            pending = name
+    return funcs
+
+
+def order_changed(text):
+    """Whether the schedule moved an op with effects (an allocation, a
+    deallocation, a compute op, a loop, a call, a load or store) relative to
+    another one in some function: their source lines are then out of
+    order."""
+    for ops in top_level_order(text).values():
+        lines = [ln for ln, name in ops if name not in MOVABLE_OPS and
+                 not name.startswith(MOVABLE_PREFIXES)]
+        if any(a > b for a, b in zip(lines, lines[1:])):
+            return True
+    return False
 
 
 class Tools:
@@ -85,7 +152,7 @@ def execute(tools, mlir, func, fill_seed, out_path, what):
                    "--memsched-test-lower-to-llvm"], tools,
                   what=what + ": harness/lowering").stdout
     libs = [tools.runtime, tools.c_runner_utils]
-    if "printMemrefF32" in lowered:
+    if "printMemrefF32" in lowered or "verifyMemRef" in lowered:
         libs.append(tools.runner_utils)
     p = run([tools.runner, "-e", "main", "-entry-point-result=void", "-O0",
              "-shared-libs=" + ",".join(libs)],
@@ -117,14 +184,12 @@ def check_program(seed, args, tools):
                             dir=args.tmp_dir)
     prog = os.path.join(work, "program.mlir")
     sched = os.path.join(work, "scheduled.mlir")
+    sched_loc = os.path.join(work, "scheduled-loc.mlir")
     info = {"reordered": False, "features": []}
     try:
         gen = [sys.executable, GENERATOR, "--seed", str(seed), "--min-ops",
                str(args.min_ops), "--max-ops", str(args.max_ops), "-o", prog]
-        if args.calls:
-            gen.append("--calls")
-        for bug in args.avoid:
-            gen += ["--avoid", bug]
+        gen += generator_flags(args)
         run(gen, tools, what="generator")
         with open(prog) as f:
             m = FEATURES_RE.search(f.read())
@@ -133,17 +198,27 @@ def check_program(seed, args, tools):
             what="mlir-opt verification of the generated program")
         p = run([tools.opt, prog,
                  "--memsched-schedule=count-alignment-padding remarks=1",
-                 "-o", sched], tools, what="memsched-opt --memsched-schedule")
-        remark = REMARK_RE.search(p.stderr)
-        if remark:
-            info["reordered"] = int(remark.group(2)) < int(remark.group(1))
+                 "--mlir-print-debuginfo", "--mlir-print-local-scope",
+                 "--mlir-print-op-on-diagnostic=false", "-o", sched_loc] +
+                (["--mlir-disable-threading"] if "callee-peak" in args.avoid
+                 else []), tools,
+                what="memsched-opt --memsched-schedule")
+        lower = any(int(b) < int(a) for a, b in REMARK_RE.findall(p.stderr))
+        with open(sched_loc) as f:
+            moved = order_changed(f.read())
+        info["reordered"] = lower or moved
+        info["how"] = "peak" if lower else "order" if moved else ""
+        # The scheduled program must pass --memsched-verify (the copy
+        # without locations is the one kept and run).
+        run([tools.opt, sched_loc, "--memsched-verify", "-o", sched], tools,
+            what="memsched-opt --memsched-verify of the scheduled program")
         with open(sched) as f:
             cert = CERT_RE.search(f.read())
         if not cert:
             raise Failure("no #memsched.certificate in the scheduled program "
                           "(function left unchanged as unsupported?)\n" +
                           p.stderr[-2000:])
-        cert_peak = int(cert.group(1))
+        cert_peak, cert_bound = int(cert.group(1)), int(cert.group(2))
         orig_peak, orig_hashes, orig_out = execute(
             tools, prog, "f", seed, os.path.join(work, "original.out"),
             "original")
@@ -169,6 +244,10 @@ def check_program(seed, args, tools):
         if sched_peak > orig_peak:
             problems.append("scheduled measured peak %d > original measured "
                             "peak %d" % (sched_peak, orig_peak))
+        if cert_bound > min(orig_peak, sched_peak):
+            problems.append("certificate lower bound %d > measured peak %d of "
+                            "a valid order" % (cert_bound,
+                                               min(orig_peak, sched_peak)))
         info.update(orig_peak=orig_peak, sched_peak=sched_peak,
                     cert_peak=cert_peak)
         if problems:
@@ -217,6 +296,24 @@ def main():
     p.add_argument("--avoid", action="append", default=[],
                    help="leave out the trigger of a known bug "
                         "(random_program.py --avoid)")
+    p.add_argument("--classic", action="store_true",
+                   help="programs without the constructs added after the "
+                        "first version (random_program.py --classic); they "
+                        "are on by default")
+    p.add_argument("--without", action="append", default=[],
+                   help="leave out one group of the new constructs "
+                        "(random_program.py --without)")
+    p.add_argument("--chain", type=int, default=0, metavar="N",
+                   help="add a chain of N nested views to every program "
+                        "(random_program.py --chain)")
+    p.add_argument("--only", action="append", default=[],
+                   help="of the new constructs, only this group "
+                        "(random_program.py --only)")
+    p.add_argument("--require-reordered", type=float, default=None,
+                   metavar="FRACTION",
+                   help="fail the run when fewer than this share of the "
+                        "programs were reordered by --memsched-schedule "
+                        "(peak lowered, or ops with effects moved)")
     p.add_argument("--timeout", type=int, default=120,
                    help="seconds per tool invocation")
     p.add_argument("--llvm-bin", default=os.environ.get(
@@ -272,12 +369,31 @@ def snapshot_tools(tools, snapshot):
     return False
 
 
+def generator_flags(args):
+    flags = ["--calls"] if args.calls else []
+    for bug in args.avoid:
+        flags += ["--avoid", bug]
+    if args.classic:
+        flags.append("--classic")
+    for group in args.without:
+        flags += ["--without", group]
+    for group in args.only:
+        flags += ["--only", group]
+    if args.chain:
+        flags += ["--chain", str(args.chain)]
+    return flags
+
+
 def run_all(args, tools):
     seeds = list(range(args.seed, args.seed + args.count))
+    gflags = generator_flags(args)
+    if (args.min_ops, args.max_ops) != (10, 60):
+        gflags += ["--min-ops", str(args.min_ops), "--max-ops",
+                   str(args.max_ops)]
     print("memsched fuzz: %d programs, seeds %d..%d, %d jobs%s%s" % (
         len(seeds), seeds[0] if seeds else 0, seeds[-1] if seeds else 0,
-        args.jobs, ", --calls" if args.calls else "",
-        "".join(", --avoid " + b for b in args.avoid)), flush=True)
+        args.jobs, ", generator flags: " if gflags else "",
+        " ".join(gflags)), flush=True)
     start = time.time()
     passed = failed = reordered = 0
     features = {}
@@ -293,10 +409,9 @@ def run_all(args, tools):
             else:
                 failed += 1
                 print("FAIL seed=%d: %s\n  files kept in %s\n  reproduce: "
-                      "python3 %s --seed %d%s%s -o program.mlir" % (
+                      "python3 %s --seed %d%s -o program.mlir" % (
                           s, msg, kept, GENERATOR, s,
-                          " --calls" if args.calls else "",
-                          "".join(" --avoid " + b for b in args.avoid)),
+                          "".join(" " + f for f in gflags)),
                       flush=True)
             if info.get("reordered"):
                 reordered += 1
@@ -305,14 +420,28 @@ def run_all(args, tools):
             if args.verbose and ok:
                 print("ok seed=%d peak %d -> %d%s" % (
                     s, info["orig_peak"], info["sched_peak"],
-                    " (reordered)" if info["reordered"] else ""), flush=True)
+                    " (reordered: %s)" % ("peak lowered"
+                                          if info["how"] == "peak" else
+                                          "ops moved")
+                    if info["reordered"] else ""), flush=True)
     print("%d of %d programs reordered by the schedule; %.1fs" % (
         reordered, len(seeds), time.time() - start))
     if args.verbose:
         print("features (programs): " + ", ".join(
             "%s=%d" % kv for kv in sorted(features.items())))
+    status = 1 if failed else 0
+    if args.require_reordered is not None and seeds and \
+            reordered < args.require_reordered * len(seeds):
+        print("FAIL: only %d of %d programs (%.0f%%) were reordered by "
+              "--memsched-schedule; --require-reordered %g needs at least "
+              "%d: is the scheduler still reordering?" % (
+                  reordered, len(seeds), 100.0 * reordered / len(seeds),
+                  args.require_reordered,
+                  -(-int(round(args.require_reordered * len(seeds) * 1000))
+                    // 1000)), flush=True)
+        status = 1
     print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return status
 
 
 if __name__ == "__main__":
