@@ -113,10 +113,8 @@ bool memsched::isValidPlacement(const std::vector<ArenaBuffer> &buffers,
 }
 
 namespace {
-/// Buffers live together with each buffer (sizes > 0 only).
-std::vector<std::vector<uint32_t>>
-getConflicts(const std::vector<ArenaBuffer> &buffers) {
-  std::vector<std::vector<uint32_t>> conflicts(buffers.size());
+/// The buffers of nonzero size, by first position (then index).
+std::vector<uint32_t> getNonEmptyByStart(const std::vector<ArenaBuffer> &buffers) {
   std::vector<uint32_t> byStart;
   for (uint32_t i = 0; i < buffers.size(); ++i)
     if (buffers[i].size)
@@ -125,6 +123,14 @@ getConflicts(const std::vector<ArenaBuffer> &buffers) {
     return std::make_pair(buffers[a].first, a) <
            std::make_pair(buffers[b].first, b);
   });
+  return byStart;
+}
+
+/// Buffers live together with each buffer (sizes > 0 only).
+std::vector<std::vector<uint32_t>>
+getConflicts(const std::vector<ArenaBuffer> &buffers) {
+  std::vector<std::vector<uint32_t>> conflicts(buffers.size());
+  std::vector<uint32_t> byStart = getNonEmptyByStart(buffers);
   for (size_t x = 0; x < byStart.size(); ++x)
     for (size_t y = x + 1; y < byStart.size(); ++y) {
       uint32_t i = byStart[x], j = byStart[y];
@@ -388,14 +394,7 @@ ArenaPlan memsched::planArena(const std::vector<ArenaBuffer> &buffers,
 
   // Groups of buffers no time point separates; each is placed on its own.
   auto conflicts = getConflicts(buffers);
-  std::vector<uint32_t> byStart;
-  for (uint32_t i = 0; i < buffers.size(); ++i)
-    if (buffers[i].size)
-      byStart.push_back(i);
-  std::sort(byStart.begin(), byStart.end(), [&](uint32_t a, uint32_t b) {
-    return std::make_pair(buffers[a].first, a) <
-           std::make_pair(buffers[b].first, b);
-  });
+  std::vector<uint32_t> byStart = getNonEmptyByStart(buffers);
   std::vector<std::vector<uint32_t>> groups;
   uint64_t reach = 0;
   for (uint32_t i : byStart) {
