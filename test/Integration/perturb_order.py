@@ -5,11 +5,12 @@ into another valid order, breadth first.
 On tensors every op is pure, so SSA def-use is the only dependency and any
 topological order of it computes the same values. This prints the module with
 the body of @forward in Kahn's order with a FIFO queue: an op runs as soon as
-its operands exist, in the order they became ready, so parallel branches
-(inception, residual shortcuts, dense connections) are interleaved op by op
-instead of one after the other. Ops without operands (constants,
-tensor.empty) are printed right before their first user, so the order of the
-allocations follows the compute.
+its operands exist, in the order they became ready. Ops without operands
+(constants, tensor.empty) are printed right before their first user. So every
+op that needs nothing but those (the linalg.fill of each convolution's and
+matmul's init) comes first, each holding its buffer from the start, and
+parallel branches (inception, residual shortcuts, dense connections) are
+interleaved op by op instead of one after the other.
 
 The result is bufferized like the shipped corpus (with
 --optimize-allocation-liveness) and gives memsched an input whose op order,
