@@ -17,6 +17,12 @@ config.substitutions.append(("%memsched_src_root", config.memsched_src_root))
 config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(
     ("%memsched_runtime", os.path.join(config.memsched_lib_dir, "libmemsched_runtime.so")))
+# Differential execution before/after --memsched-schedule (see the script).
+config.substitutions.append(
+    ("%differential", "bash %s %s %s" % (
+        os.path.join(config.memsched_src_root, "test", "Integration", "differential.sh"),
+        os.path.join(config.memsched_lib_dir, "libmemsched_runtime.so"),
+        config.llvm_lib_dir)))
 config.substitutions.append(
     ("%memsched_plugin", os.path.join(config.memsched_lib_dir, "libMemSchedPlugin.so")))
 

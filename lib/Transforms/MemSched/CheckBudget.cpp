@@ -55,8 +55,10 @@ struct CheckBudgetPass
     ::memsched::ScheduleResult result =
         ::memsched::schedule(analysis.getGraph());
     SmallVector<unsigned> order(result.order.begin(), result.order.end());
+    FailureOr<SmallVector<Operation *>> planned =
+        planBlockOrder(analysis, order);
     uint64_t scheduled =
-        getPeakOfSequence(analysis, planBlockOrder(analysis, order));
+        succeeded(planned) ? getPeakOfSequence(analysis, *planned) : peak;
     if (scheduled <= budget) {
       diag << "; reordering fits: --memsched-schedule finds an order that "
               "peaks at "

@@ -65,8 +65,16 @@ mlir::memsched::scheduleFunction(Operation *func,
 
   SmallVector<unsigned> order(result.search.order.begin(),
                               result.search.order.end());
-  SmallVector<Operation *> sequence =
-      planBlockOrder(analysis, order);
+  FailureOr<SmallVector<Operation *>> planned = planBlockOrder(analysis, order);
+  if (failed(planned)) {
+    // Nothing was moved: report rather than rewrite on a doubt.
+    result.status = ScheduleFunctionResult::Status::Unsupported;
+    result.unsupportedOp = func;
+    result.reason = "internal error: the planned order of the block is "
+                    "invalid; please report this input";
+    return result;
+  }
+  SmallVector<Operation *> sequence = std::move(*planned);
   uint64_t after = getPeakOfSequence(analysis, sequence);
 
   // Never make a function worse: keep it as it is unless the peak goes down.
