@@ -6,6 +6,11 @@ set(MEMSCHED_EXPORTED_LIBS MemSchedGraph MemSchedAnalysis MLIRMemSched MemSchedT
 foreach(lib ${MEMSCHED_EXPORTED_LIBS})
   target_include_directories(${lib} INTERFACE
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  # Libraries built with MEMSCHED_SANITIZE need the sanitizer runtime in
+  # whatever links them.
+  if(MEMSCHED_SANITIZE_FLAGS)
+    target_link_options(${lib} INTERFACE ${MEMSCHED_SANITIZE_FLAGS})
+  endif()
 endforeach()
 
 # One umbrella target for consumers.

@@ -18,8 +18,10 @@ config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(
     ("%memsched_runtime", os.path.join(config.memsched_lib_dir, "libmemsched_runtime.so")))
 # Differential execution before/after --memsched-schedule (see the script).
+# The bare word mlir-runner is resolved by the tool substitution below (so
+# --param mlir-runner=... reaches the script too).
 config.substitutions.append(
-    ("%differential", "bash %s %s %s" % (
+    ("%differential", "bash %s %s %s mlir-runner" % (
         os.path.join(config.memsched_src_root, "test", "Integration", "differential.sh"),
         os.path.join(config.memsched_lib_dir, "libmemsched_runtime.so"),
         config.llvm_lib_dir)))

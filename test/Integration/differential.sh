@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Differential execution of one function before and after --memsched-schedule:
-#   differential.sh RUNTIME_LIB MLIR_LIB_DIR INPUT FUNC OUT_PREFIX [SCHEDULE_OPTIONS]
+#   differential.sh RUNTIME_LIB MLIR_LIB_DIR MLIR_RUNNER INPUT FUNC OUT_PREFIX [SCHEDULE_OPTIONS]
 # Writes OUT_PREFIX.sched.mlir, OUT_PREFIX.{orig,sched}.out, runs both programs
 # under mlir-runner with the counting allocator, prints
 #   orig-peak=N
@@ -9,8 +9,8 @@
 # and fails when any memsched-hash line (results, memref arguments after the
 # call) differs or the scheduled measured peak differs from the certificate's.
 set -euo pipefail
-runtime=$1 libdir=$2 in=$3 func=$4 out=$5
-shift 5
+runtime=$1 libdir=$2 runner=$3 in=$4 func=$5 out=$6
+shift 6
 opts="count-alignment-padding${*:+ $*}"
 memsched-opt "$in" "--memsched-schedule=$opts" -o "$out.sched.mlir"
 libs="$runtime,$libdir/libmlir_c_runner_utils.so,$libdir/libmlir_runner_utils.so"
@@ -18,7 +18,7 @@ for v in orig sched; do
   src=$in
   [ $v = sched ] && src=$out.sched.mlir
   memsched-opt "$src" --memsched-test-harness="func=$func" --memsched-test-lower-to-llvm |
-    mlir-runner -e main -entry-point-result=void -O0 -shared-libs="$libs" > "$out.$v.out"
+    "$runner" -e main -entry-point-result=void -O0 -shared-libs="$libs" > "$out.$v.out"
 done
 peak() { sed -n 's/^memsched-measured-peak=\([0-9]*\).*/\1/p' "$1"; }
 echo "orig-peak=$(peak "$out.orig.out")"

@@ -645,6 +645,13 @@ void LifetimeBuilder::addEdges() {
   for (auto [d, b] : beforeBuffer)
     for (unsigned t : a.buffers[b].touchers)
       g.addEdge(d, t);
+  // A deallocation that is a node ends its buffer's lifetime: every other
+  // toucher runs before it.
+  for (const BufferInfo &buf : a.buffers)
+    if (buf.dealloc && !attachedDeallocs.contains(buf.dealloc))
+      if (std::optional<unsigned> d = a.getNodeIndex(buf.dealloc))
+        for (unsigned t : buf.touchers)
+          g.addEdge(t, *d);
 }
 
 FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth) {

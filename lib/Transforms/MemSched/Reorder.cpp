@@ -152,10 +152,20 @@ mlir::memsched::planBlockOrder(const BufferLifetimeAnalysis &analysis,
     lastAt[last].push_back(b);
   }
 
+  // Deallocations that are nodes (their buffer has no other toucher).
+  DenseMap<Operation *, unsigned> deallocNodeBuffer;
+  for (unsigned b = 0; b < buffers.size(); ++b)
+    if (buffers[b].dealloc && analysis.getNodeIndex(buffers[b].dealloc))
+      deallocNodeBuffer[buffers[b].dealloc] = b;
+
   for (unsigned i = 0; i < nodeOrder.size(); ++i) {
     for (unsigned b : firstAt[i])
       builder.emit(buffers[b].allocOp);
-    builder.emit(nodes[nodeOrder[i]].op);
+    Operation *op = nodes[nodeOrder[i]].op;
+    if (auto it = deallocNodeBuffer.find(op); it != deallocNodeBuffer.end())
+      for (Operation *user : buffers[it->second].danglingUsers)
+        builder.emit(user);
+    builder.emit(op);
     for (unsigned b : lastAt[i]) {
       if (!buffers[b].dealloc)
         continue;
