@@ -16,7 +16,8 @@
 //
 // before: memref_peaks.py on the input (memref.alloc sizes from their types,
 //   memref.dealloc where written); upstream: also measured when it runs.
-// after: memref_peaks.py on memsched's output, and measured when it runs (both).
+// after: memref_peaks.py on memsched's output, and measured when it runs (upstream;
+//   the perturbed output is not run, to keep the lit time down).
 // lower bound: memsched's certificate; verdict optimal iff bound == after.
 //   upstream: memref_peaks.py reproduces it: the buffers live at memref.copy#46
 //     in every order (each has an access that must run at or before it and one
@@ -49,11 +50,6 @@
 // RUN: grep memsched-hash %t.upstream.out > %t.upstream.hash
 // RUN: grep memsched-hash %t.sched.out > %t.sched.hash
 // RUN: diff %t.upstream.hash %t.sched.hash
-// RUN: memsched-opt %t.perturbed.sched.mlir --memsched-test-harness=func=forward --memsched-test-lower-to-llvm \
-// RUN: | mlir-runner -e main -entry-point-result=void -O0 -shared-libs=%memsched_runtime,%mlir_lib_dir/libmlir_c_runner_utils.so > %t.perturbed.sched.out
-// RUN: FileCheck %s --check-prefix=MEASURED-PAFTER < %t.perturbed.sched.out
-// RUN: grep memsched-hash %t.perturbed.sched.out > %t.perturbed.sched.hash
-// RUN: diff %t.upstream.hash %t.perturbed.sched.hash
 
 // REMARK: remark: memsched-schedule: peak 3606932 -> 301248 bytes, lower bound 301248 bytes (optimal){{$}}
 // CERT: memsched.certificate = #memsched.certificate<peak = 301248, lower_bound = 301248,
@@ -65,4 +61,3 @@
 // STATIC-NEXT: perturbed.sched.mlir: peak-as-written=301248 bound=301248 bound-kind=
 // MEASURED-BEFORE: memsched-measured-peak=3606932 live-at-end=
 // MEASURED-AFTER: memsched-measured-peak=301248 live-at-end=
-// MEASURED-PAFTER: memsched-measured-peak=301248 live-at-end=
