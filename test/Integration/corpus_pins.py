@@ -200,7 +200,7 @@ def render(m):
         + (" (both)." if run_pert else " (upstream;"),
     ]
     if not run_pert:
-        lines.append("//   the perturbed output is not run, to keep the lit time down).")
+        lines.append("//   the perturbed output runs under --measure only, see PERTURBED_RUN).")
     lines += [
         "// lower bound: memsched's certificate; verdict optimal iff bound == after.",
         *wrap(f"upstream: {proof(up)}."),

@@ -17,7 +17,7 @@
 // before: memref_peaks.py on the input (memref.alloc sizes from their types,
 //   memref.dealloc where written); upstream: also measured when it runs.
 // after: memref_peaks.py on memsched's output, and measured when it runs (upstream;
-//   the perturbed output is not run, to keep the lit time down).
+//   the perturbed output runs under --measure only, see PERTURBED_RUN).
 // lower bound: memsched's certificate; verdict optimal iff bound == after.
 //   upstream: memref_peaks.py reproduces it: the least memory linalg.generic#198
 //     runs with over all its executed sets (a min cut).
