@@ -7,7 +7,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "MEMSCHED"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.excludes = ["lib", "Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.memsched_obj_root, "test")
@@ -32,7 +32,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.memsched_tools_dir, config.llvm_tools_dir]
-tools = ["memsched-opt", "mlir-opt", "mlir-runner", "FileCheck", "not", "count", "split-file"]
+tools = ["memsched-opt", "memsched-arena", "mlir-opt", "mlir-runner", "FileCheck", "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(
     [ToolSubst(t, unresolved="ignore") for t in tools], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -101,6 +101,8 @@ private:
   const ValueUses &usesOf(Operation *op);
   void addValueUses(Value v, ValueUses &into);
   LogicalResult collectAccesses();
+  /// A memref operand whose address `op` may carry away escapes.
+  void noteCaptures(Operation *op, ArrayRef<Value> accessed);
   void collectEscapes();
   void collectDanglingUsers();
   /// Anchors each allocation to the next node and each deallocation to the
@@ -354,17 +356,8 @@ LogicalResult LifetimeBuilder::collectAccesses() {
         }
       }
     };
-    // A memref operand whose address the op may carry away escapes.
     auto noteCaptures = [&](Operation *nested, ArrayRef<Value> accessed) {
-      for (Value operand : nested->getOperands())
-        if (isa<BaseMemRefType>(operand.getType()) &&
-            mayCapture(nested, operand, accessed))
-          for (unsigned r : aliases->rootsOf(operand))
-            if (aliases->root(r).kind == RootKind::Buffer) {
-              std::string &e = a.buffers[aliases->root(r).buffer].escape;
-              if (e.empty())
-                e = ("captured by " + nested->getName().getStringRef()).str();
-            }
+      this->noteCaptures(nested, accessed);
     };
     // An op with unknown effects: a barrier that may write everything it is
     // given, anywhere in the allocation.
@@ -437,18 +430,20 @@ LogicalResult LifetimeBuilder::collectAccesses() {
   // other types).
   for (Operation &op : *a.block)
     if (isFloating(&op))
-      op.walk([&](Operation *nested) {
-        for (Value operand : nested->getOperands())
-          if (isa<BaseMemRefType>(operand.getType()) &&
-              mayCapture(nested, operand, {}))
-            for (unsigned r : aliases->rootsOf(operand))
-              if (aliases->root(r).kind == RootKind::Buffer) {
-                std::string &e = a.buffers[aliases->root(r).buffer].escape;
-                if (e.empty())
-                  e = ("captured by " + nested->getName().getStringRef()).str();
-              }
-      });
+      op.walk([&](Operation *nested) { noteCaptures(nested, {}); });
   return success();
+}
+
+void LifetimeBuilder::noteCaptures(Operation *op, ArrayRef<Value> accessed) {
+  for (Value operand : op->getOperands())
+    if (isa<BaseMemRefType>(operand.getType()) &&
+        mayCapture(op, operand, accessed))
+      for (unsigned r : aliases->rootsOf(operand))
+        if (aliases->root(r).kind == RootKind::Buffer) {
+          std::string &e = a.buffers[aliases->root(r).buffer].escape;
+          if (e.empty())
+            e = ("captured by " + op->getName().getStringRef()).str();
+        }
 }
 
 void LifetimeBuilder::collectEscapes() {
