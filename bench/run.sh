@@ -20,14 +20,6 @@ QUICK=false
 [ "${1:-}" = "--quick" ] && QUICK=true
 mkdir -p "$WORK"
 
-peak_as_written() {
-  "$OPT" "$1" --memsched-print-lifetimes -o /dev/null |
-    sed -n 's/.*peak-as-written=\([0-9]*\).*/\1/p' | head -n 1
-}
-nodes_of() {
-  "$OPT" "$1" --memsched-print-lifetimes -o /dev/null |
-    sed -n 's/.* nodes=\([0-9]*\).*/\1/p' | head -n 1
-}
 # Wall seconds of one pass from --mlir-timing output on stdin.
 pass_seconds() { awk -v p="$1" '$0 ~ "  "p"$" {print $1; exit}'; }
 kib() { awk -v b="$1" 'BEGIN {printf "%.1f", b / 1024}'; }
@@ -42,32 +34,8 @@ echo "measures at run time (test/Integration/corpus)."
 echo
 echo "## Real networks (bench/models)"
 echo
-echo "| model | ops | upstream dealloc pipeline | + optimize-allocation-liveness | memsched-schedule | lower bound | certified | schedule + certify time |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |"
 } > "$WORK/corpus.md"
-
-for mlir in "$ROOT"/bench/models/*.mlir; do
-  case "$mlir" in *.tensor.mlir) continue ;; esac
-  name=$(basename "$mlir" .mlir)
-  tensor="$ROOT/bench/models/$name.tensor.mlir"
-  upstream="-"
-  if [ -f "$tensor" ]; then
-    "$OPT" "$tensor" \
-      --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
-      --buffer-deallocation-pipeline --convert-bufferization-to-memref --canonicalize --cse \
-      -o "$WORK/$name.upstream.mlir"
-    upstream=$(peak_as_written "$WORK/$name.upstream.mlir")
-  fi
-  liveness=$(peak_as_written "$mlir")
-  ops=$(nodes_of "$mlir")
-  timing=$("$OPT" "$mlir" --memsched-schedule --mlir-timing -o "$WORK/$name.scheduled.mlir" 2>&1)
-  seconds=$(echo "$timing" | pass_seconds Schedule)
-  cert=$(grep -o 'certificate<peak = [0-9]*, lower_bound = [0-9]*' "$WORK/$name.scheduled.mlir")
-  peak=$(echo "$cert" | sed 's/.*peak = \([0-9]*\),.*/\1/')
-  bound=$(echo "$cert" | sed 's/.*lower_bound = \([0-9]*\)/\1/')
-  if [ "$peak" = "$bound" ]; then certified="optimal"; else certified="gap $((peak - bound))"; fi
-  echo "| $name | $ops | $upstream | $liveness | $peak | $bound | $certified | ${seconds} s |" >> "$WORK/corpus.md"
-done
+"$ROOT/bench/corpus-table.sh" "$OPT" "$WORK" --times >> "$WORK/corpus.md"
 cat "$WORK/corpus.md"
 
 if ! $QUICK; then

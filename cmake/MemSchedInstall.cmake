@@ -6,6 +6,11 @@ set(MEMSCHED_EXPORTED_LIBS MemSchedGraph MemSchedAnalysis MLIRMemSched MemSchedT
 foreach(lib ${MEMSCHED_EXPORTED_LIBS})
   target_include_directories(${lib} INTERFACE
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  # Libraries built with MEMSCHED_SANITIZE need the sanitizer runtime in
+  # whatever links them.
+  if(MEMSCHED_SANITIZE_FLAGS)
+    target_link_options(${lib} INTERFACE ${MEMSCHED_SANITIZE_FLAGS})
+  endif()
 endforeach()
 
 # One umbrella target for consumers.
@@ -17,7 +22,7 @@ install(TARGETS ${MEMSCHED_EXPORTED_LIBS} MemSched
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS memsched-opt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS memsched-opt memsched-arena RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS MemSchedPlugin memsched_runtime
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ ${PROJECT_BINARY_DIR}/include/

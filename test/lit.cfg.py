@@ -7,7 +7,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "MEMSCHED"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.excludes = ["lib", "Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.memsched_obj_root, "test")
@@ -17,6 +17,14 @@ config.substitutions.append(("%memsched_src_root", config.memsched_src_root))
 config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(
     ("%memsched_runtime", os.path.join(config.memsched_lib_dir, "libmemsched_runtime.so")))
+# Differential execution before/after --memsched-schedule (see the script).
+# The bare word mlir-runner is resolved by the tool substitution below (so
+# --param mlir-runner=... reaches the script too).
+config.substitutions.append(
+    ("%differential", "bash %s %s %s mlir-runner" % (
+        os.path.join(config.memsched_src_root, "test", "Integration", "differential.sh"),
+        os.path.join(config.memsched_lib_dir, "libmemsched_runtime.so"),
+        config.llvm_lib_dir)))
 config.substitutions.append(
     ("%memsched_plugin", os.path.join(config.memsched_lib_dir, "libMemSchedPlugin.so")))
 
@@ -24,7 +32,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.memsched_tools_dir, config.llvm_tools_dir]
-tools = ["memsched-opt", "mlir-opt", "mlir-runner", "FileCheck", "not", "count", "split-file"]
+tools = ["memsched-opt", "memsched-arena", "mlir-opt", "mlir-runner", "FileCheck", "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(
     [ToolSubst(t, unresolved="ignore") for t in tools], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

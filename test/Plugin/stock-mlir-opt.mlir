@@ -5,25 +5,25 @@
 
 // RUN: mlir-opt %memsched_src_root/bench/models/resnet18.mlir \
 // RUN:   --load-dialect-plugin=%memsched_plugin --load-pass-plugin=%memsched_plugin \
-// RUN:   --pass-pipeline="builtin.module(func.func(memsched-schedule, memsched-verify{require}, memsched-check-budget{bytes=1000000}))" \
+// RUN:   --pass-pipeline="builtin.module(memsched-schedule, memsched-verify{require}, memsched-check-budget{bytes=1000000})" \
 // RUN: | FileCheck %s --check-prefix=SCHED
 
 // RUN: mlir-opt %memsched_src_root/bench/models/resnet18.mlir \
 // RUN:   --load-dialect-plugin=%memsched_plugin --load-pass-plugin=%memsched_plugin \
-// RUN:   --pass-pipeline="builtin.module(memsched-pipeline, func.func(memsched-certify))" \
+// RUN:   --pass-pipeline="builtin.module(memsched-pipeline, memsched-certify)" \
 // RUN: | FileCheck %s --check-prefix=PIPE
 
 // RUN: not mlir-opt %memsched_src_root/bench/models/resnet18.mlir \
 // RUN:   --load-dialect-plugin=%memsched_plugin --load-pass-plugin=%memsched_plugin \
-// RUN:   --pass-pipeline="builtin.module(func.func(memsched-check-budget{bytes=100000}))" -o /dev/null 2>&1 \
+// RUN:   --pass-pipeline="builtin.module(memsched-check-budget{bytes=100000})" -o /dev/null 2>&1 \
 // RUN: | FileCheck %s --check-prefix=BUDGET
 
 // The certificate printed by the stock tool parses back with the plugin.
 // RUN: mlir-opt %memsched_src_root/bench/models/resnet18.mlir \
 // RUN:   --load-dialect-plugin=%memsched_plugin --load-pass-plugin=%memsched_plugin \
-// RUN:   --pass-pipeline="builtin.module(func.func(memsched-certify))" \
+// RUN:   --pass-pipeline="builtin.module(memsched-certify)" \
 // RUN: | mlir-opt --load-dialect-plugin=%memsched_plugin --load-pass-plugin=%memsched_plugin \
-// RUN:   --pass-pipeline="builtin.module(func.func(memsched-verify{require}))" \
+// RUN:   --pass-pipeline="builtin.module(memsched-verify{require})" \
 // RUN: | FileCheck %s --check-prefix=ROUNDTRIP
 
 // SCHED: func.func @forward

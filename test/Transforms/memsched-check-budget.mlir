@@ -67,3 +67,17 @@ func.func @cannot_fit(%x: memref<1024xf32> {llvm.noalias}, %out: memref<1024xf32
   memref.dealloc %c : memref<1024xf32>
   return
 }
+
+// -----
+
+// Tests that a function the analysis cannot handle is an error: the budget
+// cannot be checked.
+// expected-error @+2 {{memsched-check-budget: cannot check 'blocks' against the budget: body with several blocks}}
+// expected-note @+1 {{the op at fault}}
+func.func @blocks() {
+  %a = memref.alloc() : memref<4096xf32>
+  cf.br ^bb1
+^bb1:
+  memref.dealloc %a : memref<4096xf32>
+  return
+}

@@ -10,7 +10,13 @@
 // Schedulable ops ("nodes") are the ops of the block other than allocations,
 // deallocations of buffers allocated in the block, side-effect free ops (views,
 // constants, index arithmetic) and the terminator: those follow the nodes when
-// the block is reordered.
+// the block is reordered. The deallocation of a buffer no other node touches
+// is a node of its own, so the buffer is counted where it is live.
+//
+// The pieces, one file each: AllocationSize (bytes), OpClassification (roles
+// of ops), AliasRoots (what a memref may point into), Footprint (which
+// elements an access touches), CallEffects (callee summaries); this file
+// builds the graph from them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +24,7 @@
 #define MEMSCHED_ANALYSIS_BUFFERLIFETIMEANALYSIS_H
 
 #include "Analysis/Graph/MemoryGraph.h"
+#include "Analysis/MemSched/AllocationSize.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Pass/AnalysisManager.h"
@@ -29,14 +36,6 @@
 
 namespace mlir {
 namespace memsched {
-
-/// How buffer sizes are counted.
-struct SizeModel {
-  /// Add the bytes upstream's allocation lowering requests on top of the
-  /// memref's size: for an allocation with an explicit `alignment`, the
-  /// generic `_mlir_memref_to_llvm_alloc` call asks for size + alignment.
-  bool countAlignmentPadding = false;
-};
 
 /// A buffer allocated by an op of the analysed block.
 struct BufferInfo {
@@ -53,6 +52,10 @@ struct BufferInfo {
   std::string escape;
   /// Nodes touching the buffer or an alias of it, in block order.
   llvm::SmallVector<unsigned, 4> touchers;
+  /// Side-effect free ops of the block that use an alias of the buffer but
+  /// feed no node (views nobody reads, the operands of the deallocation):
+  /// they must still come before the deallocation.
+  llvm::SmallVector<Operation *, 2> danglingUsers;
 };
 
 /// A schedulable op of the block.
@@ -63,6 +66,8 @@ struct NodeInfo {
   /// The op has unknown or global effects: ordered against every op with
   /// effects.
   bool barrier = false;
+  /// The node is the deallocation of a buffer no other node touches.
+  bool isDealloc = false;
 };
 
 /// Lifetime analysis of the body block of a function-like op (or of any op

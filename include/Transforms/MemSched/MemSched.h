@@ -95,8 +95,14 @@ FunctionReport buildFunctionReport(Operation *func,
                                    uint64_t peakAfter, bool reordered,
                                    CertificateAttr certificate);
 
-/// Writes `<dir>/<function>.json` and `<dir>/<function>.svg`; errors go to
-/// `func`'s diagnostics.
+/// The file name (without extension) of a function's report: the symbol
+/// name with every character other than letters, digits, `_`, `-` and `.`
+/// (and a leading `.`) replaced by `_`, cut at 100 characters, and then
+/// followed by `-<hash of the symbol>` when anything was replaced or cut.
+std::string getReportFileStem(StringRef symbol);
+
+/// Writes `<dir>/<stem>.json` and `<dir>/<stem>.svg` (see
+/// getReportFileStem); errors go to `func`'s diagnostics.
 LogicalResult writeFunctionReport(Operation *func, const FunctionReport &report,
                                   StringRef dir);
 

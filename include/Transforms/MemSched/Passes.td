@@ -22,7 +22,7 @@ defvar SizeModelOptions = SizeOption # [
          "Turn the remark for an unsupported function into an error">,
 ];
 
-def Schedule : Pass<"memsched-schedule", "::mlir::func::FuncOp"> {
+def Schedule : Pass<"memsched-schedule", "::mlir::ModuleOp"> {
   let summary = "Reorder a lowered function's ops for minimum peak memory";
   let description = [{
     Reorders the ops of the body of each function (a single block of
@@ -33,7 +33,20 @@ def Schedule : Pass<"memsched-schedule", "::mlir::func::FuncOp"> {
     each deallocation hoisted to just after the last one. Every dependency is
     kept: SSA def-use, reads and writes of the same buffer (unless they
     provably touch disjoint parts of it, like the copies that fill the slices
-    of a concatenation), and the order of ops with unknown effects.
+    of a concatenation), and the order of ops with unknown effects (accesses
+    through `!llvm.ptr` or integers, calls whose effects are not known, global
+    effects). Arguments that are not `llvm.noalias` may alias each other and
+    any global; a buffer whose address leaves the memref values
+    (`extract_aligned_pointer_as_index`, stores, unknown ops) is live until
+    its deallocation. Side-effect free users of a buffer stay before its
+    deallocation. The planned op sequence is checked (definitions before uses,
+    the order's dependencies, nothing after a free) before anything moves.
+
+    The pass runs on a module and visits its `func.func`s one at a time,
+    callees before callers: the analysis of a caller reads its callees'
+    bodies (their effects on arguments, their peaks as the call's transient
+    memory), so it sees their final order, and the output is the same with or
+    without threads.
 
     Each function it handles gets a `memsched.certificate` attribute
     (`#memsched.certificate<peak = P, lower_bound = L, ...>`): P is the peak
@@ -115,7 +128,7 @@ def Schedule : Pass<"memsched-schedule", "::mlir::func::FuncOp"> {
   ];
 }
 
-def Certify : Pass<"memsched-certify", "::mlir::func::FuncOp"> {
+def Certify : Pass<"memsched-certify", "::mlir::ModuleOp"> {
   let summary = "Attach a peak-memory certificate without reordering";
   let description = [{
     Computes the peak of each function body as it stands and a lower bound
@@ -152,15 +165,25 @@ def Certify : Pass<"memsched-certify", "::mlir::func::FuncOp"> {
   ];
 }
 
-def Verify : Pass<"memsched-verify", "::mlir::func::FuncOp"> {
+def Verify : Pass<"memsched-verify", "::mlir::ModuleOp"> {
   let summary = "Check memsched certificates against the IR as it stands";
   let description = [{
-    For each function carrying a `memsched.certificate`, recomputes the peak
-    of the body as it stands (with the certificate's size model) and the lower
-    bound. Errors when the recorded peak differs (the certificate is stale:
-    the IR changed after certification), when the recorded lower bound cannot
-    be reproduced, or when the function can no longer be analysed. Functions
-    without a certificate are ignored unless `require` is set.
+    For each function carrying a `memsched.certificate`, recomputes, with the
+    certificate's size model, the peak of the body as it stands and the lower
+    bound for its ops. It errors when:
+    - the recorded peak differs from the recomputed one (the certificate is
+      stale: the IR changed after certification);
+    - the recomputed lower bound is below the recorded one (the recorded
+      bound cannot be reproduced for these ops);
+    - the function can no longer be analysed.
+    Functions without a certificate are ignored unless `require` is set.
+
+    What it does not check: the recorded `bound_op` and `cut` (they explain
+    the bound, they are not re-derived), and a change of the body that keeps
+    its peak and its bound (e.g. ops moved or replaced without changing the
+    memory profile) passes: the certificate is a statement about memory, not
+    a fingerprint of the body. Callees are read as they stand, so a change
+    to a callee that changes a caller's peak is reported on the caller.
   }];
   let options = [
     Option<"require", "require", "bool", /*default=*/"false",
@@ -171,7 +194,7 @@ def Verify : Pass<"memsched-verify", "::mlir::func::FuncOp"> {
   ];
 }
 
-def CheckBudget : Pass<"memsched-check-budget", "::mlir::func::FuncOp"> {
+def CheckBudget : Pass<"memsched-check-budget", "::mlir::ModuleOp"> {
   let summary = "Fail when a function's peak memory exceeds a byte budget";
   let description = [{
     Errors when the peak of a function body as it stands exceeds `bytes`, and

@@ -11,8 +11,12 @@ namespace memsched {
 /// The full op sequence of the analysed block (terminator excluded) for a
 /// valid order of its nodes: each allocation right before the first node
 /// touching the buffer, each deallocation right after the last one, and
-/// side-effect free ops right before their first user.
-SmallVector<Operation *> planBlockOrder(const BufferLifetimeAnalysis &analysis,
+/// side-effect free ops right before their first user (or, when they feed no
+/// node, before the deallocations of the buffers they use). Fails, moving
+/// nothing, when the order is not a permutation of the nodes or the sequence
+/// would use a value before its definition, run a node out of the order or
+/// use a buffer after its deallocation.
+FailureOr<SmallVector<Operation *>> planBlockOrder(const BufferLifetimeAnalysis &analysis,
                                         ArrayRef<unsigned> nodeOrder);
 
 /// Peak bytes of `sequence` as written, with the sizes of `analysis`.

@@ -1,31 +1,36 @@
 //===- BufferLifetimeAnalysis.cpp - buffers, aliases, dependencies -*- C++ -*-===//
 //
-// Builds the MemoryGraph of one block. The parts, in order:
-//   1. alias roots: every memref value of the function is mapped to the
-//      allocations, arguments or globals it may point into (flow through view
-//      ops, region branches and unknown ops; a fixpoint);
-//   2. classification of the block's ops into allocations, deallocations,
-//      side-effect free ops that follow their users, and nodes;
-//   3. the accesses of each node (its own and its nested ops' memory effects)
-//      with a static footprint where one is known;
+// Builds the MemoryGraph of one block. The steps, in order:
+//   1. classification of the block's ops into allocations (sized),
+//      deallocations, side-effect free ops that follow their users, and
+//      nodes; alias roots of every memref value of the function;
+//   2. per node: its SSA dependencies on other nodes (through floating ops,
+//      iteratively), the buffers it keeps allocated, and its accesses (its
+//      own and its nested ops' memory effects, calls through callee
+//      summaries) with a footprint where one is known;
+//   3. escapes, and the floating users of a buffer that feed no node: they
+//      and their operands stay before the buffer's deallocation;
 //   4. dependency edges: SSA, memory (RAW/WAR/WAW unless footprints are
-//      disjoint) and a barrier chain for unknown effects;
-//   5. sizes, nested (transient) peaks and the peak as written.
+//      disjoint), a barrier chain for unknown effects, allocation operands;
+//   5. nested (transient) peaks and the peak as written, in checked
+//      arithmetic.
+// Nothing here recurses on the IR: chains of any length are fine.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
+#include "Analysis/MemSched/AliasRoots.h"
+#include "Analysis/MemSched/CallEffects.h"
+#include "Analysis/MemSched/Footprint.h"
+#include "Analysis/MemSched/OpClassification.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
-#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
@@ -35,454 +40,22 @@
 using namespace mlir;
 using namespace mlir::memsched;
 
-//===----------------------------------------------------------------------===//
-// Sizes
-//===----------------------------------------------------------------------===//
-
-/// Bytes the generic allocation lowering adds on top of the memref size.
-static uint64_t getAllocationPadding(Operation *allocOp, SizeModel sizes) {
-  if (!sizes.countAlignmentPadding)
-    return 0;
-  if (auto alloc = dyn_cast<memref::AllocOp>(allocOp))
-    if (std::optional<uint64_t> alignment = alloc.getAlignment())
-      return *alignment;
-  return 0;
-}
-
-static std::optional<uint64_t> getElementBytes(const DataLayout &layout,
-                                               MemRefType type) {
-  llvm::TypeSize bits = layout.getTypeSizeInBits(type.getElementType());
-  if (bits.isScalable())
-    return std::nullopt;
-  return llvm::divideCeil(bits.getFixedValue(), 8);
-}
-
-/// Size of an allocation, bounding dynamic dimensions with the value bounds
-/// infrastructure. Sets `isBound` when a bound was used.
-static FailureOr<uint64_t> getAllocationSize(Operation *allocOp,
-                                             const DataLayout &layout,
-                                             SizeModel sizes, bool &isBound,
-                                             std::string &why) {
-  isBound = false;
-  auto type = dyn_cast<MemRefType>(allocOp->getResult(0).getType());
-  if (!type) {
-    why = "allocation of a non-memref type";
-    return failure();
-  }
-  if (!type.getLayout().isIdentity()) {
-    why = "allocation with a non-identity layout";
-    return failure();
-  }
-  std::optional<uint64_t> elem = getElementBytes(layout, type);
-  if (!elem) {
-    why = "element type without a fixed size";
-    return failure();
-  }
-  uint64_t count = 1;
-  for (int64_t dim = 0, e = type.getRank(); dim < e; ++dim) {
-    int64_t extent = type.getDimSize(dim);
-    if (ShapedType::isDynamic(extent)) {
-      FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
-          presburger::BoundType::UB,
-          ValueBoundsConstraintSet::Variable(allocOp->getResult(0), dim),
-          /*stopCondition=*/nullptr, /*closedUB=*/true);
-      if (failed(ub) || *ub < 0) {
-        why = "dynamic dimension " + std::to_string(dim) +
-              " has no constant upper bound";
-        return failure();
-      }
-      extent = *ub;
-      isBound = true;
-    }
-    count *= static_cast<uint64_t>(extent);
-  }
-  return count * *elem + getAllocationPadding(allocOp, sizes);
-}
-
-//===----------------------------------------------------------------------===//
-// Op classification helpers
-//===----------------------------------------------------------------------===//
-
-/// An op whose only effects allocate its memref results.
-static bool isAllocation(Operation *op) {
-  if (op->getNumResults() != 1 || !isa<MemRefType>(op->getResult(0).getType()))
-    return false;
-  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!iface || op->getNumRegions() != 0)
-    return false;
-  SmallVector<MemoryEffects::EffectInstance> effects;
-  iface.getEffects(effects);
-  return !effects.empty() && llvm::all_of(effects, [&](auto &e) {
-    return isa<MemoryEffects::Allocate>(e.getEffect()) &&
-           e.getValue() == op->getResult(0);
-  });
-}
-
-/// An op whose only effects free one memref operand and that has no results.
-static Value getDeallocatedValue(Operation *op) {
-  if (op->getNumResults() != 0 || op->getNumRegions() != 0)
-    return nullptr;
-  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!iface)
-    return nullptr;
-  SmallVector<MemoryEffects::EffectInstance> effects;
-  iface.getEffects(effects);
-  Value freed;
-  for (auto &e : effects) {
-    if (!isa<MemoryEffects::Free>(e.getEffect()) || !e.getValue())
-      return nullptr;
-    if (freed && freed != e.getValue())
-      return nullptr;
-    freed = e.getValue();
-  }
-  return freed;
-}
-
-/// Whether nothing can observe `value`: no use, or only side-effect free
-/// users whose results are unobservable too. Cleanups erase such values, and
-/// an allocation whose result is unobservable is never made.
-static bool isUnobservable(Value value, unsigned depth = 0) {
-  if (depth > 16)
-    return false;
-  for (Operation *user : value.getUsers()) {
-    if (!isMemoryEffectFree(user) || user->hasTrait<OpTrait::IsTerminator>())
-      return false;
-    for (Value result : user->getResults())
-      if (!isUnobservable(result, depth + 1))
-        return false;
-  }
-  return true;
-}
-
-/// Side-effect free ops follow their users when the block is reordered.
-static bool isFloating(Operation *op) {
-  return !op->hasTrait<OpTrait::IsTerminator>() && isMemoryEffectFree(op) &&
-         !isAllocation(op);
-}
-
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Alias roots
-//===----------------------------------------------------------------------===//
-
-enum class RootKind { Buffer, Local, Argument, Global, Unknown };
-
-struct Root {
-  RootKind kind;
-  /// Buffer index for Buffer roots.
-  unsigned buffer = 0;
+/// What a value of the block stands for, for scheduling: the nodes that must
+/// run before it exists and the block's buffers it may point into (through
+/// the memrefs used to compute it).
+struct ValueUses {
+  SmallVector<unsigned, 2> deps;
+  SmallVector<unsigned, 2> buffers;
 };
 
-/// Maps every memref value of a function to the roots it may point into.
-class AliasRoots {
-public:
-  using RootSet = SmallVector<unsigned, 2>;
-
-  /// `blockAllocs` maps the allocations of the analysed block to buffer ids.
-  /// With `distinctArgs`, every argument is a root of its own (to attribute
-  /// a callee's effects to its arguments; the caller knows their aliasing).
-  AliasRoots(Operation *func, Block *analysed,
-             const DenseMap<Operation *, unsigned> &blockAllocs,
-             bool distinctArgs = false) {
-    unknownRoot = addRoot({RootKind::Unknown});
-    sharedArgRoot = addRoot({RootKind::Argument});
-    auto fn = dyn_cast<FunctionOpInterface>(func);
-    Region &body = func->getRegion(0);
-    if (!body.empty()) {
-      for (BlockArgument arg : body.front().getArguments()) {
-        if (!isa<BaseMemRefType>(arg.getType()))
-          continue;
-        bool noalias = distinctArgs ||
-                       (fn && fn.getArgAttr(arg.getArgNumber(), "llvm.noalias"));
-        seed(arg, noalias ? addRoot({RootKind::Argument}) : sharedArgRoot);
-      }
-    }
-    func->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (op == func)
-        return;
-      visit(op, analysed, blockAllocs);
-    });
-    // Block arguments of nested blocks that nothing flows into (unstructured
-    // control flow inside regions) may be anything.
-    func->walk([&](Block *b) {
-      if (b == &body.front())
-        return;
-      for (BlockArgument arg : b->getArguments())
-        if (isa<BaseMemRefType>(arg.getType()) && !hasIncoming.contains(arg))
-          seed(arg, unknownRoot);
-    });
-    propagate();
+static void mergeSorted(SmallVectorImpl<unsigned> &into, ArrayRef<unsigned> from) {
+  for (unsigned x : from) {
+    auto it = llvm::lower_bound(into, x);
+    if (it == into.end() || *it != x)
+      into.insert(it, x);
   }
-
-  const RootSet &rootsOf(Value v) const {
-    auto it = roots.find(v);
-    return it == roots.end() ? empty : it->second;
-  }
-  const Root &root(unsigned id) const { return table[id]; }
-  unsigned getUnknownRoot() const { return unknownRoot; }
-
-private:
-  unsigned addRoot(Root r) {
-    table.push_back(r);
-    return table.size() - 1;
-  }
-  void seed(Value v, unsigned rootId) {
-    RootSet &set = roots[v];
-    if (!llvm::is_contained(set, rootId)) {
-      set.insert(llvm::lower_bound(set, rootId), rootId);
-      worklist.insert(v);
-    }
-  }
-  void flow(Value from, Value to) {
-    if (!isa<BaseMemRefType>(from.getType()) ||
-        !isa<BaseMemRefType>(to.getType()))
-      return;
-    edges[from].push_back(to);
-    hasIncoming.insert(to);
-    roots[to]; // every flow target gets an entry
-  }
-
-  void visit(Operation *op, Block *analysed,
-             const DenseMap<Operation *, unsigned> &blockAllocs) {
-    if (isAllocation(op)) {
-      auto it = blockAllocs.find(op);
-      if (it != blockAllocs.end())
-        seed(op->getResult(0), addRoot({RootKind::Buffer, it->second}));
-      else
-        seed(op->getResult(0), addRoot({RootKind::Local}));
-      return;
-    }
-    if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
-      StringRef name = global.getName();
-      auto [it, inserted] = globals.try_emplace(name, 0);
-      if (inserted)
-        it->second = addRoot({RootKind::Global});
-      seed(global.getResult(), it->second);
-      return;
-    }
-    if (auto view = dyn_cast<ViewLikeOpInterface>(op)) {
-      for (Value result : op->getResults())
-        flow(view.getViewSource(), result);
-      return;
-    }
-    if (auto branch = dyn_cast<RegionBranchOpInterface>(op)) {
-      SmallVector<RegionSuccessor> successors;
-      branch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
-      for (RegionSuccessor &succ : successors)
-        for (auto [from, to] : llvm::zip(branch.getEntrySuccessorOperands(succ),
-                                         succ.getSuccessorInputs()))
-          flow(from, to);
-      for (Region &region : op->getRegions())
-        for (Block &b : region) {
-          if (b.empty())
-            continue;
-          auto term = dyn_cast<RegionBranchTerminatorOpInterface>(b.back());
-          if (!term)
-            continue;
-          SmallVector<RegionSuccessor> next;
-          branch.getSuccessorRegions(RegionBranchPoint(term), next);
-          for (RegionSuccessor &succ : next)
-            for (auto [from, to] : llvm::zip(term.getSuccessorOperands(succ),
-                                             succ.getSuccessorInputs()))
-              flow(from, to);
-        }
-      // Memref results not produced by any terminator stay unknown.
-      for (Value result : op->getResults())
-        if (isa<BaseMemRefType>(result.getType()) &&
-            !hasIncoming.contains(result))
-          seed(result, unknownRoot);
-      return;
-    }
-    // Anything else: results may alias any memref operand; an op with
-    // effects (or a call) may also return memory from elsewhere.
-    bool mayProduceOther = !isMemoryEffectFree(op) || isa<CallOpInterface>(op);
-    for (Value result : op->getResults()) {
-      if (!isa<BaseMemRefType>(result.getType()))
-        continue;
-      for (Value operand : op->getOperands())
-        flow(operand, result);
-      if (mayProduceOther || !hasIncoming.contains(result))
-        seed(result, unknownRoot);
-    }
-  }
-
-  void propagate() {
-    while (!worklist.empty()) {
-      Value v = worklist.pop_back_val();
-      auto it = edges.find(v);
-      if (it == edges.end())
-        continue;
-      RootSet src = roots[v];
-      for (Value to : it->second) {
-        RootSet &dst = roots[to];
-        bool changed = false;
-        for (unsigned r : src)
-          if (!llvm::is_contained(dst, r)) {
-            dst.insert(llvm::lower_bound(dst, r), r);
-            changed = true;
-          }
-        if (changed)
-          worklist.insert(to);
-      }
-    }
-  }
-
-  SmallVector<Root> table;
-  DenseMap<Value, RootSet> roots;
-  DenseMap<Value, SmallVector<Value, 2>> edges;
-  DenseSet<Value> hasIncoming;
-  llvm::SetVector<Value> worklist;
-  llvm::StringMap<unsigned> globals;
-  unsigned unknownRoot = 0, sharedArgRoot = 0;
-  RootSet empty;
-};
-
-//===----------------------------------------------------------------------===//
-// Footprints
-//===----------------------------------------------------------------------===//
-
-/// The elements of a buffer an access may touch: a strided box in the
-/// buffer's linear element space, or the whole buffer.
-struct Footprint {
-  bool whole = true;
-  /// The allocation or argument the box is relative to.
-  Value base;
-  int64_t offset = 0;
-  SmallVector<int64_t, 4> sizes, strides;
-
-  /// Whether every element of the base is in the box (or the footprint is
-  /// unknown): such a write conflicts with every access of the same root.
-  bool coversBase = true;
-
-  /// Linear element range [lo, hi] covered by the box.
-  std::pair<int64_t, int64_t> range() const {
-    int64_t lo = offset, hi = offset;
-    for (auto [size, stride] : llvm::zip(sizes, strides)) {
-      if (size == 0)
-        return {0, -1};
-      (stride < 0 ? lo : hi) += (size - 1) * stride;
-    }
-    return {lo, hi};
-  }
-};
-
-/// Decomposes `offset` into per-dimension coordinates for strides that are
-/// nested (each stride a multiple of the next and at least the next extent
-/// times its stride), so boxes with equal strides can be compared per
-/// dimension. Returns false when the strides are not of that form.
-static bool decompose(int64_t offset, ArrayRef<int64_t> sizes,
-                      ArrayRef<int64_t> strides, SmallVectorImpl<int64_t> &out) {
-  out.clear();
-  for (size_t i = 0; i < strides.size(); ++i) {
-    if (strides[i] <= 0)
-      return false;
-    if (i + 1 < strides.size() &&
-        (strides[i] % strides[i + 1] != 0 ||
-         strides[i] < sizes[i + 1] * strides[i + 1]))
-      return false;
-    out.push_back(offset / strides[i]);
-    offset %= strides[i];
-  }
-  if (offset != 0)
-    return false;
-  // Inner coordinates must stay within their row: a box starting at column 6
-  // of rows of 8 and 4 wide wraps into the next row, and the per-dimension
-  // test would miss the overlap there.
-  for (size_t i = 1; i < strides.size(); ++i)
-    if (out[i] + sizes[i] > strides[i - 1] / strides[i])
-      return false;
-  return true;
 }
-
-static bool mayOverlap(const Footprint &a, const Footprint &b) {
-  if (a.whole || b.whole || a.base != b.base)
-    return true;
-  auto [alo, ahi] = a.range();
-  auto [blo, bhi] = b.range();
-  if (ahi < alo || bhi < blo)
-    return false; // empty
-  if (ahi < blo || bhi < alo)
-    return false;
-  if (a.strides != b.strides)
-    return true;
-  SmallVector<int64_t, 4> ca, cb;
-  if (!decompose(a.offset, a.sizes, a.strides, ca) ||
-      !decompose(b.offset, b.sizes, b.strides, cb))
-    return true;
-  for (size_t i = 0; i < ca.size(); ++i)
-    if (ca[i] + a.sizes[i] <= cb[i] || cb[i] + b.sizes[i] <= ca[i])
-      return false;
-  return true;
-}
-
-/// The source of a view whose type's strided layout is expressed relative to
-/// the same base pointer and element type as its source; null otherwise.
-static Value getLayoutPreservingSource(Operation *def) {
-  if (!def)
-    return nullptr;
-  if (auto transpose = dyn_cast<memref::TransposeOp>(def))
-    return transpose.getIn();
-  if (isa<memref::SubViewOp, memref::CastOp, memref::ExpandShapeOp,
-          memref::CollapseShapeOp, memref::ReinterpretCastOp>(def))
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-      return view.getViewSource();
-  return nullptr;
-}
-
-/// The footprint of an access through `value`: exact when `value` is derived
-/// from an allocation or a function argument with an identity layout only
-/// through views that keep the element type and the base pointer, with a
-/// static layout.
-static Footprint getFootprint(Value value) {
-  Footprint whole;
-  auto type = dyn_cast<MemRefType>(value.getType());
-  if (!type)
-    return whole;
-  Value base = value;
-  while (Value source = getLayoutPreservingSource(base.getDefiningOp()))
-    base = source;
-  auto baseType = dyn_cast<MemRefType>(base.getType());
-  bool isRoot = isa<BlockArgument>(base) ||
-                (base.getDefiningOp() && isAllocation(base.getDefiningOp()));
-  if (!isRoot || !baseType || !baseType.getLayout().isIdentity() ||
-      baseType.getElementType() != type.getElementType())
-    return whole;
-  if (!type.hasStaticShape())
-    return whole;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
-    return whole;
-  Footprint f;
-  f.whole = false;
-  f.coversBase = false;
-  f.base = base;
-  f.offset = offset;
-  f.sizes.assign(type.getShape().begin(), type.getShape().end());
-  f.strides.assign(strides.begin(), strides.end());
-  // Unit dimensions do not move; drop them so equal boxes compare equal.
-  for (size_t i = f.sizes.size(); i-- > 0;)
-    if (f.sizes[i] == 1) {
-      f.sizes.erase(f.sizes.begin() + i);
-      f.strides.erase(f.strides.begin() + i);
-    }
-  // A box of distinct elements (views are injective) as many as the base has,
-  // all within the base's range, is the whole base.
-  if (baseType.hasStaticShape() &&
-      llvm::all_of(f.strides, [](int64_t s) { return s > 0; })) {
-    int64_t count = 1;
-    for (int64_t size : f.sizes)
-      count *= size;
-    auto [lo, hi] = f.range();
-    f.coversBase = count == baseType.getNumElements() && lo == 0 &&
-                   hi == count - 1;
-  }
-  return f;
-}
-
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -495,10 +68,20 @@ namespace memsched {
 /// Fills a BufferLifetimeAnalysis. Stops at the first unsupported construct.
 class LifetimeBuilder {
 public:
-  explicit LifetimeBuilder(BufferLifetimeAnalysis &a)
-      : a(a), layout(DataLayout::closest(a.rootOp)) {}
+  LifetimeBuilder(BufferLifetimeAnalysis &a,
+                  const DenseSet<Operation *> &deallocNodes)
+      : a(a), layout(DataLayout::closest(a.rootOp)), deallocNodes(deallocNodes) {}
 
   void run();
+
+  /// Deallocations of buffers no node touches: run again with these as nodes.
+  SmallVector<Operation *> getUntouchedDeallocs() const {
+    SmallVector<Operation *> result;
+    for (const BufferInfo &buf : a.buffers)
+      if (buf.dealloc && buf.touchers.empty())
+        result.push_back(buf.dealloc);
+    return result;
+  }
 
 private:
   /// Marks the analysis unsupported (first reason wins) and returns failure.
@@ -511,37 +94,40 @@ private:
   }
 
   LogicalResult classify();
+  /// The uses of the values an op of the block uses (its operands and those
+  /// of its nested ops that are defined in the block).
+  ValueUses usesOfOperands(Operation *op);
+  /// Memoised uses of a non-node op of the block, computed iteratively.
+  const ValueUses &usesOf(Operation *op);
+  void addValueUses(Value v, ValueUses &into);
+  LogicalResult collectAccesses();
+  /// A memref operand whose address `op` may carry away escapes.
+  void noteCaptures(Operation *op, ArrayRef<Value> accessed);
+  void collectEscapes();
+  void collectDanglingUsers();
   /// Anchors each allocation to the next node and each deallocation to the
   /// previous one (touchers plus ordering edges).
   void pinAllocations();
-  LogicalResult collectAccesses();
   void addEdges();
   LogicalResult computePeaks();
 
-  /// Peak bytes of the allocations nested in `op` (regions, callee).
   FailureOr<uint64_t> nestedPeak(Operation *op, unsigned depth);
-  /// As-written peak of a nested block; all its allocations must be freed in
-  /// it.
   FailureOr<uint64_t> blockPeak(Block &b, unsigned depth);
+  const std::optional<CalleeSummary> &getCallSummary(CallOpInterface call);
 
-  /// Effects of a call on its operands, from the callee's body.
-  struct CallEffects {
-    bool unknown = true;
-    /// Per call operand: 0 none, 1 read, 2 write.
-    SmallVector<uint8_t> operandAccess;
-  };
-  const CallEffects &getCallEffects(CallOpInterface call);
-
-  /// Node-level operands: a node's SSA dependencies on other nodes, through
-  /// floating ops and allocation operands.
-  void collectNodeDeps(Value v, SmallVectorImpl<unsigned> &deps,
-                       SmallVectorImpl<Value> &memrefs);
+  bool isNode(Operation *op) const { return a.nodeIndex.count(op); }
+  /// Position of an op of the block in block order.
+  unsigned positionOf(Operation *op) const { return blockPosition.lookup(op); }
 
   BufferLifetimeAnalysis &a;
   DataLayout layout;
+  const DenseSet<Operation *> &deallocNodes;
   std::unique_ptr<AliasRoots> aliases;
   DenseMap<Operation *, unsigned> allocIndex;
+  DenseMap<Operation *, unsigned> blockPosition;
   DenseSet<Operation *> attachedDeallocs;
+  DenseMap<Operation *, ValueUses> uses;
+  DenseMap<Operation *, std::optional<CalleeSummary>> callSummaries;
 
   struct Access {
     unsigned node;
@@ -551,17 +137,13 @@ private:
   /// Per buffer, accesses in node order.
   SmallVector<SmallVector<Access>> bufferAccesses;
   /// Accesses to roots outside the block's buffers (arguments, globals).
-  DenseMap<unsigned, SmallVector<Access>> otherAccesses;
+  std::map<unsigned, SmallVector<Access>> otherAccesses;
   /// Nodes with any memory effect.
   SmallVector<bool> hasEffects;
-  DenseMap<Operation *, CallEffects> callEffects;
   /// Ordering edges that pin allocations (pinAllocations).
   SmallVector<std::pair<unsigned, unsigned>> pinEdges;
-  struct FloatingUses {
-    SmallVector<unsigned, 2> deps;
-    SmallVector<Value, 2> memrefs;
-  };
-  DenseMap<Operation *, FloatingUses> floatingUses;
+  /// (node, buffer): the node must run before every toucher of the buffer.
+  SmallVector<std::pair<unsigned, unsigned>> beforeBuffer;
   SmallVector<SmallVector<unsigned, 4>> nodeDeps;
 };
 
@@ -570,7 +152,11 @@ private:
 
 LogicalResult LifetimeBuilder::classify() {
   Block &block = *a.block;
+  unsigned pos = 0;
+  for (Operation &op : block)
+    blockPosition[&op] = pos++;
   // Allocations first: alias roots need to know the block's buffers.
+  uint64_t total = 0;
   for (Operation &op : block) {
     if (!isAllocation(&op))
       continue;
@@ -578,17 +164,21 @@ LogicalResult LifetimeBuilder::classify() {
     info.allocOp = &op;
     bool isBound = false;
     std::string why;
-    FailureOr<uint64_t> size = getAllocationSize(&op, layout, a.sizes, isBound, why);
+    FailureOr<uint64_t> size =
+        getAllocationSize(&op, layout, a.sizes, isBound, why);
     if (failed(size))
       return unsupported(&op, why);
     // An allocation nothing observes is dead code that any cleanup (and the
     // lowering to LLVM) erases: it never takes memory.
     info.size = isUnobservable(op.getResult(0)) ? 0 : *size;
     info.sizeIsBound = isBound;
+    if (!addBytes(total, info.size))
+      return unsupported(&op, "the block's allocations add up to more than "
+                              "2^64 bytes");
     allocIndex[&op] = a.buffers.size();
     a.buffers.push_back(std::move(info));
   }
-  aliases = std::make_unique<AliasRoots>(a.rootOp, a.block, allocIndex);
+  aliases = std::make_unique<AliasRoots>(a.rootOp, allocIndex);
 
   for (Operation &op : block) {
     if (isa<bufferization::DeallocOp>(op))
@@ -597,6 +187,7 @@ LogicalResult LifetimeBuilder::classify() {
     if (isAllocation(&op) || isFloating(&op) ||
         op.hasTrait<OpTrait::IsTerminator>())
       continue;
+    bool deallocNode = false;
     if (Value freed = getDeallocatedValue(&op)) {
       const auto &rs = aliases->rootsOf(freed);
       if (rs.size() == 1 && aliases->root(rs[0]).kind == RootKind::Buffer) {
@@ -604,121 +195,112 @@ LogicalResult LifetimeBuilder::classify() {
         if (buf.dealloc)
           return unsupported(&op, "buffer deallocated twice in the block");
         buf.dealloc = &op;
-        attachedDeallocs.insert(&op);
-        continue;
+        if (!deallocNodes.contains(&op)) {
+          attachedDeallocs.insert(&op);
+          continue;
+        }
+        deallocNode = true;
       }
     }
     a.nodeIndex[&op] = a.nodes.size();
     NodeInfo node;
     node.op = &op;
+    node.isDealloc = deallocNode;
     a.nodes.push_back(node);
   }
   return success();
 }
 
-const LifetimeBuilder::CallEffects &
-LifetimeBuilder::getCallEffects(CallOpInterface call) {
-  auto [it, inserted] = callEffects.try_emplace(call.getOperation());
-  if (!inserted)
-    return it->second;
-  CallEffects result;
-  auto callee =
-      dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
-  if (callee && !callee.isExternal() && callee->getNumRegions() == 1 &&
-      callee != a.rootOp) {
-    // Map effects in the callee back to its arguments.
-    DenseMap<Operation *, unsigned> none;
-    AliasRoots calleeRoots(callee, nullptr, none, /*distinctArgs=*/true);
-    Block &entry = callee->getRegion(0).front();
-    DenseMap<unsigned, unsigned> rootToArg;
-    bool ok = true;
-    for (BlockArgument arg : entry.getArguments())
-      if (isa<BaseMemRefType>(arg.getType()))
-        for (unsigned r : calleeRoots.rootsOf(arg))
-          if (!rootToArg.try_emplace(r, arg.getArgNumber()).second)
-            ok = false; // arguments sharing a root: cannot attribute effects
-    SmallVector<uint8_t> argAccess(entry.getNumArguments(), 0);
-    callee->walk([&](Operation *op) {
-      if (!ok || op == callee.getOperation())
-        return;
-      if (isa<CallOpInterface>(op)) {
-        ok = false; // nested calls: keep it simple and safe
-        return;
-      }
-      auto iface = dyn_cast<MemoryEffectOpInterface>(op);
-      if (!iface && op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-        return;
-      if (!iface) {
-        ok = false;
-        return;
-      }
-      SmallVector<MemoryEffects::EffectInstance> effects;
-      iface.getEffects(effects);
-      for (auto &e : effects) {
-        Value v = e.getValue();
-        if (!v) {
-          if (isa<MemoryEffects::Allocate>(e.getEffect()))
-            continue;
-          ok = false;
-          return;
-        }
-        for (unsigned r : calleeRoots.rootsOf(v)) {
-          RootKind kind = calleeRoots.root(r).kind;
-          if (kind == RootKind::Local)
-            continue;
-          auto argIt = rootToArg.find(r);
-          if (argIt == rootToArg.end()) {
-            ok = false;
-            return;
-          }
-          uint8_t acc = isa<MemoryEffects::Read>(e.getEffect()) ? 1 : 2;
-          argAccess[argIt->second] = std::max(argAccess[argIt->second], acc);
-        }
-      }
-    });
-    // A callee returning memrefs may hand out its arguments or new memory.
-    for (Type t : callee.getResultTypes())
-      if (isa<BaseMemRefType>(t))
-        ok = false;
-    if (ok && entry.getNumArguments() == call.getArgOperands().size()) {
-      result.unknown = false;
-      result.operandAccess.assign(call->getNumOperands(), 0);
-      unsigned first = call.getArgOperands().getBeginOperandIndex();
-      for (unsigned i = 0; i < argAccess.size(); ++i)
-        result.operandAccess[first + i] = argAccess[i];
-    }
+void LifetimeBuilder::addValueUses(Value v, ValueUses &into) {
+  if (isa<BaseMemRefType>(v.getType())) {
+    SmallVector<unsigned, 2> buffers;
+    for (unsigned r : aliases->rootsOf(v))
+      if (aliases->root(r).kind == RootKind::Buffer)
+        buffers.push_back(aliases->root(r).buffer);
+    llvm::sort(buffers);
+    mergeSorted(into.buffers, buffers);
   }
-  return callEffects[call.getOperation()] = std::move(result);
-}
-
-void LifetimeBuilder::collectNodeDeps(Value v, SmallVectorImpl<unsigned> &deps,
-                                      SmallVectorImpl<Value> &memrefs) {
-  if (isa<BaseMemRefType>(v.getType()))
-    memrefs.push_back(v);
   Operation *def = v.getDefiningOp();
   if (!def || def->getBlock() != a.block)
     return;
-  auto nodeIt = a.nodeIndex.find(def);
-  if (nodeIt != a.nodeIndex.end()) {
-    deps.push_back(nodeIt->second);
+  if (auto it = a.nodeIndex.find(def); it != a.nodeIndex.end()) {
+    mergeSorted(into.deps, {it->second});
     return;
   }
-  // Floating ops and allocations stand for their own operands (and the values
-  // used inside their regions), memoised.
-  auto it = floatingUses.find(def);
-  if (it == floatingUses.end()) {
-    FloatingUses uses;
-    def->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        if (operand.getParentBlock() == a.block)
-          collectNodeDeps(operand, uses.deps, uses.memrefs);
+  const ValueUses &du = usesOf(def);
+  mergeSorted(into.deps, du.deps);
+  mergeSorted(into.buffers, du.buffers);
+}
+
+/// The ops of the block defining values `op` (or its nested ops) uses.
+static void forEachBlockOperand(Operation *op, Block *block,
+                                function_ref<void(Value)> fn) {
+  op->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      if (operand.getParentBlock() == block ||
+          (operand.getDefiningOp() && operand.getDefiningOp()->getBlock() == block))
+        fn(operand);
+  });
+}
+
+const ValueUses &LifetimeBuilder::usesOf(Operation *root) {
+  if (auto it = uses.find(root); it != uses.end())
+    return it->second;
+  // Post-order over the non-node producers, with an explicit stack.
+  SmallVector<Operation *> stack{root};
+  DenseSet<Operation *> onStack{root};
+  while (!stack.empty()) {
+    Operation *op = stack.back();
+    bool ready = true;
+    forEachBlockOperand(op, a.block, [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != a.block || def == op || isNode(def) ||
+          uses.count(def) || onStack.contains(def))
+        return;
+      stack.push_back(def);
+      onStack.insert(def);
+      ready = false;
     });
-    llvm::sort(uses.deps);
-    uses.deps.erase(llvm::unique(uses.deps), uses.deps.end());
-    it = floatingUses.try_emplace(def, std::move(uses)).first;
+    if (!ready)
+      continue;
+    ValueUses result;
+    forEachBlockOperand(op, a.block, [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      if (def == op)
+        return;
+      if (def && def->getBlock() == a.block && !isNode(def) && !uses.count(def)) {
+        // Only in graph regions (a cycle): depend on nothing more precise.
+        return;
+      }
+      addValueUses(v, result);
+    });
+    uses[op] = std::move(result);
+    onStack.erase(op);
+    stack.pop_back();
   }
-  deps.append(it->second.deps.begin(), it->second.deps.end());
-  memrefs.append(it->second.memrefs.begin(), it->second.memrefs.end());
+  return uses[root];
+}
+
+ValueUses LifetimeBuilder::usesOfOperands(Operation *op) {
+  ValueUses result;
+  forEachBlockOperand(op, a.block, [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    if (def && def->getBlock() == a.block && !isNode(def))
+      (void)usesOf(def);
+    if (def != op)
+      addValueUses(v, result);
+  });
+  return result;
+}
+
+const std::optional<CalleeSummary> &
+LifetimeBuilder::getCallSummary(CallOpInterface call) {
+  auto callee = dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
+  Operation *key = callee ? callee.getOperation() : nullptr;
+  auto [it, inserted] = callSummaries.try_emplace(key);
+  if (inserted && callee && callee != a.rootOp)
+    it->second = summarizeCallee(callee);
+  return it->second;
 }
 
 LogicalResult LifetimeBuilder::collectAccesses() {
@@ -731,103 +313,93 @@ LogicalResult LifetimeBuilder::collectAccesses() {
     NodeInfo &node = a.nodes[n];
     Operation *op = node.op;
 
-    // SSA dependencies and the memrefs the node uses (directly, through
-    // floating ops, or inside its regions).
-    SmallVector<unsigned> deps;
-    SmallVector<Value> usedMemrefs;
-    op->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        if (operand.getParentBlock() == a.block)
-          collectNodeDeps(operand, deps, usedMemrefs);
-    });
-    llvm::sort(deps);
-    deps.erase(llvm::unique(deps), deps.end());
-    nodeDeps[n].assign(deps.begin(), deps.end());
-
-    // Every buffer whose alias the node uses is touched (kept allocated).
+    // SSA dependencies, and the buffers whose aliases the node uses
+    // (directly, through floating ops, or inside its regions): all of them
+    // stay allocated while it runs.
+    ValueUses opUses = usesOfOperands(op);
+    nodeDeps[n].assign(opUses.deps.begin(), opUses.deps.end());
     auto touch = [&](unsigned b) {
       auto &t = a.buffers[b].touchers;
       if (t.empty() || t.back() != n)
         t.push_back(n);
     };
-    for (Value v : usedMemrefs)
-      for (unsigned r : aliases->rootsOf(v))
-        if (aliases->root(r).kind == RootKind::Buffer)
-          touch(aliases->root(r).buffer);
+    for (unsigned b : opUses.buffers)
+      touch(b);
 
-    // Memory effects of the node and everything nested in it.
-    auto addAccess = [&](Value v, bool write) {
+    // Memory effects of the node and everything nested in it. `exact`: the
+    // access stays within the view it names (not so for callees, which may
+    // rebuild the whole allocation from a view).
+    auto addAccess = [&](Value v, bool write, bool exact) {
       hasEffects[n] = true;
-      for (unsigned r : aliases->rootsOf(v)) {
+      for (unsigned r : aliases->effectRoots(v)) {
         const Root &root = aliases->root(r);
+        Footprint footprint = exact ? getFootprint(v) : Footprint();
         switch (root.kind) {
         case RootKind::Local:
           break;
         case RootKind::Unknown:
           node.barrier = true;
           break;
-        case RootKind::Buffer: {
+        case RootKind::Buffer:
           touch(root.buffer);
-          bufferAccesses[root.buffer].push_back({n, write, getFootprint(v)});
+          bufferAccesses[root.buffer].push_back({n, write, footprint});
           break;
-        }
-        case RootKind::Argument:
         case RootKind::Global:
-          otherAccesses[r].push_back({n, write, getFootprint(v)});
+          // The caller may pass a global as an argument.
+          otherAccesses[aliases->getSharedArgumentRoot()].push_back(
+              {n, write, footprint});
+          otherAccesses[r].push_back({n, write, footprint});
+          break;
+        case RootKind::Argument:
+          otherAccesses[r].push_back({n, write, footprint});
           break;
         }
       }
     };
-    // A memref operand an op neither accesses nor forwards as an alias may be
-    // captured (e.g. stored into memory): its buffer escapes.
     auto noteCaptures = [&](Operation *nested, ArrayRef<Value> accessed) {
-      if (isMemoryEffectFree(nested) || isa<RegionBranchOpInterface>(nested) ||
-          isa<RegionBranchTerminatorOpInterface>(nested))
-        return;
-      for (Value operand : nested->getOperands())
-        if (isa<BaseMemRefType>(operand.getType()) &&
-            !llvm::is_contained(accessed, operand))
-          for (unsigned r : aliases->rootsOf(operand))
-            if (aliases->root(r).kind == RootKind::Buffer) {
-              std::string &e = a.buffers[aliases->root(r).buffer].escape;
-              if (e.empty())
-                e = ("captured by " + nested->getName().getStringRef()).str();
-            }
+      this->noteCaptures(nested, accessed);
     };
-    // An op with unknown effects: a barrier that may write every memref it
-    // is given.
+    // An op with unknown effects: a barrier that may write everything it is
+    // given, anywhere in the allocation.
     auto unknownEffects = [&](Operation *nested) {
       node.barrier = true;
       hasEffects[n] = true;
       for (Value operand : nested->getOperands())
         if (isa<BaseMemRefType>(operand.getType()))
-          addAccess(operand, /*write=*/true);
+          addAccess(operand, /*write=*/true, /*exact=*/false);
     };
-    WalkResult walk = op->walk([&](Operation *nested) -> WalkResult {
+    op->walk([&](Operation *nested) {
       if (auto call = dyn_cast<CallOpInterface>(nested)) {
-        const CallEffects &ce = getCallEffects(call);
-        if (ce.unknown) {
+        const std::optional<CalleeSummary> &summary = getCallSummary(call);
+        auto args = call.getArgOperands();
+        if (!summary || summary->args.size() != args.size()) {
           unknownEffects(nested);
-          return WalkResult::advance();
+          return;
         }
         SmallVector<Value> accessed;
-        for (OpOperand &operand : nested->getOpOperands())
-          if (ce.operandAccess[operand.getOperandNumber()]) {
-            addAccess(operand.get(),
-                      ce.operandAccess[operand.getOperandNumber()] == 2);
-            accessed.push_back(operand.get());
+        for (auto [i, arg] : llvm::enumerate(args))
+          if (summary->args[i] != ArgAccess::None) {
+            addAccess(arg, summary->args[i] == ArgAccess::Write,
+                      /*exact=*/false);
+            accessed.push_back(arg);
           }
+        // Operands the callee does not access are only passed through.
+        for (auto [i, arg] : llvm::enumerate(args))
+          if (summary->args[i] == ArgAccess::None)
+            accessed.push_back(arg);
         noteCaptures(nested, accessed);
-        return WalkResult::advance();
+        return;
       }
       // Ops with recursive effects are covered by the walk of their nested
       // ops (unless they also state their own effects).
       auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
-      if (!iface && nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-        return WalkResult::advance();
+      if (!iface && nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
+        noteCaptures(nested, {});
+        return;
+      }
       if (!iface) {
         unknownEffects(nested);
-        return WalkResult::advance();
+        return;
       }
       SmallVector<MemoryEffects::EffectInstance> effects;
       iface.getEffects(effects);
@@ -835,28 +407,46 @@ LogicalResult LifetimeBuilder::collectAccesses() {
       for (auto &e : effects)
         if (Value v = e.getValue())
           accessed.push_back(v);
-      noteCaptures(nested, accessed);
+      if (!nested->hasTrait<OpTrait::IsTerminator>() ||
+          nested->getParentOp() != a.rootOp)
+        noteCaptures(nested, accessed);
       for (auto &e : effects) {
         bool write = !isa<MemoryEffects::Read>(e.getEffect());
         if (Value v = e.getValue()) {
-          addAccess(v, write);
+          addAccess(v, write, /*exact=*/true);
           continue;
         }
         // Allocations of stack scopes carry no value; anything else without
         // a value is a global effect.
         if (isa<MemoryEffects::Allocate>(e.getEffect()) &&
-            isa<SideEffects::AutomaticAllocationScopeResource>(
-                e.getResource()))
+            isa<SideEffects::AutomaticAllocationScopeResource>(e.getResource()))
           continue;
         node.barrier = true;
         hasEffects[n] = true;
       }
-      return WalkResult::advance();
     });
-    (void)walk;
   }
+  // Floating ops may capture too (extract_aligned_pointer_as_index, casts to
+  // other types).
+  for (Operation &op : *a.block)
+    if (isFloating(&op))
+      op.walk([&](Operation *nested) { noteCaptures(nested, {}); });
+  return success();
+}
 
-  // Escapes: returned, or reaching a barrier (which may keep it anywhere).
+void LifetimeBuilder::noteCaptures(Operation *op, ArrayRef<Value> accessed) {
+  for (Value operand : op->getOperands())
+    if (isa<BaseMemRefType>(operand.getType()) &&
+        mayCapture(op, operand, accessed))
+      for (unsigned r : aliases->rootsOf(operand))
+        if (aliases->root(r).kind == RootKind::Buffer) {
+          std::string &e = a.buffers[aliases->root(r).buffer].escape;
+          if (e.empty())
+            e = ("captured by " + op->getName().getStringRef()).str();
+        }
+}
+
+void LifetimeBuilder::collectEscapes() {
   Operation *term = a.block->empty() ? nullptr : &a.block->back();
   auto markEscapes = [&](Value v, StringRef why) {
     for (unsigned r : aliases->rootsOf(v))
@@ -878,19 +468,68 @@ LogicalResult LifetimeBuilder::collectAccesses() {
                              .str());
       });
   // An escaping buffer that is deallocated in the block may be reached by any
-  // barrier before its deallocation: those keep it allocated.
+  // barrier between its allocation and its deallocation: those keep it
+  // allocated. (A barrier before the allocation cannot reach it.)
   for (BufferInfo &buf : a.buffers) {
     if (buf.escape.empty() || !buf.dealloc)
       continue;
+    unsigned from = positionOf(buf.allocOp), to = positionOf(buf.dealloc);
     SmallVector<unsigned, 4> touchers(buf.touchers);
-    for (unsigned n = 0; n < a.nodes.size(); ++n)
-      if (a.nodes[n].barrier && a.nodes[n].op->isBeforeInBlock(buf.dealloc))
+    for (unsigned n = 0; n < a.nodes.size(); ++n) {
+      unsigned p = positionOf(a.nodes[n].op);
+      if (a.nodes[n].barrier && from < p && p < to)
         touchers.push_back(n);
+    }
     llvm::sort(touchers);
     touchers.erase(llvm::unique(touchers), touchers.end());
     buf.touchers.assign(touchers.begin(), touchers.end());
   }
-  return success();
+}
+
+void LifetimeBuilder::collectDanglingUsers() {
+  // Floating ops that feed a node, found in reverse block order (users come
+  // after their producers).
+  DenseSet<Operation *> feedsNode;
+  SmallVector<Operation *> ops;
+  for (Operation &op : *a.block)
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops)) {
+    if (!isFloating(op))
+      continue;
+    for (Operation *user : op->getUsers()) {
+      Operation *top = a.block->findAncestorOpInBlock(*user);
+      if (top && top != op && (isNode(top) || feedsNode.contains(top))) {
+        feedsNode.insert(op);
+        break;
+      }
+    }
+  }
+  // A floating op that feeds no node, and every deallocation, must come
+  // before the deallocations of the buffers it uses, and after the nodes it
+  // depends on: those nodes run while the buffer is allocated (or, if they
+  // come before the allocation in the block, before all its touchers).
+  auto constrain = [&](Operation *op, const ValueUses &u, bool record) {
+    for (unsigned b : u.buffers) {
+      BufferInfo &buf = a.buffers[b];
+      if (record && buf.dealloc)
+        buf.danglingUsers.push_back(op);
+      for (unsigned d : u.deps) {
+        if (positionOf(a.nodes[d].op) > positionOf(buf.allocOp)) {
+          auto it = llvm::lower_bound(buf.touchers, d);
+          if (it == buf.touchers.end() || *it != d)
+            buf.touchers.insert(it, d);
+        } else {
+          beforeBuffer.push_back({d, b});
+        }
+      }
+    }
+  };
+  for (Operation *op : ops) {
+    if (isFloating(op) && !feedsNode.contains(op))
+      constrain(op, usesOf(op), /*record=*/true);
+    else if (attachedDeallocs.contains(op))
+      constrain(op, usesOfOperands(op), /*record=*/false);
+  }
 }
 
 void LifetimeBuilder::pinAllocations() {
@@ -927,17 +566,21 @@ void LifetimeBuilder::pinAllocations() {
 }
 
 void LifetimeBuilder::addEdges() {
-  for (auto [from, to] : pinEdges)
-    a.graph.addEdge(from, to);
   ::memsched::MemoryGraph &g = a.graph;
+  for (auto [from, to] : pinEdges)
+    g.addEdge(from, to);
   for (unsigned n = 0; n < a.nodes.size(); ++n)
     for (unsigned d : nodeDeps[n])
       g.addEdge(d, n);
 
   // Memory dependencies per root. Reads only check earlier writes; a write
-  // checks everything since the last write of the whole root, which itself
-  // orders everything before it.
-  auto order = [&](ArrayRef<Access> accesses) {
+  // checks every earlier access it may overlap. A write then stands for the
+  // earlier accesses it contains: they are ordered before it, and whatever
+  // overlaps them later overlaps it too.
+  // In the list of a block allocation every access stays within the
+  // allocation, so a write covering it contains even accesses of unknown
+  // extent.
+  auto order = [&](ArrayRef<Access> accesses, bool allocationRoot) {
     SmallVector<const Access *> writes, reads;
     for (const Access &acc : accesses) {
       for (const Access *w : writes)
@@ -950,25 +593,20 @@ void LifetimeBuilder::addEdges() {
       for (const Access *r : reads)
         if (r->node != acc.node && mayOverlap(r->footprint, acc.footprint))
           g.addEdge(r->node, acc.node);
-      // A write covering its whole base overlaps every access of the root
-      // (other bases are assumed to overlap): it orders everything before it
-      // against everything after it, so earlier accesses need no more edges.
-      if (acc.footprint.coversBase) {
-        writes.clear();
-        reads.clear();
-      }
+      auto contained = [&](const Access *x) {
+        return isContainedIn(x->footprint, acc.footprint) ||
+               (allocationRoot && x->footprint.whole &&
+                acc.footprint.coversBase);
+      };
+      llvm::erase_if(writes, contained);
+      llvm::erase_if(reads, contained);
       writes.push_back(&acc);
     }
   };
   for (auto &accesses : bufferAccesses)
-    order(accesses);
-  // Arguments and globals: deterministic order of roots.
-  SmallVector<unsigned> otherRoots;
-  for (auto &it : otherAccesses)
-    otherRoots.push_back(it.first);
-  llvm::sort(otherRoots);
-  for (unsigned r : otherRoots)
-    order(otherAccesses[r]);
+    order(accesses, /*allocationRoot=*/true);
+  for (auto &[root, accesses] : otherAccesses)
+    order(accesses, /*allocationRoot=*/false);
 
   // Barrier chain: a barrier stays ordered with every op that has effects.
   std::optional<unsigned> lastBarrier;
@@ -995,29 +633,40 @@ void LifetimeBuilder::addEdges() {
     Operation *alloc = a.buffers[b].allocOp;
     if (alloc->getNumOperands() == 0)
       continue;
-    SmallVector<unsigned> deps;
-    SmallVector<Value> unused;
-    for (Value v : alloc->getOperands())
-      collectNodeDeps(v, deps, unused);
-    for (unsigned d : deps)
+    for (unsigned d : usesOf(alloc).deps)
       for (unsigned t : a.buffers[b].touchers)
         g.addEdge(d, t);
   }
+  for (auto [d, b] : beforeBuffer)
+    for (unsigned t : a.buffers[b].touchers)
+      g.addEdge(d, t);
+  // A deallocation that is a node ends its buffer's lifetime: every other
+  // toucher runs before it.
+  for (const BufferInfo &buf : a.buffers)
+    if (buf.dealloc && !attachedDeallocs.contains(buf.dealloc))
+      if (std::optional<unsigned> d = a.getNodeIndex(buf.dealloc))
+        for (unsigned t : buf.touchers)
+          g.addEdge(t, *d);
 }
 
 FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth) {
   DenseMap<Value, uint64_t> live;
   uint64_t current = 0, peak = 0;
+  auto tooLarge = [&](Operation *op) {
+    return unsupported(op, "the bytes allocated add up to more than 2^64");
+  };
   for (Operation &op : b) {
     if (isAllocation(&op)) {
       bool isBound = false;
       std::string why;
-      FailureOr<uint64_t> size = getAllocationSize(&op, layout, a.sizes, isBound, why);
+      FailureOr<uint64_t> size =
+          getAllocationSize(&op, layout, a.sizes, isBound, why);
       if (failed(size))
         return unsupported(&op, why);
       uint64_t bytes = isUnobservable(op.getResult(0)) ? 0 : *size;
       live[op.getResult(0)] = bytes;
-      current += bytes;
+      if (!addBytes(current, bytes))
+        return tooLarge(&op);
       peak = std::max(peak, current);
       continue;
     }
@@ -1032,7 +681,10 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth) {
     FailureOr<uint64_t> nested = nestedPeak(&op, depth + 1);
     if (failed(nested))
       return failure();
-    peak = std::max(peak, current + *nested);
+    uint64_t mem = current;
+    if (!addBytes(mem, *nested))
+      return tooLarge(&op);
+    peak = std::max(peak, mem);
   }
   // Stack allocations end with their scope; anything else left allocated
   // would accumulate over the executions of the region.
@@ -1053,8 +705,7 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth) {
   return peak;
 }
 
-FailureOr<uint64_t> LifetimeBuilder::nestedPeak(Operation *op,
-                                                unsigned depth) {
+FailureOr<uint64_t> LifetimeBuilder::nestedPeak(Operation *op, unsigned depth) {
   if (depth > 64)
     return unsupported(op, "nesting or call depth above 64");
   uint64_t peak = 0;
@@ -1066,8 +717,7 @@ FailureOr<uint64_t> LifetimeBuilder::nestedPeak(Operation *op,
       peak = std::max(peak, *p);
     }
   if (auto call = dyn_cast<CallOpInterface>(op)) {
-    auto callee =
-        dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
+    auto callee = dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
     if (callee && !callee.isExternal()) {
       if (callee == a.rootOp)
         return unsupported(op, "recursive call");
@@ -1083,12 +733,23 @@ FailureOr<uint64_t> LifetimeBuilder::nestedPeak(Operation *op,
 }
 
 LogicalResult LifetimeBuilder::computePeaks() {
+  uint64_t total = 0;
+  for (const BufferInfo &buf : a.buffers)
+    (void)addBytes(total, buf.size); // checked in classify()
   for (NodeInfo &node : a.nodes) {
     FailureOr<uint64_t> t = nestedPeak(node.op, 0);
     if (failed(t))
       return failure();
+    uint64_t all = total;
+    if (!addBytes(all, *t))
+      return unsupported(node.op, "the bytes allocated add up to more than "
+                                  "2^64");
     node.transient = *t;
   }
+  DenseMap<Operation *, unsigned> deallocNodeBuffer;
+  for (auto [b, buf] : llvm::enumerate(a.buffers))
+    if (buf.dealloc && !attachedDeallocs.contains(buf.dealloc))
+      deallocNodeBuffer[buf.dealloc] = b;
   uint64_t current = 0;
   for (Operation &op : *a.block) {
     auto allocIt = allocIndex.find(&op);
@@ -1102,8 +763,8 @@ LogicalResult LifetimeBuilder::computePeaks() {
     }
     if (attachedDeallocs.contains(&op)) {
       Value freed = getDeallocatedValue(&op);
-      current -= a.buffers[aliases->root(aliases->rootsOf(freed)[0]).buffer]
-                     .size;
+      current -=
+          a.buffers[aliases->root(aliases->rootsOf(freed)[0]).buffer].size;
       continue;
     }
     std::optional<unsigned> n = a.getNodeIndex(&op);
@@ -1112,6 +773,8 @@ LogicalResult LifetimeBuilder::computePeaks() {
       a.peakAsWritten = mem;
       a.peakAsWrittenOp = &op;
     }
+    if (auto it = deallocNodeBuffer.find(&op); it != deallocNodeBuffer.end())
+      current -= a.buffers[it->second].size;
   }
   return success();
 }
@@ -1129,7 +792,8 @@ void LifetimeBuilder::run() {
   a.block = &op->getRegion(0).front();
   if (failed(classify()) || failed(collectAccesses()))
     return;
-
+  collectEscapes();
+  collectDanglingUsers();
   if (failed(computePeaks()))
     return;
   if (a.pinAllocations)
@@ -1140,14 +804,19 @@ void LifetimeBuilder::run() {
   for (unsigned b = 0; b < a.buffers.size(); ++b) {
     const BufferInfo &buf = a.buffers[b];
     // Without a deallocation in the block the buffer lives to the end.
-    ::memsched::BufferId id = g.addBuffer(buf.size, /*liveIn=*/false,
-                              /*liveOut=*/!buf.dealloc,
-                              "buffer#" + std::to_string(b));
+    ::memsched::BufferId id =
+        g.addBuffer(buf.size, /*liveIn=*/false, /*liveOut=*/!buf.dealloc,
+                    "buffer#" + std::to_string(b));
     for (unsigned t : buf.touchers)
       g.addTouch(id, t);
   }
   addEdges();
   g.finalize();
+  // Every edge goes forward in the block; anything else is a bug that must
+  // not reach a rewrite.
+  if (!g.isValidOrder(g.programOrder()))
+    (void)unsupported(op, "internal error: the dependencies contradict the "
+                          "block's order; please report this input");
 }
 
 //===----------------------------------------------------------------------===//
@@ -1157,7 +826,28 @@ void LifetimeBuilder::run() {
 BufferLifetimeAnalysis::BufferLifetimeAnalysis(Operation *op, SizeModel sizes,
                                                bool pinAllocations)
     : rootOp(op), sizes(sizes), pinAllocations(pinAllocations) {
-  LifetimeBuilder(*this).run();
+  DenseSet<Operation *> deallocNodes;
+  std::optional<LifetimeBuilder> builder;
+  builder.emplace(*this, deallocNodes);
+  builder->run();
+  // A buffer no node touches is live between its allocation and its
+  // deallocation only: build again with that deallocation as a node, so the
+  // graph (and the bound) count it.
+  SmallVector<Operation *> untouched;
+  if (!unsupportedOp)
+    untouched = builder->getUntouchedDeallocs();
+  if (!untouched.empty()) {
+    deallocNodes.insert(untouched.begin(), untouched.end());
+    nodes.clear();
+    buffers.clear();
+    nodeIndex.clear();
+    graph = ::memsched::MemoryGraph();
+    peakAsWritten = 0;
+    peakAsWrittenOp = nullptr;
+    block = nullptr;
+    builder.emplace(*this, deallocNodes);
+    builder->run();
+  }
   if (unsupportedOp) {
     nodes.clear();
     buffers.clear();

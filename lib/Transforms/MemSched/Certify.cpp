@@ -1,5 +1,6 @@
 //===- Certify.cpp - attach a peak-memory certificate -----------*- C++ -*-===//
 
+#include "Transforms/MemSched/CallOrder.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
@@ -19,7 +20,12 @@ struct CertifyPass : public mlir::memsched::impl::CertifyBase<CertifyPass> {
   using CertifyBase::CertifyBase;
 
   void runOnOperation() override {
-    func::FuncOp func = getOperation();
+    for (func::FuncOp func : getFunctionsCalleesFirst(getOperation()))
+      runOnFunction(func);
+    markAllAnalysesPreserved();
+  }
+
+  void runOnFunction(func::FuncOp func) {
     if (func.isExternal())
       return;
     SizeModel sizes;

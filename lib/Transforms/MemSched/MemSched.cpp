@@ -5,9 +5,11 @@
 
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace mlir::memsched;
@@ -65,8 +67,16 @@ mlir::memsched::scheduleFunction(Operation *func,
 
   SmallVector<unsigned> order(result.search.order.begin(),
                               result.search.order.end());
-  SmallVector<Operation *> sequence =
-      planBlockOrder(analysis, order);
+  FailureOr<SmallVector<Operation *>> planned = planBlockOrder(analysis, order);
+  if (failed(planned)) {
+    // Nothing was moved: report rather than rewrite on a doubt.
+    result.status = ScheduleFunctionResult::Status::Unsupported;
+    result.unsupportedOp = func;
+    result.reason = "internal error: the planned order of the block is "
+                    "invalid; please report this input";
+    return result;
+  }
+  SmallVector<Operation *> sequence = std::move(*planned);
   uint64_t after = getPeakOfSequence(analysis, sequence);
 
   // Never make a function worse: keep it as it is unless the peak goes down.
@@ -226,13 +236,36 @@ FunctionReport mlir::memsched::buildFunctionReport(
   return report;
 }
 
+std::string mlir::memsched::getReportFileStem(StringRef symbol) {
+  // Symbol names can hold any character: keep a portable file name inside
+  // the report directory (no separators, no leading dot), and tell apart
+  // names that map to the same characters by a hash of the original.
+  std::string stem;
+  bool changed = symbol.empty();
+  for (char c : symbol) {
+    bool keep = llvm::isAlnum(c) || c == '_' || c == '-' || c == '.';
+    if (stem.empty() && c == '.')
+      keep = false;
+    stem.push_back(keep ? c : '_');
+    changed |= !keep;
+  }
+  if (stem.size() > 100) {
+    stem.resize(100);
+    changed = true;
+  }
+  if (changed)
+    stem += "-" + llvm::utohexstr(llvm::xxh3_64bits(symbol), /*LowerCase=*/true);
+  return stem;
+}
+
 LogicalResult mlir::memsched::writeFunctionReport(Operation *func,
                                                   const FunctionReport &report,
                                                   StringRef dir) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return func->emitError() << "cannot create report directory '" << dir
                              << "': " << ec.message();
-  StringRef name = SymbolTable::getSymbolName(func).getValue();
+  std::string name =
+      getReportFileStem(SymbolTable::getSymbolName(func).getValue());
   for (StringRef ext : {"json", "svg"}) {
     SmallString<128> path(dir);
     llvm::sys::path::append(path, name + "." + ext);

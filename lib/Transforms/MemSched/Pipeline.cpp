@@ -32,9 +32,8 @@ void mlir::memsched::buildMemSchedPipeline(
   schedule.countAlignmentPadding = config.countAlignmentPadding;
   schedule.stateBudget = config.stateBudget;
   schedule.strict = config.strict;
-  OpPassManager &fpm = pm.nest<func::FuncOp>();
-  fpm.addPass(createSchedule(schedule));
-  fpm.addPass(createVerify());
+  pm.addPass(createSchedule(schedule));
+  pm.addPass(createVerify());
 }
 
 void mlir::memsched::registerMemSchedPipeline() {

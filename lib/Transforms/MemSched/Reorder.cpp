@@ -3,62 +3,146 @@
 #include "Transforms/MemSched/Reorder.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace mlir::memsched;
 
 namespace {
-/// Emits ops into a sequence, each after the ops of the block it uses.
+/// Emits ops into a sequence, each after the ops of the block it uses. Only
+/// non-node ops (views, constants, allocations) are pulled in as producers:
+/// a node may run only where the order puts it, so a producer that is a node
+/// not yet emitted is an error.
 class SequenceBuilder {
 public:
-  explicit SequenceBuilder(Block *block) : block(block) {}
+  SequenceBuilder(const BufferLifetimeAnalysis &analysis)
+      : analysis(analysis), block(analysis.getBlock()) {}
 
-  void emit(Operation *op) {
-    if (!emitted.insert(op).second)
+  /// Emits `root` after its not yet emitted non-node producers (iteratively:
+  /// chains of producers can be arbitrarily long).
+  void emit(Operation *root) {
+    if (emitted.contains(root))
       return;
-    // Producers first: operands of the op and of its nested ops that are
-    // defined by not yet emitted ops of the block.
-    op->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands()) {
-        Operation *def = operand.getDefiningOp();
-        if (def && def->getBlock() == block)
-          emit(def);
-      }
-    });
-    sequence.push_back(op);
+    SmallVector<Operation *> stack{root};
+    DenseSet<Operation *> onStack{root};
+    while (!stack.empty()) {
+      Operation *op = stack.back();
+      bool ready = true;
+      op->walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands()) {
+          Operation *def = operand.getDefiningOp();
+          if (!def || def->getBlock() != block || def == op ||
+              emitted.contains(def) || onStack.contains(def))
+            continue;
+          if (analysis.getNodeIndex(def)) {
+            failed = true; // a node out of its place
+            continue;
+          }
+          stack.push_back(def);
+          onStack.insert(def);
+          ready = false;
+        }
+      });
+      if (!ready)
+        continue;
+      stack.pop_back();
+      onStack.erase(op);
+      if (emitted.insert(op).second)
+        sequence.push_back(op);
+    }
   }
 
   bool isEmitted(Operation *op) const { return emitted.contains(op); }
 
   SmallVector<Operation *> sequence;
+  bool failed = false;
 
 private:
+  const BufferLifetimeAnalysis &analysis;
   Block *block;
   DenseSet<Operation *> emitted;
 };
 } // namespace
 
-SmallVector<Operation *>
+/// Checks the planned sequence before anything is moved: every op after the
+/// ops of the block it uses, the nodes in the order given, every
+/// deallocation after every node and floating op that uses its buffer.
+static LogicalResult verifySequence(const BufferLifetimeAnalysis &analysis,
+                                    ArrayRef<Operation *> sequence,
+                                    ArrayRef<unsigned> nodeOrder) {
+  Block *block = analysis.getBlock();
+  DenseMap<Operation *, unsigned> position;
+  for (auto [i, op] : llvm::enumerate(sequence))
+    if (!position.try_emplace(op, i).second)
+      return failure();
+  unsigned expected = 0;
+  for (Operation &op : *block) {
+    if (op.hasTrait<OpTrait::IsTerminator>() && &op == &block->back())
+      continue;
+    ++expected;
+    auto it = position.find(&op);
+    if (it == position.end())
+      return failure();
+    bool ok = true;
+    op.walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (def && def->getBlock() == block && def != &op &&
+            position.lookup(def) >= it->second)
+          ok = false;
+      }
+    });
+    if (!ok)
+      return failure();
+  }
+  if (expected != sequence.size())
+    return failure();
+  ArrayRef<NodeInfo> nodes = analysis.getNodes();
+  for (unsigned i = 1; i < nodeOrder.size(); ++i)
+    if (position.lookup(nodes[nodeOrder[i - 1]].op) >
+        position.lookup(nodes[nodeOrder[i]].op))
+      return failure();
+  for (const BufferInfo &buf : analysis.getBuffers()) {
+    if (!buf.dealloc)
+      continue;
+    unsigned freedAt = position.lookup(buf.dealloc);
+    for (unsigned t : buf.touchers)
+      if (nodes[t].op != buf.dealloc && position.lookup(nodes[t].op) > freedAt)
+        return failure();
+    for (Operation *user : buf.danglingUsers)
+      if (position.lookup(user) > freedAt)
+        return failure();
+    if (position.lookup(buf.allocOp) > freedAt)
+      return failure();
+  }
+  return success();
+}
+
+FailureOr<SmallVector<Operation *>>
 mlir::memsched::planBlockOrder(const BufferLifetimeAnalysis &analysis,
                                ArrayRef<unsigned> nodeOrder) {
   Block *block = analysis.getBlock();
   ArrayRef<NodeInfo> nodes = analysis.getNodes();
   ArrayRef<BufferInfo> buffers = analysis.getBuffers();
-  SequenceBuilder builder(block);
+  if (nodeOrder.size() != nodes.size())
+    return failure();
+  SequenceBuilder builder(analysis);
 
-  SmallVector<unsigned> position(nodes.size());
-  for (unsigned i = 0; i < nodeOrder.size(); ++i)
+  SmallVector<unsigned> position(nodes.size(), UINT_MAX);
+  for (unsigned i = 0; i < nodeOrder.size(); ++i) {
+    if (nodeOrder[i] >= nodes.size() || position[nodeOrder[i]] != UINT_MAX)
+      return failure();
     position[nodeOrder[i]] = i;
+  }
 
   // Per position: buffers first touched there and buffers last touched there.
   SmallVector<SmallVector<unsigned, 2>> firstAt(nodes.size()),
       lastAt(nodes.size());
-  SmallVector<unsigned> untouched;
   for (unsigned b = 0; b < buffers.size(); ++b) {
-    if (buffers[b].touchers.empty()) {
-      untouched.push_back(b);
+    // Buffers no node touches are never freed (their deallocation would be a
+    // node): they go with the ops left at the end.
+    if (buffers[b].touchers.empty())
       continue;
-    }
     unsigned first = UINT_MAX, last = 0;
     for (unsigned t : buffers[b].touchers) {
       first = std::min(first, position[t]);
@@ -68,21 +152,28 @@ mlir::memsched::planBlockOrder(const BufferLifetimeAnalysis &analysis,
     lastAt[last].push_back(b);
   }
 
-  // Buffers nobody touches: allocated and freed at once at the top (when
-  // freed at all; otherwise they are needed at the end).
-  for (unsigned b : untouched)
-    if (buffers[b].dealloc) {
-      builder.emit(buffers[b].allocOp);
-      builder.emit(buffers[b].dealloc);
-    }
+  // Deallocations that are nodes (their buffer has no other toucher).
+  DenseMap<Operation *, unsigned> deallocNodeBuffer;
+  for (unsigned b = 0; b < buffers.size(); ++b)
+    if (buffers[b].dealloc && analysis.getNodeIndex(buffers[b].dealloc))
+      deallocNodeBuffer[buffers[b].dealloc] = b;
 
   for (unsigned i = 0; i < nodeOrder.size(); ++i) {
     for (unsigned b : firstAt[i])
       builder.emit(buffers[b].allocOp);
-    builder.emit(nodes[nodeOrder[i]].op);
-    for (unsigned b : lastAt[i])
-      if (buffers[b].dealloc)
-        builder.emit(buffers[b].dealloc);
+    Operation *op = nodes[nodeOrder[i]].op;
+    if (auto it = deallocNodeBuffer.find(op); it != deallocNodeBuffer.end())
+      for (Operation *user : buffers[it->second].danglingUsers)
+        builder.emit(user);
+    builder.emit(op);
+    for (unsigned b : lastAt[i]) {
+      if (!buffers[b].dealloc)
+        continue;
+      // Users of the buffer that feed no node still come before its free.
+      for (Operation *user : buffers[b].danglingUsers)
+        builder.emit(user);
+      builder.emit(buffers[b].dealloc);
+    }
   }
 
   // What is left: ops only the terminator needs, unused side-effect free
@@ -92,6 +183,9 @@ mlir::memsched::planBlockOrder(const BufferLifetimeAnalysis &analysis,
   for (Operation &op : *block)
     if (&op != terminator && !builder.isEmitted(&op))
       builder.emit(&op);
+  if (builder.failed ||
+      failed(verifySequence(analysis, builder.sequence, nodeOrder)))
+    return failure();
   return std::move(builder.sequence);
 }
 

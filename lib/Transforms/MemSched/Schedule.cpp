@@ -1,5 +1,6 @@
 //===- Schedule.cpp - reorder ops for minimum peak memory -------*- C++ -*-===//
 
+#include "Transforms/MemSched/CallOrder.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
@@ -22,7 +23,13 @@ struct SchedulePass
   using ScheduleBase::ScheduleBase;
 
   void runOnOperation() override {
-    func::FuncOp func = getOperation();
+    for (func::FuncOp func : getFunctionsCalleesFirst(getOperation()))
+      runOnFunction(func);
+    if (!changed)
+      markAllAnalysesPreserved();
+  }
+
+  void runOnFunction(func::FuncOp func) {
     if (func.isExternal())
       return;
     ScheduleFunctionOptions options;
@@ -45,7 +52,6 @@ struct SchedulePass
                         strict);
       if (strict)
         signalPassFailure();
-      markAllAnalysesPreserved();
       return;
     }
     case Status::SkippedCertified:
@@ -53,7 +59,6 @@ struct SchedulePass
       if (emitRemarks)
         func.emitRemark() << "memsched-schedule: peak " << result->peakBefore
                           << " bytes, already certified optimal";
-      markAllAnalysesPreserved();
       return;
     case Status::Scheduled:
       break;
@@ -86,8 +91,9 @@ struct SchedulePass
       if (failed(writeFunctionReport(func, report, reportDir)))
         return signalPassFailure();
     }
-    if (!result->reordered)
-      markAllAnalysesPreserved();
+    changed |= result->reordered;
   }
+
+  bool changed = false;
 };
 } // namespace

@@ -1,5 +1,6 @@
 //===- Verify.cpp - check certificates against the IR -----------*- C++ -*-===//
 
+#include "Transforms/MemSched/CallOrder.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/Passes.h"
 
@@ -18,8 +19,12 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
   using VerifyBase::VerifyBase;
 
   void runOnOperation() override {
+    for (func::FuncOp func : getFunctionsCalleesFirst(getOperation()))
+      runOnFunction(func);
     markAllAnalysesPreserved();
-    func::FuncOp func = getOperation();
+  }
+
+  void runOnFunction(func::FuncOp func) {
     if (func.isExternal())
       return;
     CertificateAttr cert = getCertificate(func);

@@ -1,0 +1,82 @@
+//===- AliasRoots.h - what memory a memref value may point into -*- C++ -*-===//
+//
+// Maps every memref value of a function to the "roots" it may point into:
+// an allocation of the analysed block, an allocation elsewhere in the
+// function, the function's arguments (one root shared by the arguments that
+// may alias, one per `llvm.noalias` argument), a global, or unknown memory.
+// Values flow through view ops, region branches (loop-carried values,
+// `scf.if` results) and any other op with memref results (selects, unknown
+// ops: their results may alias every memref operand). A fixpoint over a
+// worklist; no recursion.
+//
+// Memory named by anything else (an `!llvm.ptr`, an integer) is unknown:
+// `effectRoots` maps it to the unknown root.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_ANALYSIS_ALIASROOTS_H
+#define MEMSCHED_ANALYSIS_ALIASROOTS_H
+
+#include "mlir/IR/Block.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir {
+namespace memsched {
+
+enum class RootKind { Buffer, Local, Argument, Global, Unknown };
+
+struct Root {
+  RootKind kind;
+  /// Buffer index for Buffer roots.
+  unsigned buffer = 0;
+};
+
+class AliasRoots {
+public:
+  using RootSet = SmallVector<unsigned, 2>;
+
+  /// `blockAllocs` maps the allocations of the analysed block to buffer ids.
+  /// With `distinctArgs`, every argument is a root of its own (to attribute
+  /// a callee's effects to its arguments; the caller knows their aliasing).
+  AliasRoots(Operation *func, const DenseMap<Operation *, unsigned> &blockAllocs,
+             bool distinctArgs = false);
+
+  /// The roots of a memref value (empty for values the function does not
+  /// define).
+  const RootSet &rootsOf(Value v) const;
+  /// The roots of memory an effect on `v` may touch: those of a memref, the
+  /// unknown root for anything else (pointers, integers) or a memref with no
+  /// known root.
+  const RootSet &effectRoots(Value v) const;
+  const Root &root(unsigned id) const { return table[id]; }
+  unsigned getUnknownRoot() const { return unknownRoot; }
+  /// The root shared by the arguments that are not `llvm.noalias`: memory
+  /// the caller provides, which may also be any global.
+  unsigned getSharedArgumentRoot() const { return sharedArgRoot; }
+
+private:
+  unsigned addRoot(Root r);
+  void seed(Value v, unsigned rootId);
+  void flow(Value from, Value to);
+  void visit(Operation *op, const DenseMap<Operation *, unsigned> &blockAllocs);
+  void propagate();
+
+  SmallVector<Root> table;
+  DenseMap<Value, RootSet> roots;
+  DenseMap<Value, SmallVector<Value, 2>> edges;
+  DenseSet<Value> hasIncoming;
+  llvm::SetVector<Value> worklist;
+  llvm::StringMap<unsigned> globals;
+  unsigned unknownRoot = 0, sharedArgRoot = 0;
+  RootSet empty, unknownOnly;
+};
+
+} // namespace memsched
+} // namespace mlir
+
+#endif // MEMSCHED_ANALYSIS_ALIASROOTS_H

@@ -1,0 +1,164 @@
+//===- AliasRoots.cpp - what memory a memref value may point into -*- C++ -*-===//
+
+#include "Analysis/MemSched/AliasRoots.h"
+#include "Analysis/MemSched/OpClassification.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+AliasRoots::AliasRoots(Operation *func,
+                       const DenseMap<Operation *, unsigned> &blockAllocs,
+                       bool distinctArgs) {
+  unknownRoot = addRoot({RootKind::Unknown});
+  sharedArgRoot = addRoot({RootKind::Argument});
+  unknownOnly.push_back(unknownRoot);
+  auto fn = dyn_cast<FunctionOpInterface>(func);
+  Region &body = func->getRegion(0);
+  if (!body.empty()) {
+    for (BlockArgument arg : body.front().getArguments()) {
+      if (!isa<BaseMemRefType>(arg.getType()))
+        continue;
+      bool noalias = distinctArgs ||
+                     (fn && fn.getArgAttr(arg.getArgNumber(), "llvm.noalias"));
+      seed(arg, noalias ? addRoot({RootKind::Argument}) : sharedArgRoot);
+    }
+  }
+  func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != func)
+      visit(op, blockAllocs);
+  });
+  // Block arguments of nested blocks that nothing flows into (unstructured
+  // control flow inside regions) may be anything.
+  func->walk([&](Block *b) {
+    if (!body.empty() && b == &body.front())
+      return;
+    for (BlockArgument arg : b->getArguments())
+      if (isa<BaseMemRefType>(arg.getType()) && !hasIncoming.contains(arg))
+        seed(arg, unknownRoot);
+  });
+  propagate();
+}
+
+const AliasRoots::RootSet &AliasRoots::rootsOf(Value v) const {
+  auto it = roots.find(v);
+  return it == roots.end() ? empty : it->second;
+}
+
+const AliasRoots::RootSet &AliasRoots::effectRoots(Value v) const {
+  if (!isa<BaseMemRefType>(v.getType()))
+    return unknownOnly;
+  const RootSet &set = rootsOf(v);
+  return set.empty() ? unknownOnly : set;
+}
+
+unsigned AliasRoots::addRoot(Root r) {
+  table.push_back(r);
+  return table.size() - 1;
+}
+
+void AliasRoots::seed(Value v, unsigned rootId) {
+  RootSet &set = roots[v];
+  if (!llvm::is_contained(set, rootId)) {
+    set.insert(llvm::lower_bound(set, rootId), rootId);
+    worklist.insert(v);
+  }
+}
+
+void AliasRoots::flow(Value from, Value to) {
+  if (!isa<BaseMemRefType>(from.getType()) || !isa<BaseMemRefType>(to.getType()))
+    return;
+  edges[from].push_back(to);
+  hasIncoming.insert(to);
+  roots[to]; // every flow target gets an entry
+}
+
+void AliasRoots::visit(Operation *op,
+                       const DenseMap<Operation *, unsigned> &blockAllocs) {
+  if (isAllocation(op)) {
+    auto it = blockAllocs.find(op);
+    if (it != blockAllocs.end())
+      seed(op->getResult(0), addRoot({RootKind::Buffer, it->second}));
+    else
+      seed(op->getResult(0), addRoot({RootKind::Local}));
+    return;
+  }
+  if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+    StringRef name = global.getName();
+    auto [it, inserted] = globals.try_emplace(name, 0);
+    if (inserted)
+      it->second = addRoot({RootKind::Global});
+    seed(global.getResult(), it->second);
+    return;
+  }
+  if (auto view = dyn_cast<ViewLikeOpInterface>(op)) {
+    for (Value result : op->getResults())
+      flow(view.getViewSource(), result);
+    return;
+  }
+  if (auto branch = dyn_cast<RegionBranchOpInterface>(op)) {
+    SmallVector<RegionSuccessor> successors;
+    branch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
+    for (RegionSuccessor &succ : successors)
+      for (auto [from, to] : llvm::zip(branch.getEntrySuccessorOperands(succ),
+                                       succ.getSuccessorInputs()))
+        flow(from, to);
+    for (Region &region : op->getRegions())
+      for (Block &b : region) {
+        if (b.empty())
+          continue;
+        auto term = dyn_cast<RegionBranchTerminatorOpInterface>(b.back());
+        if (!term)
+          continue;
+        SmallVector<RegionSuccessor> next;
+        branch.getSuccessorRegions(RegionBranchPoint(term), next);
+        for (RegionSuccessor &succ : next)
+          for (auto [from, to] : llvm::zip(term.getSuccessorOperands(succ),
+                                           succ.getSuccessorInputs()))
+            flow(from, to);
+      }
+    // Memref results not produced by any terminator stay unknown.
+    for (Value result : op->getResults())
+      if (isa<BaseMemRefType>(result.getType()) && !hasIncoming.contains(result))
+        seed(result, unknownRoot);
+    return;
+  }
+  // Anything else: results may alias any memref operand; an op with effects
+  // (or a call) may also return memory from elsewhere.
+  bool mayProduceOther = !isMemoryEffectFree(op) || isa<CallOpInterface>(op);
+  for (Value result : op->getResults()) {
+    if (!isa<BaseMemRefType>(result.getType()))
+      continue;
+    for (Value operand : op->getOperands())
+      flow(operand, result);
+    if (mayProduceOther || !hasIncoming.contains(result))
+      seed(result, unknownRoot);
+  }
+}
+
+void AliasRoots::propagate() {
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    auto it = edges.find(v);
+    if (it == edges.end())
+      continue;
+    RootSet src = roots[v];
+    for (Value to : it->second) {
+      RootSet &dst = roots[to];
+      bool changed = false;
+      for (unsigned r : src)
+        if (!llvm::is_contained(dst, r)) {
+          dst.insert(llvm::lower_bound(dst, r), r);
+          changed = true;
+        }
+      if (changed)
+        worklist.insert(to);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+//===- CallEffects.cpp - what a call does to its memref operands -*- C++ -*-===//
+
+#include "Analysis/MemSched/CallEffects.h"
+#include "Analysis/MemSched/AliasRoots.h"
+#include "Analysis/MemSched/OpClassification.h"
+
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+std::optional<CalleeSummary>
+mlir::memsched::summarizeCallee(FunctionOpInterface callee) {
+  if (!callee || callee.isExternal() || callee->getNumRegions() != 1 ||
+      callee->getRegion(0).empty())
+    return std::nullopt;
+  // A callee returning memrefs may hand out its arguments or new memory.
+  for (Type t : callee.getResultTypes())
+    if (isa<BaseMemRefType>(t))
+      return std::nullopt;
+  DenseMap<Operation *, unsigned> none;
+  AliasRoots roots(callee, none, /*distinctArgs=*/true);
+  Block &entry = callee->getRegion(0).front();
+  DenseMap<unsigned, unsigned> rootToArg;
+  for (BlockArgument arg : entry.getArguments())
+    if (isa<BaseMemRefType>(arg.getType()))
+      for (unsigned r : roots.rootsOf(arg))
+        if (!rootToArg.try_emplace(r, arg.getArgNumber()).second)
+          return std::nullopt; // arguments sharing a root
+  CalleeSummary summary;
+  summary.args.assign(entry.getNumArguments(), ArgAccess::None);
+  auto reachesArgument = [&](Value v) {
+    return llvm::any_of(roots.rootsOf(v), [&](unsigned r) {
+      return roots.root(r).kind != RootKind::Local;
+    });
+  };
+  WalkResult walk = callee->walk([&](Operation *op) -> WalkResult {
+    if (op == callee.getOperation())
+      return WalkResult::advance();
+    if (isa<CallOpInterface>(op))
+      return WalkResult::interrupt();
+    auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    if (iface)
+      iface.getEffects(effects);
+    else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return WalkResult::interrupt();
+    SmallVector<Value> accessed;
+    for (auto &e : effects)
+      if (Value v = e.getValue())
+        accessed.push_back(v);
+    // An argument's address leaving the memref world (a pointer, an integer,
+    // memory, the return) may be used by anyone.
+    bool isReturn = op->hasTrait<OpTrait::IsTerminator>() &&
+                    op->getParentOp() == callee.getOperation();
+    for (Value operand : op->getOperands())
+      if (isa<BaseMemRefType>(operand.getType()) && reachesArgument(operand) &&
+          (isReturn || mayCapture(op, operand, accessed)))
+        return WalkResult::interrupt();
+    for (auto &e : effects) {
+      Value v = e.getValue();
+      if (!v) {
+        if (isa<MemoryEffects::Allocate>(e.getEffect()))
+          continue;
+        return WalkResult::interrupt();
+      }
+      for (unsigned r : roots.effectRoots(v)) {
+        if (roots.root(r).kind == RootKind::Local)
+          continue;
+        auto argIt = rootToArg.find(r);
+        if (argIt == rootToArg.end())
+          return WalkResult::interrupt(); // globals, unknown memory
+        ArgAccess acc = isa<MemoryEffects::Read>(e.getEffect())
+                            ? ArgAccess::Read
+                            : ArgAccess::Write;
+        ArgAccess &slot = summary.args[argIt->second];
+        slot = std::max(slot, acc);
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return std::nullopt;
+  return summary;
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Differential execution of one function before and after --memsched-schedule:
+#   differential.sh RUNTIME_LIB MLIR_LIB_DIR MLIR_RUNNER INPUT FUNC OUT_PREFIX [SCHEDULE_OPTIONS]
+# Writes OUT_PREFIX.sched.mlir, OUT_PREFIX.{orig,sched}.out, runs both programs
+# under mlir-runner with the counting allocator, prints
+#   orig-peak=N
+#   sched-peak=M
+#   certificate-peak=P
+# and fails when any memsched-hash line (results, memref arguments after the
+# call) differs or the scheduled measured peak differs from the certificate's.
+set -euo pipefail
+runtime=$1 libdir=$2 runner=$3 in=$4 func=$5 out=$6
+shift 6
+opts="count-alignment-padding${*:+ $*}"
+memsched-opt "$in" "--memsched-schedule=$opts" -o "$out.sched.mlir"
+libs="$runtime,$libdir/libmlir_c_runner_utils.so,$libdir/libmlir_runner_utils.so"
+for v in orig sched; do
+  src=$in
+  [ $v = sched ] && src=$out.sched.mlir
+  memsched-opt "$src" --memsched-test-harness="func=$func" --memsched-test-lower-to-llvm |
+    "$runner" -e main -entry-point-result=void -O0 -shared-libs="$libs" > "$out.$v.out"
+done
+peak() { sed -n 's/^memsched-measured-peak=\([0-9]*\).*/\1/p' "$1"; }
+echo "orig-peak=$(peak "$out.orig.out")"
+echo "sched-peak=$(peak "$out.sched.out")"
+cert=$(sed -n "s/.*func.func @$func(.*#memsched.certificate<peak = \([0-9]*\).*/\1/p" "$out.sched.mlir")
+echo "certificate-peak=$cert"
+if ! diff <(grep memsched-hash "$out.orig.out") <(grep memsched-hash "$out.sched.out"); then
+  echo "differential: outputs differ" >&2
+  exit 1
+fi
+if [ -n "$cert" ] && [ "$cert" != "$(peak "$out.sched.out")" ]; then
+  echo "differential: measured peak differs from the certificate" >&2
+  exit 1
+fi
+echo "differential: outputs identical"

@@ -1,0 +1,166 @@
+//===- memsched-arena.cpp - plan an arena for a CSV of buffers --*- C++ -*-===//
+//
+// Reads buffers as CSV with the header `id,lower,upper,size` (lifetime
+// half-open [lower, upper), the layout of public dynamic storage allocation
+// benchmarks; an optional `alignment` column; columns in any order), plans
+// one arena (ArenaPlanner.h) and writes the same rows with an `offset`
+// column. Ids are echoed as given.
+//
+//   memsched-arena buffers.csv [-o planned.csv] [--summary]
+//                  [--work-budget N] [--heuristic-only] [--heuristic NAME]
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/Graph/ArenaPlanner.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace llvm;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<buffers.csv>"),
+                                      cl::init("-"));
+static cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
+                                       cl::value_desc("file"), cl::init("-"));
+static cl::opt<bool> summary(
+    "summary",
+    cl::desc("Print `arena=... ideal=... lower_bound=... optimal=yes|no "
+             "seconds=...` to stderr"));
+static cl::opt<uint64_t> workBudget(
+    "work-budget", cl::desc("Search nodes the exact search may expand"),
+    cl::init(memsched::ArenaOptions().workBudget));
+static cl::opt<bool> heuristicOnly("heuristic-only",
+                                   cl::desc("Skip the exact search"));
+static cl::opt<std::string> heuristic(
+    "heuristic",
+    cl::desc("Use one heuristic alone: greedy-by-size, best-fit-by-size, "
+             "first-fit-by-start or first-fit-by-conflicts"),
+    cl::init(""));
+
+static int fail(const Twine &msg) {
+  WithColor::error(errs(), "memsched-arena") << msg << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "memsched arena planner\n");
+
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+      MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
+  if (!file)
+    return fail("cannot read '" + inputFile + "': " + file.getError().message());
+
+  SmallVector<StringRef> lines;
+  (*file)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+  auto trimmed = [](StringRef s) { return s.trim(" \t\r"); };
+  while (!lines.empty() && trimmed(lines.back()).empty())
+    lines.pop_back();
+  if (lines.empty())
+    return fail("empty input: expected a header `id,lower,upper,size`");
+
+  SmallVector<StringRef> header;
+  trimmed(lines[0]).split(header, ',');
+  int col[5] = {-1, -1, -1, -1, -1};
+  const char *names[5] = {"id", "lower", "upper", "size", "alignment"};
+  for (auto [i, h] : llvm::enumerate(header))
+    for (int k = 0; k < 5; ++k)
+      if (trimmed(h) == names[k])
+        col[k] = i;
+  for (int k = 0; k < 4; ++k)
+    if (col[k] < 0)
+      return fail(Twine("the header has no `") + names[k] +
+                  "` column (expected id,lower,upper,size[,alignment])");
+
+  std::vector<memsched::ArenaBuffer> buffers;
+  std::vector<std::string> rows;
+  for (size_t l = 1; l < lines.size(); ++l) {
+    StringRef line = trimmed(lines[l]);
+    if (line.empty())
+      continue;
+    SmallVector<StringRef> cells;
+    line.split(cells, ',');
+    if (cells.size() != header.size())
+      return fail("line " + Twine(l + 1) + ": " + Twine(cells.size()) +
+                  " columns, the header has " + Twine(header.size()));
+    uint64_t v[5] = {0, 0, 0, 0, 1};
+    for (int k = 1; k < 5; ++k) {
+      if (col[k] < 0)
+        continue;
+      if (trimmed(cells[col[k]]).getAsInteger(10, v[k]))
+        return fail("line " + Twine(l + 1) + ": `" + names[k] +
+                    "` is not a non-negative integer: '" + cells[col[k]] + "'");
+    }
+    if (v[2] <= v[1])
+      return fail("line " + Twine(l + 1) +
+                  ": `upper` must be above `lower` (lifetimes are [lower, upper))");
+    if (v[4] == 0 || (v[4] & (v[4] - 1)))
+      return fail("line " + Twine(l + 1) + ": `alignment` must be a power of two");
+    if (v[3] >= (uint64_t{1} << 62))
+      return fail("line " + Twine(l + 1) + ": `size` is too large");
+    memsched::ArenaBuffer b;
+    b.first = v[1];
+    b.last = v[2] - 1;
+    b.size = v[3];
+    b.alignment = v[4];
+    buffers.push_back(b);
+    rows.push_back(line.str());
+  }
+
+  auto start = std::chrono::steady_clock::now();
+  memsched::ArenaPlan plan;
+  if (!heuristic.empty()) {
+    bool known = false;
+    for (auto h : {memsched::ArenaHeuristic::GreedyBySize,
+                   memsched::ArenaHeuristic::BestFitBySize,
+                   memsched::ArenaHeuristic::FirstFitByStart,
+                   memsched::ArenaHeuristic::FirstFitByConflicts})
+      if (heuristic == memsched::getHeuristicName(h)) {
+        known = true;
+        plan.offsets = memsched::placeHeuristic(buffers, h);
+        plan.arenaSize = memsched::getArenaSize(buffers, plan.offsets);
+        plan.ideal = plan.lowerBound = memsched::getIdealArena(buffers);
+        plan.optimal = plan.arenaSize <= plan.lowerBound;
+      }
+    if (!known)
+      return fail("unknown heuristic '" + heuristic + "'");
+  } else {
+    memsched::ArenaOptions options;
+    options.workBudget = workBudget;
+    options.heuristicOnly = heuristicOnly;
+    plan = memsched::planArena(buffers, options);
+  }
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  std::string why;
+  if (!memsched::isValidPlacement(buffers, plan.offsets, plan.arenaSize, &why))
+    return fail("internal error: invalid placement: " + why);
+
+  {
+    std::error_code ec;
+    ToolOutputFile out(outputFile, ec, sys::fs::OF_Text);
+    if (ec)
+      return fail("cannot write '" + outputFile + "': " + ec.message());
+    out.os() << trimmed(lines[0]) << ",offset\n";
+    for (size_t i = 0; i < rows.size(); ++i)
+      out.os() << rows[i] << "," << plan.offsets[i] << "\n";
+    out.keep();
+  }
+  outs().flush();
+  if (summary)
+    errs() << "arena=" << plan.arenaSize << " ideal=" << plan.ideal
+           << " lower_bound=" << plan.lowerBound
+           << " optimal=" << (plan.optimal ? "yes" : "no")
+           << " seconds=" << format("%.3f", seconds) << "\n";
+  return 0;
+}
