@@ -1178,8 +1178,9 @@ class Gen:
                 self.rng.random() < 0.25:
             # A huge one (dead code: the lowering erases it; its byte size
             # may not even fit in 64 bits), maybe with an unused view.
-            shape = self.rng.choice([(1 << 62,), (1000000, 1000000),
-                                     (1 << 40,), (1 << 31, 1 << 31)])
+            # (Byte sizes that do not fit in 64 bits are unsupported.)
+            shape = self.rng.choice([(1 << 58,), (1000000, 1000000),
+                                     (1 << 40,), (1 << 28, 1 << 28)])
             h = self.fresh("huge")
             t = memref_type(shape, canonical_strides(shape), 0, False, True)
             self.emit("%s = memref.alloc() : %s" % (h, t), top_op=True)
@@ -2126,13 +2127,14 @@ class Gen:
         return True
 
     # ---- loaded scalars feeding sizes and selects --------------------------
-    def pick_loaded(self):
-        """memref.load of an initialised element of a live root; returns
-        (SSA, root) or None."""
+    def pick_loaded(self, src=None):
+        """memref.load of an initialised element of a live root (or of
+        `src`); returns (SSA, root) or None."""
         cands = self.live_roots(readable=True)
         if not cands:
             return None
-        src = self.rng.choice(cands)
+        if src is None:
+            src = self.rng.choice(cands)
         sv = self.make_view(src, src.shape, read=False)
         if sv is None:
             return None
@@ -2203,8 +2205,34 @@ class Gen:
         if prod(shape) > 1024:
             shape = (bound,)
         how = rng.choice(["load", "load"] +
-                         (["call", "call-write", "extern"] if self.calls
-                          else []))
+                         (["call", "call-write", "extern", "counter"]
+                          if self.calls else []))
+        if rng.random() < 0.3:
+            # The load reads a buffer just updated, and nothing touches the
+            # allocation it sizes: placing the allocation (and its
+            # deallocation) must not pull the load above that update.
+            cands = [r for r in self.live_roots(readable=True) if r.writable
+                     and all(r.init)]
+            if not cands:
+                return False
+            src = rng.choice(cands)
+            self.clobber(src)
+            got = self.pick_loaded(src)
+            if got is None:
+                return False
+            x = got[0]
+            n = self.size_by_call(how, bound) if how != "load" else None
+            if n is None:
+                n = self.size_from(x, bound)
+            root = self.dyn_alloc(n, shape)
+            root.dead = True
+            tgt = self.pick_elem_out(exclude_storage=src.storage)
+            if tgt is not None:
+                self.store_to_elem(x, tgt)
+            if rng.random() < 0.7:
+                self.deferred.append(root)
+            self.features.add("load-sizes-untouched-alloc")
+            return True
         got = self.pick_loaded()
         if got is None:
             return False
@@ -2241,6 +2269,34 @@ class Gen:
         """An index from a call: a helper loading from its argument (and, for
         call-write, scaling it in place), or verifyMemRefF32 (external)."""
         rng = self.rng
+        if how == "counter":
+            # A helper with a side effect on a global counter (+bound per
+            # call, so the first call already returns >= bound); its value is
+            # also stored where the outputs see it.
+            self.declare("gcnt", 'memref.global "private" @cnt : '
+                         'memref<1xindex> = dense<0>')
+            name = self.helper_name("next")
+            saved = self.push_func()
+            g, v, w = self.fresh("g"), self.fresh("v"), self.fresh("w")
+            self.emit("%s = memref.get_global @cnt : memref<1xindex>" % g)
+            self.emit("%s = memref.load %s[%s] : memref<1xindex>" % (
+                v, g, self.idx(0)))
+            self.emit("%s = arith.addi %s, %s : index" % (
+                w, v, self.idx(bound + rng.randint(0, 3))))
+            self.emit("memref.store %s, %s[%s] : memref<1xindex>" % (
+                w, g, self.idx(0)))
+            self.pop_func(saved, "func.func private %s() -> index {" % name,
+                          ret="return %s : index" % w)
+            n0, i6, f = self.fresh("n"), self.fresh("ni"), self.fresh("nf")
+            self.emit("%s = func.call %s() : () -> index" % (n0, name),
+                      top_op=True)
+            tgt = self.pick_elem_out()
+            if tgt is not None:
+                self.emit("%s = arith.index_cast %s : index to i64" % (i6, n0))
+                self.emit("%s = arith.sitofp %s : i64 to f32" % (f, i6))
+                self.store_to_elem(f, tgt)
+            self.features.add("call-with-side-effect-sizes")
+            return self.bounded(n0, bound)
         if how == "extern":
             shape = self.shape_of_some_root()
             a = self.pick_input(shape)
@@ -2356,7 +2412,8 @@ class Gen:
         selb = Value(m, b, b.shape, b.value.strides, b.value.offset,
                      b.value.dyn, b.value.identity, shift=b.value.shift)
         kind = rng.choice(["read", "read", "write", "dealloc", "dealloc"])
-        if kind == "dealloc" and (self.wrapper or not (
+        if kind == "dealloc" and (self.wrapper or
+                                  "select-dealloc" in self.avoid or not (
                 a.kind == b.kind == "alloc" and not a.arena and not b.arena
                 and a.alloc_type is None and b.alloc_type is None)):
             # (In the wrapped body every allocation is freed directly.)
@@ -2887,6 +2944,22 @@ class Gen:
                 self.roots.append(root)
                 self.args.append(root)
                 k += 1
+                if kind != "whole" and rng.random() < 0.4:
+                    # The body reaches all of the caller's buffer from this
+                    # argument (reinterpret_cast of its base): beyond what
+                    # its type covers.
+                    e = self.fresh("ext")
+                    ext = Root(e, (N,), "arg")
+                    ext.value = Value(e, ext, (N,), (1,), 0, False, False)
+                    ext.storage = st
+                    ext.writable = root.writable
+                    self.emit("%s = memref.reinterpret_cast %s to offset: "
+                              "[0], sizes: [%d], strides: [1] : %s to %s" % (
+                                  e, name, N, root.value.type,
+                                  ext.value.type))
+                    root.reach = ext
+                    self.roots.append(ext)
+                    self.features.add("argument-beyond-its-type")
         for g in self.globals:
             if rng.random() < 0.6:
                 name = "%%arg%d" % k
@@ -2905,12 +2978,16 @@ class Gen:
                 k += 1
         if not any(r.writable for r in self.args):
             self.args[0].writable = True
+        def reach(r):
+            if getattr(r, "reach", None) is not None:
+                return set(range(r.storage.numel))
+            return set(r.smap or range(r.numel))
         for r in self.args:
             others = set()
             for o in self.args:
                 if o is not r and o.storage is r.storage:
-                    others.update(o.smap or range(o.numel))
-            mine = set(r.smap or range(r.numel))
+                    others.update(reach(o))
+            mine = reach(r)
             if r.storage.kind == "storage" and not (mine & others):
                 r.noalias = rng.random() < 0.5
             elif mine & others:
@@ -3129,7 +3206,13 @@ KNOWN_BUGS = {
     # callee was scheduled (or while another thread schedules it): with
     # callees first, the driver also passes --mlir-disable-threading.
     "callee-peak": "a caller certified with its callee's peak from before "
-                   "the callee was scheduled (open)",
+                   "the callee was scheduled (fixed in fd1977e)",
+    # Open: deallocations through arith.select free nothing for the
+    # analysis (certificate peak and lower bound above the measured peak).
+    "select-dealloc": "memref.dealloc of an arith.select of two buffers",
+    # Views (or selects) of a buffer placed after its deallocation (fixed in
+    # ed80c14); for the driver: skip its use-after-dealloc check.
+    "view-after-dealloc": "the driver's check of uses after a deallocation",
 }
 
 
@@ -3163,6 +3246,12 @@ GROUPS = {
 }
 
 
+# memsched declines a memref of memrefs ("element type ... has no byte size in
+# the data layout; allocate a buffer of integers or floats instead"): only
+# with --only memref-of-memref (which then checks it does not crash).
+OFF_BY_DEFAULT = {"memref-of-memref"}
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--seed", type=int, required=True)
@@ -3191,11 +3280,16 @@ def main():
     a = p.parse_args()
     if a.only:
         a.without = sorted(set(a.without) | (set(GROUPS) - set(a.only)))
+    else:
+        # Groups memsched does not support (it leaves the function unchanged
+        # with a remark): generated only when asked for with --only.
+        a.without = sorted(set(a.without) | OFF_BY_DEFAULT)
     flags = "".join([" --calls"] if a.calls else []) + \
         "".join(" --avoid " + b for b in a.avoid) + \
         (" --classic" if a.classic else "") + \
         ("".join(" --only " + o for o in a.only) if a.only else
-         "".join(" --without " + w for w in a.without))
+         "".join(" --without " + w for w in a.without
+                 if w not in OFF_BY_DEFAULT))
     if a.chain:
         flags += " --chain %d" % a.chain
     if (a.min_ops, a.max_ops) != (10, 60):

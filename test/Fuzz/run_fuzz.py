@@ -23,6 +23,7 @@
 
 import argparse
 import concurrent.futures
+import math
 import os
 import re
 import shutil
@@ -94,6 +95,50 @@ def top_level_order(text):
         else:
             pending = name
     return funcs
+
+
+VIEW_DEF_RE = re.compile(
+    r"^\s*(%[\w]+) = memref\.(?:subview|cast|expand_shape|collapse_shape|"
+    r"reinterpret_cast|transpose|view) (%[\w]+)")
+DEALLOC_RE = re.compile(r"^\s*memref\.dealloc (%[\w]+)")
+SSA_RE = re.compile(r"%[\w]+")
+
+
+def use_after_dealloc(text):
+    """The first line of a function that uses a buffer, or a view of it,
+    after a top-level memref.dealloc of it, or None. Views are followed at
+    the top level of the body; uses are looked for at any depth."""
+    root, freed, top = {}, {}, None
+    for line in text.splitlines():
+        m = re.match(r"^(\s*)func\.func ", line)
+        if m:
+            root, freed = {}, {}
+            top = len(m.group(1)) + 2 if line.rstrip().endswith("{") \
+                else None
+            continue
+        if top is None:
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        if indent < top:
+            top = None
+            continue
+        body = re.sub(r"\sloc\(.*$", "", line)
+        at_top = indent == top
+        d = DEALLOC_RE.match(body)
+        if d and at_top:
+            freed.setdefault(root.get(d.group(1), d.group(1)), line.strip())
+            continue
+        v = VIEW_DEF_RE.match(body)
+        if v and at_top:
+            root[v.group(1)] = root.get(v.group(2), v.group(2))
+        defined = re.match(r"^\s*(%[\w]+)(?::\d+)? =", body)
+        for u in SSA_RE.findall(body):
+            if defined and u == defined.group(1):
+                continue
+            r = root.get(u, u)
+            if r in freed:
+                return "%s (after %s)" % (line.strip()[:160], freed[r])
+    return None
 
 
 def order_changed(text):
@@ -207,6 +252,17 @@ def check_program(seed, args, tools):
         with open(sched_loc) as f:
             moved = order_changed(f.read())
         info["reordered"] = lower or moved
+        with open(prog) as f:
+            bad = use_after_dealloc(f.read())
+        if bad:
+            raise Failure("generator bug: the program uses a buffer after "
+                          "freeing it: " + bad)
+        with open(sched_loc) as f:
+            bad = use_after_dealloc(f.read()) \
+                if "view-after-dealloc" not in args.avoid else None
+        if bad:
+            raise Failure("the scheduled program uses a buffer after "
+                          "freeing it: " + bad)
         info["how"] = "peak" if lower else "order" if moved else ""
         # The scheduled program must pass --memsched-verify (the copy
         # without locations is the one kept and run).
@@ -437,8 +493,8 @@ def run_all(args, tools):
               "%d: is the scheduler still reordering?" % (
                   reordered, len(seeds), 100.0 * reordered / len(seeds),
                   args.require_reordered,
-                  -(-int(round(args.require_reordered * len(seeds) * 1000))
-                    // 1000)), flush=True)
+                  math.ceil(args.require_reordered * len(seeds) - 1e-9)),
+              flush=True)
         status = 1
     print("%d passed, %d failed" % (passed, failed))
     return status
