@@ -3196,22 +3196,21 @@ class Gen:
 
 
 # Bugs whose triggers --avoid can leave out: to look past an open bug for
-# others, or to run a build from before its fix (all fixed now: bdd0e74,
-# 689cea3).
+# others, or to run a build from before its fix (README.md, "Bugs found").
 KNOWN_BUGS = {
     "wrapped-rows": "failures/overlapping-views-wrapped-rows.mlir",
     # An allocation used by nothing (or only by unused views), never freed.
     "unused-alloc": "failures/dead-view-alloc-counted-in-peak.mlir",
-    # Open: a caller's certificate counts the peak its callee had before the
-    # callee was scheduled (or while another thread schedules it): with
-    # callees first, the driver also passes --mlir-disable-threading.
+    # Fixed: a caller's certificate counted the peak its callee had before
+    # the callee was scheduled; --avoid puts callees first and the driver
+    # passes --mlir-disable-threading (for builds from before the fix).
     "callee-peak": "a caller certified with its callee's peak from before "
-                   "the callee was scheduled (fixed in fd1977e)",
+                   "the callee was scheduled",
     # Open: deallocations through arith.select free nothing for the
     # analysis (certificate peak and lower bound above the measured peak).
     "select-dealloc": "memref.dealloc of an arith.select of two buffers",
-    # Views (or selects) of a buffer placed after its deallocation (fixed in
-    # ed80c14); for the driver: skip its use-after-dealloc check.
+    # Fixed: views (or selects) of a buffer placed after its deallocation;
+    # for the driver: skip its use-after-dealloc check.
     "view-after-dealloc": "the driver's check of uses after a deallocation",
 }
 
