@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GENERATOR = os.path.join(HERE, "random_program.py")
@@ -308,7 +309,10 @@ def check_program(seed, args, tools):
                     cert_peak=cert_peak)
         if problems:
             raise Failure("\n".join(problems))
-    except Failure as e:
+    except Exception as e:  # noqa: BLE001 - a driver error fails this program
+        if not isinstance(e, Failure):
+            e = Failure("run_fuzz.py internal error (a driver bug):\n" +
+                        traceback.format_exc())
         kept = os.path.join(args.keep_dir, "seed-%d" % seed)
         if os.path.exists(kept):
             shutil.rmtree(kept)
@@ -477,7 +481,7 @@ def run_all(args, tools):
                 print("ok seed=%d peak %d -> %d%s" % (
                     s, info["orig_peak"], info["sched_peak"],
                     " (reordered: %s)" % ("peak lowered"
-                                          if info["how"] == "peak" else
+                                          if info.get("how") == "peak" else
                                           "ops moved")
                     if info["reordered"] else ""), flush=True)
     print("%d of %d programs reordered by the schedule; %.1fs" % (
