@@ -3215,12 +3215,15 @@ KNOWN_BUGS = {
     # passes --mlir-disable-threading (for builds from before the fix).
     "callee-peak": "a caller certified with its callee's peak from before "
                    "the callee was scheduled",
-    # Open: deallocations through arith.select free nothing for the
-    # analysis (certificate peak and lower bound above the measured peak).
+    # Declined by design since the fix: a deallocation of an arith.select of
+    # two buffers leaves the function unchanged with a remark (the driver
+    # accepts it); before, the certificate's peak and bound were above the
+    # measured peak. --avoid keeps every @f scheduled.
     "select-dealloc": "memref.dealloc of an arith.select of two buffers",
-    # Open: an op reading a memref.global and writing the same elements
-    # through another value (a view): "the planned order of the block is
-    # invalid", the function is left uncertified.
+    # Fixed: "the planned order of the block is invalid" when an op uses a
+    # scalar or view both directly and through a chain of producers (the
+    # walk over producers emitted the chain first); first seen with a
+    # global read and written through a view.
     "global-inplace": "one op reading a global and writing it through a view",
     # Fixed: views (or selects) of a buffer placed after its deallocation;
     # for the driver: skip its use-after-dealloc check.

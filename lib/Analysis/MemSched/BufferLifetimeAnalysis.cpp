@@ -23,6 +23,7 @@
 #include "Analysis/MemSched/CallEffects.h"
 #include "Analysis/MemSched/Footprint.h"
 #include "Analysis/MemSched/OpClassification.h"
+#include "Analysis/MemSched/ProducerWalk.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -190,6 +191,17 @@ LogicalResult LifetimeBuilder::classify() {
     bool deallocNode = false;
     if (Value freed = getDeallocatedValue(&op)) {
       const auto &rs = aliases->rootsOf(freed);
+      if (rs.size() > 1 && llvm::any_of(rs, [&](unsigned r) {
+            return aliases->root(r).kind == RootKind::Buffer;
+          }))
+        // The peak would have to keep every candidate live to the end and
+        // the bound could count none of them: refuse rather than certify
+        // either.
+        return unsupported(&op, "memref.dealloc of a value that may be one "
+                                "of several buffers (e.g. an arith.select of "
+                                "two allocations): which one it frees is not "
+                                "known; free each buffer by its own "
+                                "memref.dealloc (under an scf.if)");
       if (rs.size() == 1 && aliases->root(rs[0]).kind == RootKind::Buffer) {
         BufferInfo &buf = a.buffers[aliases->root(rs[0]).buffer];
         if (buf.dealloc)
@@ -232,52 +244,25 @@ void LifetimeBuilder::addValueUses(Value v, ValueUses &into) {
   mergeSorted(into.buffers, du.buffers);
 }
 
-/// The ops of the block defining values `op` (or its nested ops) uses.
-static void forEachBlockOperand(Operation *op, Block *block,
-                                function_ref<void(Value)> fn) {
-  op->walk([&](Operation *nested) {
-    for (Value operand : nested->getOperands())
-      if (operand.getParentBlock() == block ||
-          (operand.getDefiningOp() && operand.getDefiningOp()->getBlock() == block))
-        fn(operand);
-  });
-}
-
 const ValueUses &LifetimeBuilder::usesOf(Operation *root) {
   if (auto it = uses.find(root); it != uses.end())
     return it->second;
-  // Post-order over the non-node producers, with an explicit stack.
-  SmallVector<Operation *> stack{root};
-  DenseSet<Operation *> onStack{root};
-  while (!stack.empty()) {
-    Operation *op = stack.back();
-    bool ready = true;
-    forEachBlockOperand(op, a.block, [&](Value v) {
-      Operation *def = v.getDefiningOp();
-      if (!def || def->getBlock() != a.block || def == op || isNode(def) ||
-          uses.count(def) || onStack.contains(def))
-        return;
-      stack.push_back(def);
-      onStack.insert(def);
-      ready = false;
-    });
-    if (!ready)
-      continue;
+  // Producers first, so that what an op uses is known when it is merged.
+  auto stop = [&](Operation *def) {
+    return def->getBlock() != a.block || isNode(def) || uses.count(def);
+  };
+  auto visit = [&](Operation *op) {
     ValueUses result;
     forEachBlockOperand(op, a.block, [&](Value v) {
-      Operation *def = v.getDefiningOp();
-      if (def == op)
-        return;
-      if (def && def->getBlock() == a.block && !isNode(def) && !uses.count(def)) {
-        // Only in graph regions (a cycle): depend on nothing more precise.
-        return;
-      }
-      addValueUses(v, result);
+      if (v.getDefiningOp() != op)
+        addValueUses(v, result);
     });
     uses[op] = std::move(result);
-    onStack.erase(op);
-    stack.pop_back();
-  }
+  };
+  if (failed(walkProducersPostOrder(root, a.block, stop, visit)))
+    // Only in a graph region: what the cycle reaches is not computed.
+    (void)unsupported(root, "values of the block defined in a cycle (a graph "
+                            "region)");
   return uses[root];
 }
 

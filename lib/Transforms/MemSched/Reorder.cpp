@@ -2,6 +2,8 @@
 
 #include "Transforms/MemSched/Reorder.h"
 
+#include "Analysis/MemSched/ProducerWalk.h"
+
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -23,33 +25,21 @@ public:
   void emit(Operation *root) {
     if (emitted.contains(root))
       return;
-    SmallVector<Operation *> stack{root};
-    DenseSet<Operation *> onStack{root};
-    while (!stack.empty()) {
-      Operation *op = stack.back();
-      bool ready = true;
-      op->walk([&](Operation *nested) {
-        for (Value operand : nested->getOperands()) {
-          Operation *def = operand.getDefiningOp();
-          if (!def || def->getBlock() != block || def == op ||
-              emitted.contains(def) || onStack.contains(def))
-            continue;
-          if (analysis.getNodeIndex(def)) {
-            failed = true; // a node out of its place
-            continue;
-          }
-          stack.push_back(def);
-          onStack.insert(def);
-          ready = false;
-        }
-      });
-      if (!ready)
-        continue;
-      stack.pop_back();
-      onStack.erase(op);
+    auto stop = [&](Operation *def) {
+      if (def->getBlock() != block || emitted.contains(def))
+        return true;
+      if (analysis.getNodeIndex(def)) {
+        failed = true; // a node out of its place
+        return true;
+      }
+      return false;
+    };
+    auto visit = [&](Operation *op) {
       if (emitted.insert(op).second)
         sequence.push_back(op);
-    }
+    };
+    if (::mlir::failed(walkProducersPostOrder(root, block, stop, visit)))
+      failed = true;
   }
 
   bool isEmitted(Operation *op) const { return emitted.contains(op); }
