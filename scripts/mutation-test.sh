@@ -1,0 +1,621 @@
+#!/usr/bin/env bash
+# Mutation testing of the dependence analysis and the reorder.
+#
+# Each mutant is one deliberate fault (an exact-match search/replace on one
+# source file, listed below). For each, the script applies it to a scratch
+# copy of the tree (or, with --in-place, to the tree itself, restored with
+# `git checkout -- <file>` afterwards, also on interruption), rebuilds
+# incrementally and runs the tests. A mutant is
+#   killed        when a test fails (or times out),
+#   survived      when every test passes,
+#   build-failed  when it does not compile (not a kill: a mutant must build).
+#
+# The tests are those of `ctest` (scripts/test.sh). As a shortcut, the lit
+# tests outside Integration/corpus run first and stop at the first failure;
+# a mutant they do not kill runs `ctest -E fuzz-schedule`, and one that still
+# survives runs the short differential fuzz campaign `ctest -R fuzz-schedule`.
+# The score is given without and with the fuzz campaign.
+#
+#   scripts/mutation-test.sh [--list] [--check] [--only N,M,...] [--jobs N]
+#                            [--build-dir DIR] [--scratch DIR] [--in-place]
+#                            [--no-fuzz] [--full] [--no-baseline]
+#                            [--timeout SECONDS] [-v]
+#
+#   --list           print the mutants (number, file, fault) and exit
+#   --check          check that every mutant's search text occurs exactly
+#                    once in the current sources, and exit
+#   --only N,M       run these mutants only (numbers as in --list; ranges N-M)
+#   --jobs N         ninja and ctest parallelism (default 2)
+#   --build-dir DIR  build directory (default <scratch>/build, or build/ with
+#                    --in-place)
+#   --scratch DIR    the scratch copy (default /tmp/memsched-mutation-$USER);
+#                    it is synced with the tree (tracked and untracked, not
+#                    ignored files) at the start, so later runs rebuild little
+#   --in-place       mutate the tree itself (needs a clean file per mutant)
+#   --no-fuzz        do not run fuzz-schedule for survivors
+#   --full           skip the lit shortcut: always run the whole ctest
+#   --no-baseline    do not run the tests on the unmutated tree first (by
+#                    default a failure there stops the run: every mutant
+#                    would look killed)
+#   --timeout S      per test phase (default 1800): a timeout is a kill
+#   -v               print the failing tests of each killed mutant
+#
+# Output: one line per mutant, then
+#   score (ctest without fuzz-schedule): K/T
+#   score (ctest): K/T
+# Exit code 0 when the run completed (whatever the score), 2 on a setup
+# error (a search text not found, a build of the unmutated tree failing).
+set -euo pipefail
+MEMSCHED_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export MEMSCHED_ROOT
+exec nice -n 10 python3 - "$@" <<'PY'
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+ROOT = os.environ["MEMSCHED_ROOT"]
+LLVM = "/usr/lib/llvm-22"
+
+BLA = "lib/Analysis/MemSched/BufferLifetimeAnalysis.cpp"
+FP = "lib/Analysis/MemSched/Footprint.cpp"
+AR = "lib/Analysis/MemSched/AliasRoots.cpp"
+OC = "lib/Analysis/MemSched/OpClassification.cpp"
+CE = "lib/Analysis/MemSched/CallEffects.cpp"
+AS = "lib/Analysis/MemSched/AllocationSize.cpp"
+RO = "lib/Transforms/MemSched/Reorder.cpp"
+MS = "lib/Transforms/MemSched/MemSched.cpp"
+
+# (file, fault, search, replace). The search text must occur exactly once.
+MUTANTS = [
+    # --- Footprint: which elements an access touches -----------------------
+    (FP, "box-offset decomposition lets an inner coordinate wrap one element "
+         "into the next row",
+     "if (out[i] + sizes[i] > strides[i - 1] / strides[i])",
+     "if (out[i] + sizes[i] > strides[i - 1] / strides[i] + 1)"),
+    (FP, "mayOverlap: boxes sharing their last row/column are called disjoint "
+         "(off by one)",
+     "if (ca[i] + a.sizes[i] <= cb[i] || cb[i] + b.sizes[i] <= ca[i])",
+     "if (ca[i] + a.sizes[i] <= cb[i] + 1 || cb[i] + b.sizes[i] <= ca[i] + 1)"),
+    (FP, "mayOverlap: ranges meeting in one element are called disjoint",
+     "if (a.hi < b.lo || b.hi < a.lo)",
+     "if (a.hi <= b.lo || b.hi <= a.lo)"),
+    (FP, "mayOverlap: boxes with different strides of the same rank are "
+         "compared coordinate by coordinate",
+     "if (a.strides != b.strides)",
+     "if (a.strides.size() != b.strides.size())"),
+    (FP, "mayOverlap: footprints of different bases (two arguments that may "
+         "alias) are compared as boxes of one buffer",
+     "if (a.whole || b.whole || a.base != b.base)",
+     "if (a.whole || b.whole)"),
+    (FP, "isContainedIn ignores coversBase: a strided write \"contains\" what "
+         "lies in its range",
+     "if (inner.whole || inner.base != outer.base || !outer.coversBase)",
+     "if (inner.whole || inner.base != outer.base)"),
+    (FP, "a prefix of an allocation is taken to cover it (coversBase)",
+     "count == baseType.getNumElements() && hi == count - 1",
+     "count <= baseType.getNumElements() && hi == count - 1"),
+    (FP, "memref.view taken as layout preserving: its byte shift is lost",
+     "if (isa<memref::SubViewOp, memref::CastOp, memref::ExpandShapeOp,",
+     "if (isa<memref::SubViewOp, memref::CastOp, memref::ExpandShapeOp, "
+     "memref::ViewOp,"),
+    # --- AliasRoots: what memory a memref may point into ------------------
+    (AR, "a view is not an alias of its source (ViewLike branch)",
+     "      flow(view.getViewSource(), result);",
+     "      (void)result;"),
+    (AR, "region-branch entry forwarding dropped (iter_args, region "
+         "arguments)",
+     "      for (auto [from, to] : llvm::zip(branch.getEntrySuccessorOperands(succ),\n"
+     "                                       succ.getSuccessorInputs()))\n"
+     "        flow(from, to);",
+     "      (void)succ;"),
+    (AR, "region-branch terminator forwarding dropped (yields to results)",
+     "          for (auto [from, to] : llvm::zip(term.getSuccessorOperands(succ),\n"
+     "                                           succ.getSuccessorInputs()))\n"
+     "            flow(from, to);",
+     "          (void)succ;"),
+    (AR, "arguments never alias each other (llvm.noalias assumed)",
+     "bool noalias = distinctArgs ||",
+     "bool noalias = true ||"),
+    (AR, "effects on non-memref values (!llvm.ptr) touch no memory "
+         "(effectRoots)",
+     "  if (!isa<BaseMemRefType>(v.getType()))\n    return unknownOnly;",
+     "  if (!isa<BaseMemRefType>(v.getType()))\n    return empty;"),
+    (AR, "roots propagate one step only (a view of a view loses its buffer)",
+     "      if (changed)\n        worklist.insert(to);",
+     "      (void)changed;"),
+    (AR, "a memref returned by a call or an op with effects aliases only its "
+         "operands",
+     "bool mayProduceOther = !isMemoryEffectFree(op) || isa<CallOpInterface>(op);",
+     "bool mayProduceOther = false;"),
+    # --- OpClassification -------------------------------------------------
+    (OC, "mayCapture false for extract_aligned_pointer_as_index (captures not "
+         "noted)",
+     "  if (llvm::is_contained(accessed, operand))\n    return false;",
+     "  if (llvm::is_contained(accessed, operand) ||\n"
+     "      isa<memref::ExtractAlignedPointerAsIndexOp>(user))\n    return false;"),
+    (OC, "isUnobservable ignores terminators: a returned allocation counts 0 "
+         "bytes",
+     "if (!isMemoryEffectFree(user) || user->hasTrait<OpTrait::IsTerminator>())",
+     "if (!isMemoryEffectFree(user))"),
+    (OC, "isUnobservable always false: dead allocations are counted",
+     "  // Iterative: chains of pure ops can be arbitrarily long.\n",
+     "  if (value)\n    return false;\n"),
+    # --- CallEffects: callee summaries ------------------------------------
+    (CE, "a callee's write of an argument is recorded as a read",
+     "                            ? ArgAccess::Read\n"
+     "                            : ArgAccess::Write;",
+     "                            ? ArgAccess::Read\n"
+     "                            : ArgAccess::Read;"),
+    (CE, "a callee's accesses of its arguments are dropped",
+     "        slot = std::max(slot, acc);",
+     "        (void)slot;\n        (void)acc;"),
+    (CE, "a callee touching globals or unknown memory is summarised anyway",
+     "          return WalkResult::interrupt(); // globals, unknown memory",
+     "          continue; // globals, unknown memory"),
+    (CE, "a callee capturing an argument is summarised anyway",
+     "          (isReturn || mayCapture(op, operand, accessed)))",
+     "          isReturn)"),
+    (CE, "ops without a memory-effect interface in a callee are ignored",
+     "    else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())\n"
+     "      return WalkResult::interrupt();",
+     "    else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())\n"
+     "      return WalkResult::advance();"),
+    # --- BufferLifetimeAnalysis: accesses and edges -----------------------
+    (BLA, "RAW edges dropped in the `order` lambda",
+     "        if (w->node != acc.node && mayOverlap(w->footprint, acc.footprint))",
+     "        if (acc.write && w->node != acc.node &&\n"
+     "            mayOverlap(w->footprint, acc.footprint))"),
+    (BLA, "WAW edges dropped in the `order` lambda",
+     "        if (w->node != acc.node && mayOverlap(w->footprint, acc.footprint))",
+     "        if (!acc.write && w->node != acc.node &&\n"
+     "            mayOverlap(w->footprint, acc.footprint))"),
+    (BLA, "WAR edges dropped in the `order` lambda",
+     "        if (r->node != acc.node && mayOverlap(r->footprint, acc.footprint))",
+     "        if (false && r->node != acc.node &&\n"
+     "            mayOverlap(r->footprint, acc.footprint))"),
+    (BLA, "covering-write containment loosened: any write of an allocation "
+         "stands for its earlier accesses of unknown extent",
+     "        return isContainedIn(x->footprint, acc.footprint) ||\n"
+     "               (allocationRoot && x->footprint.whole &&\n"
+     "                acc.footprint.coversBase);",
+     "        return isContainedIn(x->footprint, acc.footprint) ||\n"
+     "               (allocationRoot && x->footprint.whole);"),
+    (BLA, "barrier chain: ops after a barrier are not ordered after it",
+     "    if (lastBarrier)\n      g.addEdge(*lastBarrier, n);\n"
+     "    sinceBarrier.push_back(n);",
+     "    sinceBarrier.push_back(n);"),
+    (BLA, "barrier chain: ops before a barrier are not ordered before it",
+     "      for (unsigned m : sinceBarrier)\n        g.addEdge(m, n);",
+     "      (void)sinceBarrier;"),
+    (BLA, "accesses of globals not added to the shared argument list",
+     "          otherAccesses[aliases->getSharedArgumentRoot()].push_back(\n"
+     "              {n, write, footprint});\n",
+     ""),
+    (BLA, "an access of unknown memory does not make a barrier",
+     "        case RootKind::Unknown:\n          node.barrier = true;\n          break;",
+     "        case RootKind::Unknown:\n          break;"),
+    (BLA, "calls' footprints made exact again (a callee stays within the "
+          "view it is given)",
+     "            addAccess(arg, summary->args[i] == ArgAccess::Write,\n"
+     "                      /*exact=*/false);",
+     "            addAccess(arg, summary->args[i] == ArgAccess::Write,\n"
+     "                      /*exact=*/true);"),
+    (BLA, "a deallocation of a value that may be one of several buffers "
+          "(arith.select) is taken to free the first",
+     "      if (rs.size() == 1 && aliases->root(rs[0]).kind == RootKind::Buffer) {",
+     "      if (!rs.empty() && aliases->root(rs[0]).kind == RootKind::Buffer) {"),
+    (BLA, "effects on no value (global effects) do not make a barrier",
+     "        node.barrier = true;\n        hasEffects[n] = true;\n      }\n    });",
+     "        hasEffects[n] = true;\n      }\n    });"),
+    (BLA, "captures by side-effect free ops (extract_aligned_pointer_as_index, "
+          "casts) not noted",
+     "      op.walk([&](Operation *nested) { noteCaptures(nested, {}); });",
+     "      (void)op;"),
+    (BLA, "buffers passed to ops with unknown effects do not escape",
+     "  for (NodeInfo &node : a.nodes)\n    if (node.barrier)\n",
+     "  for (NodeInfo &node : a.nodes)\n    if (false && node.barrier)\n"),
+    (BLA, "escaping buffers: the barriers in their lifetime are not touchers",
+     "      if (a.nodes[n].barrier && from < p && p < to)",
+     "      if (false && a.nodes[n].barrier && from < p && p < to)"),
+    (BLA, "escaping buffers: barriers before the allocation are counted as "
+          "touchers",
+     "      if (a.nodes[n].barrier && from < p && p < to)",
+     "      if (a.nodes[n].barrier && p < to)"),
+    (BLA, "allocation operand deps not added",
+     "    for (unsigned d : usesOf(alloc).deps)\n"
+     "      for (unsigned t : a.buffers[b].touchers)\n"
+     "        g.addEdge(d, t);",
+     "    (void)alloc;"),
+    (BLA, "collectDanglingUsers: floating users that feed no node are not "
+          "recorded before the free",
+     "      if (record && buf.dealloc)\n        buf.danglingUsers.push_back(op);",
+     "      (void)record;"),
+    (BLA, "collectDanglingUsers: the operands of a deallocation are not "
+          "constrained",
+     "    else if (attachedDeallocs.contains(op))\n"
+     "      constrain(op, usesOfOperands(op), /*record=*/false);",
+     ""),
+    (BLA, "nodes feeding a dangling user from before the allocation are not "
+          "ordered before the buffer's touchers",
+     "  for (auto [d, b] : beforeBuffer)\n"
+     "    for (unsigned t : a.buffers[b].touchers)\n"
+     "      g.addEdge(d, t);",
+     ""),
+    (BLA, "a deallocation that is a node is not ordered after the touchers",
+     "        for (unsigned t : buf.touchers)\n          g.addEdge(t, *d);",
+     "        (void)*d;"),
+    (BLA, "SSA edges between nodes dropped",
+     "    for (unsigned d : nodeDeps[n])\n      g.addEdge(d, n);",
+     "    (void)n;"),
+    (BLA, "SSA dependencies through side-effect free ops dropped",
+     "  const ValueUses &du = usesOf(def);\n  mergeSorted(into.deps, du.deps);",
+     "  const ValueUses &du = usesOf(def);"),
+    (BLA, "a node using an alias of a buffer as an operand does not touch it",
+     "    for (unsigned b : opUses.buffers)\n      touch(b);",
+     "    (void)opUses;"),
+    (BLA, "transient bytes of nested allocations and callees dropped",
+     "    node.transient = *t;",
+     "    node.transient = 0;"),
+    (BLA, "a deallocation in a nested region does not lower its peak",
+     "        current -= it->second;\n        live.erase(it);",
+     "        live.erase(it);"),
+    (BLA, "an allocation in a nested region that is not freed there is "
+          "accepted",
+     "    return unsupported(&op, \"allocation in a nested region is not freed in \"\n"
+     "                            \"that region\");",
+     "    continue;"),
+    (BLA, "a callee's peak is not part of the call's transient bytes",
+     "      FailureOr<uint64_t> p = blockPeak(callee->getRegion(0).front(), depth);\n"
+     "      if (failed(p))\n        return failure();\n"
+     "      peak = std::max(peak, *p);",
+     "      FailureOr<uint64_t> p = blockPeak(callee->getRegion(0).front(), depth);\n"
+     "      if (failed(p))\n        return failure();"),
+    (BLA, "unobservable allocations counted",
+     "    info.size = isUnobservable(op.getResult(0)) ? 0 : *size;",
+     "    info.size = *size;"),
+    (BLA, "the sum of the allocations unchecked",
+     "    if (!addBytes(total, info.size))\n      return unsupported(",
+     "    if (!addBytes(total, info.size) && false)\n      return unsupported("),
+    # --- AllocationSize ----------------------------------------------------
+    (AS, "size arithmetic unchecked (element count times extent)",
+     "        llvm::checkedMulUnsigned(count, static_cast<uint64_t>(extent));",
+     "        std::optional<uint64_t>(count * static_cast<uint64_t>(extent));"),
+    (AS, "alignment padding not counted with count-alignment-padding",
+     "      return *alignment;",
+     "      return 0;"),
+    (AS, "element bytes rounded down (i1 buffers take no memory)",
+     "uint64_t count = llvm::divideCeil(bits.getFixedValue(), 8);",
+     "uint64_t count = bits.getFixedValue() / 8;"),
+    # --- Reorder: the planned sequence --------------------------------------
+    (RO, "the planner does not emit danglingUsers before a free",
+     "      // Users of the buffer that feed no node still come before its free.\n"
+     "      for (Operation *user : buffers[b].danglingUsers)\n"
+     "        builder.emit(user);\n",
+     ""),
+    (RO, "the planner does not emit danglingUsers before a deallocation node",
+     "      for (Operation *user : buffers[it->second].danglingUsers)\n"
+     "        builder.emit(user);",
+     "      (void)it;"),
+    (RO, "verifySequence always succeeds",
+     "  Block *block = analysis.getBlock();\n  DenseMap<Operation *, unsigned> position;",
+     "  if (analysis.getBlock())\n    return success();\n"
+     "  Block *block = analysis.getBlock();\n  DenseMap<Operation *, unsigned> position;"),
+    (RO, "a deallocation is placed after the first toucher of its buffer",
+     "    lastAt[last].push_back(b);",
+     "    lastAt[first].push_back(b);"),
+    (RO, "transient bytes left out of the peak of the planned sequence",
+     "      transient = analysis.getNodes()[*n].transient;",
+     "      transient = 0;"),
+    # --- MemSched: certificate ---------------------------------------------
+    (MS, "certificate of a reordered body names the op and buffers by their "
+         "old positions",
+     "  if (result.reordered) {",
+     "  if (false && result.reordered) {"),
+    (MS, "move-allocations=false certifies a bound computed with the pins",
+     "    BufferLifetimeAnalysis unpinned(func, options.sizes);",
+     "    BufferLifetimeAnalysis unpinned(func, options.sizes, true);"),
+]
+
+def mutate(text, index):
+    f, _, search, replace = MUTANTS[index]
+    n = text.count(search)
+    if n != 1:
+        raise LookupError("mutant %d: the search text occurs %d times in %s "
+                          "(expected once): refresh the mutant list"
+                          % (index + 1, n, f))
+    return text.replace(search, replace)
+
+
+def parse_only(spec):
+    chosen = set()
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "-" in part:
+            a, b = part.split("-", 1)
+            chosen.update(range(int(a), int(b) + 1))
+        else:
+            chosen.add(int(part))
+    bad = [n for n in chosen if n < 1 or n > len(MUTANTS)]
+    if bad:
+        sys.exit("mutation-test: no mutant %s (1-%d)" % (bad, len(MUTANTS)))
+    return sorted(chosen)
+
+
+def tree_files(src):
+    out = subprocess.run(
+        ["git", "-C", src, "ls-files", "-z", "--cached", "--others",
+         "--exclude-standard"], check=True, capture_output=True).stdout
+    return sorted({p for p in out.decode().split("\0")
+                   if p and os.path.isfile(os.path.join(src, p))})
+
+
+def sync_tree(src, dst):
+    """Makes dst a copy of the tree's files, touching only what differs."""
+    files = tree_files(src)
+    wanted = set(files)
+    os.makedirs(dst, exist_ok=True)
+    for rel in files:
+        a, b = os.path.join(src, rel), os.path.join(dst, rel)
+        with open(a, "rb") as fa:
+            data = fa.read()
+        if os.path.isfile(b):
+            with open(b, "rb") as fb:
+                if fb.read() == data:
+                    continue
+        os.makedirs(os.path.dirname(b), exist_ok=True)
+        with open(b, "wb") as fb:
+            fb.write(data)
+        shutil.copymode(a, b)
+    for dirpath, dirnames, filenames in os.walk(dst):
+        for name in filenames:
+            rel = os.path.relpath(os.path.join(dirpath, name), dst)
+            if rel not in wanted:
+                os.remove(os.path.join(dirpath, name))
+
+
+def run(cmd, log, timeout, cwd=None, env=None):
+    """Runs cmd with output appended to log; returns (rc, seconds, timed out)."""
+    start = time.time()
+    with open(log, "ab") as f:
+        f.write(("\n$ %s\n" % " ".join(cmd)).encode())
+        f.flush()
+        p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=cwd,
+                             env=env, start_new_session=True)
+        try:
+            rc = p.wait(timeout=timeout)
+            return rc, time.time() - start, False
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            return -1, time.time() - start, True
+        except BaseException:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            raise
+
+
+def failing_tests(log, since):
+    """Names of the failed lit / ctest tests in the log after offset since."""
+    with open(log, "rb") as f:
+        f.seek(since)
+        text = f.read().decode(errors="replace")
+    names = []
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("FAIL: MEMSCHED :: ") or s.startswith("TIMEOUT: MEMSCHED :: "):
+            name = s.split(" :: ", 1)[1].split(" (")[0]
+            if name not in names:
+                names.append(name)
+        elif (" - " in s and s[:1].isdigit() and
+              ("(Failed)" in s or "(Timeout)" in s)):
+            name = s.split(" - ", 1)[1].split(" (")[0]
+            if name not in names:
+                names.append("ctest:" + name)
+    return names
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="scripts/mutation-test.sh")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--only")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--build-dir")
+    ap.add_argument("--scratch",
+                    default="/tmp/memsched-mutation-%s" % os.environ.get("USER", "user"))
+    ap.add_argument("--in-place", action="store_true")
+    ap.add_argument("--no-fuzz", action="store_true")
+    ap.add_argument("--full", action="store_true")
+    ap.add_argument("--no-baseline", action="store_true")
+    ap.add_argument("--timeout", type=int, default=1800)
+    ap.add_argument("-v", "--verbose", action="store_true")
+    opts = ap.parse_args(sys.argv[1:])
+
+    if opts.list:
+        for i, (f, what, _, _) in enumerate(MUTANTS, 1):
+            print("%2d  %-48s %s" % (i, f, what))
+        return 0
+    if opts.check:
+        ok = True
+        for i in range(len(MUTANTS)):
+            f = MUTANTS[i][0]
+            with open(os.path.join(ROOT, f)) as fh:
+                text = fh.read()
+            try:
+                mutate(text, i)
+            except LookupError as e:
+                print("mutation-test: " + str(e))
+                ok = False
+        print("mutation-test: %d mutants, %s" % (
+            len(MUTANTS), "all match" if ok else "SOME DO NOT MATCH"))
+        return 0 if ok else 2
+
+    chosen = parse_only(opts.only) if opts.only else list(range(1, len(MUTANTS) + 1))
+    if opts.in_place:
+        src = ROOT
+        build = os.path.abspath(opts.build_dir or os.path.join(ROOT, "build"))
+        dirty = subprocess.run(
+            ["git", "-C", ROOT, "status", "--porcelain", "--"] +
+            sorted({MUTANTS[n - 1][0] for n in chosen}),
+            check=True, capture_output=True, text=True).stdout.strip()
+        if dirty:
+            print("mutation-test: --in-place needs unmodified files to mutate:\n"
+                  + dirty, file=sys.stderr)
+            return 2
+    else:
+        src = os.path.join(os.path.abspath(opts.scratch), "src")
+        build = os.path.abspath(opts.build_dir or
+                                os.path.join(os.path.abspath(opts.scratch), "build"))
+        sync_tree(ROOT, src)
+    # Check every chosen mutant before building anything.
+    originals = {}
+    for n in chosen:
+        f = MUTANTS[n - 1][0]
+        if f not in originals:
+            with open(os.path.join(src, f)) as fh:
+                originals[f] = fh.read()
+        try:
+            mutate(originals[f], n - 1)
+        except LookupError as e:
+            print("mutation-test: " + str(e), file=sys.stderr)
+            return 2
+
+    os.makedirs(build, exist_ok=True)
+    log_dir = os.path.join(build, "mutation")
+    os.makedirs(log_dir, exist_ok=True)
+    jobs = str(opts.jobs)
+    env = dict(os.environ)
+    lit_env = dict(env)
+    lit_env["LIT_OPTS"] = "--max-failures=1 --filter-out=Integration/corpus"
+
+    def restore(f):
+        if opts.in_place:
+            subprocess.run(["git", "-C", ROOT, "checkout", "--", f], check=True)
+        else:
+            with open(os.path.join(src, f), "w") as fh:
+                fh.write(originals[f])
+
+    def build_tree(log):
+        if not os.path.isfile(os.path.join(build, "build.ninja")):
+            rc, _, _ = run(["cmake", "-G", "Ninja", "-S", src, "-B", build,
+                            "-DCMAKE_BUILD_TYPE=Release",
+                            "-DMLIR_DIR=%s/lib/cmake/mlir" % LLVM,
+                            "-DLLVM_EXTERNAL_LIT=%s/bin/lit" % LLVM],
+                           log, opts.timeout)
+            if rc:
+                return False
+        rc, _, _ = run(["ninja", "-C", build, "-j", jobs], log, opts.timeout)
+        return rc == 0
+
+    start_all = time.time()
+    base_log = os.path.join(log_dir, "baseline.log")
+    open(base_log, "w").close()
+    print("mutation-test: building the unmutated tree in %s" % build, flush=True)
+    if not build_tree(base_log):
+        print("mutation-test: the unmutated tree does not build, see " + base_log,
+              file=sys.stderr)
+        return 2
+
+    def run_tests(log):
+        """Runs the test phases: ("killed"|"survived", fuzz only, killers)."""
+        phases = []
+        if not opts.full:
+            phases.append(("lit", [LLVM + "/bin/lit", "-q", "-j", jobs,
+                                   os.path.join(build, "test")], lit_env))
+        phases.append(("ctest", ["ctest", "--test-dir", build, "-j", jobs,
+                                 "--output-on-failure", "-E", "fuzz-schedule"],
+                       env))
+        if not opts.no_fuzz:
+            phases.append(("fuzz", ["ctest", "--test-dir", build,
+                                    "--output-on-failure", "-R", "fuzz-schedule"],
+                           env))
+        for name, cmd, e in phases:
+            since = os.path.getsize(log)
+            rc, _, timed_out = run(cmd, log, opts.timeout, env=e)
+            if rc != 0:
+                tests = failing_tests(log, since)
+                killer = ("timeout in %s" % name if timed_out else
+                          ", ".join(tests) if tests else name)
+                return "killed", name == "fuzz", killer
+        return "survived", False, ""
+
+    if not opts.no_baseline:
+        print("mutation-test: running the tests on the unmutated tree", flush=True)
+        status, _, killer = run_tests(base_log)
+        if status != "survived":
+            print("mutation-test: the unmutated tree fails its tests (%s), see %s"
+                  % (killer, base_log), file=sys.stderr)
+            return 2
+
+    results = []
+    current = None
+
+    def on_term(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        for n in chosen:
+            f, what, _, _ = MUTANTS[n - 1]
+            log = os.path.join(log_dir, "mutant-%02d.log" % n)
+            open(log, "w").close()
+            t0 = time.time()
+            current = f
+            with open(os.path.join(src, f), "w") as fh:
+                fh.write(mutate(originals[f], n - 1))
+            if not build_tree(log):
+                status, fuzz_only, killer = "build-failed", False, ""
+            else:
+                status, fuzz_only, killer = run_tests(log)
+            restore(f)
+            current = None
+            secs = time.time() - t0
+            results.append((n, status, fuzz_only))
+            label = status + (" (fuzz only)" if fuzz_only else "")
+            line = "mutant %2d %-21s %4.0fs  %s: %s" % (n, label, secs, f, what)
+            if status == "killed" and (opts.verbose or fuzz_only):
+                line += "\n            by " + killer
+            elif status == "killed":
+                line += "  [" + killer.split(", ")[0] + "]"
+            print(line, flush=True)
+    except KeyboardInterrupt:
+        if current:
+            restore(current)
+            current = None
+        print("mutation-test: interrupted; the mutated file was restored",
+              file=sys.stderr)
+        return 130
+    finally:
+        if current:
+            restore(current)
+
+    total = len(results)
+    built = [r for r in results if r[1] != "build-failed"]
+    killed_all = sum(1 for r in results if r[1] == "killed")
+    killed_nofuzz = sum(1 for r in results if r[1] == "killed" and not r[2])
+    build_failed = total - len(built)
+    survivors = [r[0] for r in results if r[1] == "survived"]
+    if opts.no_fuzz:
+        survivors_nf = survivors
+    else:
+        survivors_nf = [r[0] for r in results if r[1] == "survived" or r[2]]
+    print("build failures: %d (not kills)" % build_failed)
+    print("survivors without fuzz-schedule: %s" %
+          (",".join(map(str, survivors_nf)) or "none"))
+    if not opts.no_fuzz:
+        print("survivors: %s" % (",".join(map(str, survivors)) or "none"))
+    print("wall time: %.0fs" % (time.time() - start_all))
+    print("score (ctest without fuzz-schedule): %d/%d" % (killed_nofuzz, total))
+    if not opts.no_fuzz:
+        print("score (ctest): %d/%d" % (killed_all, total))
+    return 0
+
+
+sys.exit(main())
+PY

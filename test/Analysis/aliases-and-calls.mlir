@@ -1,0 +1,88 @@
+// RUN: memsched-opt %s --split-input-file --allow-unregistered-dialect --memsched-print-lifetimes=deps -o /dev/null | FileCheck %s
+
+// Which buffers an op touches and which ops are barriers, where the alias
+// roots, the capture rules and the callee summaries decide.
+
+// Tests a buffer yielded by an scf.if that also has effects (a node): the
+// copy reading the scf.if result touches both buffers it may be, so neither
+// is freed before it.
+// CHECK-LABEL: memsched lifetimes: @yield_alias
+// CHECK-NEXT: peak-as-written=128 peak-tight=128 nodes=3 buffers=2
+// CHECK-NEXT: buffer#0 {{.*}} first=scf.if#1 last=memref.copy#2 escape=no
+// CHECK-NEXT: buffer#1 {{.*}} first=linalg.fill#0 last=memref.copy#2 escape=no
+// CHECK: deps memref.copy#2 <- linalg.fill#0 scf.if#1
+func.func @yield_alias(%out: memref<16xf32>, %c: i1) {
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<16xf32>
+  %b = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%one : f32) outs(%b : memref<16xf32>)
+  %s = scf.if %c -> memref<16xf32> {
+    linalg.fill ins(%one : f32) outs(%a : memref<16xf32>)
+    scf.yield %a : memref<16xf32>
+  } else {
+    scf.yield %b : memref<16xf32>
+  }
+  memref.copy %s, %out : memref<16xf32> to memref<16xf32>
+  memref.dealloc %a : memref<16xf32>
+  memref.dealloc %b : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests a buffer whose address is taken as an integer: it escapes, and the
+// external call between its allocation and its deallocation (which may read
+// it through that address) keeps it allocated.
+// CHECK-LABEL: memsched lifetimes: @captured_address
+// CHECK-NEXT: peak-as-written=64 peak-tight=64 nodes=2 buffers=1
+// CHECK-NEXT: buffer#0 {{.*}} first=linalg.fill#0 last=func.call#1 escape=captured by memref.extract_aligned_pointer_as_index
+func.func private @use_address(index)
+func.func @captured_address() {
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%one : f32) outs(%a : memref<16xf32>)
+  %p = memref.extract_aligned_pointer_as_index %a : memref<16xf32> -> index
+  func.call @use_address(%p) : (index) -> ()
+  memref.dealloc %a : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests callees whose effects cannot be summarised on their arguments: one
+// writes a global, one stores an argument's address, one runs an op without
+// a memory-effect interface. Each call is a barrier; a callee that only
+// reads and writes its arguments is not.
+// CHECK-LABEL: memsched lifetimes: @opaque_callees
+// CHECK-NEXT: peak-as-written=0 peak-tight=0 nodes=4 buffers=0
+// CHECK-NEXT: node func.call#0 barrier
+// CHECK-NEXT: node func.call#1 barrier
+// CHECK-NEXT: node func.call#2 barrier
+// CHECK-NEXT: peak-tight-at=
+memref.global "private" @g : memref<16xf32> = uninitialized
+func.func private @writes_global(%a: memref<16xf32>) {
+  %m = memref.get_global @g : memref<16xf32>
+  memref.copy %a, %m : memref<16xf32> to memref<16xf32>
+  return
+}
+func.func private @stores_address(%a: memref<16xf32>, %slot: memref<1xindex>) {
+  %c0 = arith.constant 0 : index
+  %p = memref.extract_aligned_pointer_as_index %a : memref<16xf32> -> index
+  memref.store %p, %slot[%c0] : memref<1xindex>
+  return
+}
+func.func private @unknown_op(%a: memref<16xf32>) {
+  "test.unknown"(%a) : (memref<16xf32>) -> ()
+  return
+}
+func.func private @plain(%a: memref<16xf32>, %b: memref<16xf32>) {
+  memref.copy %a, %b : memref<16xf32> to memref<16xf32>
+  return
+}
+func.func @opaque_callees(%x: memref<16xf32> {llvm.noalias}, %y: memref<16xf32> {llvm.noalias}, %slot: memref<1xindex> {llvm.noalias}) {
+  func.call @writes_global(%x) : (memref<16xf32>) -> ()
+  func.call @stores_address(%x, %slot) : (memref<16xf32>, memref<1xindex>) -> ()
+  func.call @unknown_op(%x) : (memref<16xf32>) -> ()
+  func.call @plain(%x, %y) : (memref<16xf32>, memref<16xf32>) -> ()
+  return
+}
