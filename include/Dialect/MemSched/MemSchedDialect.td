@@ -19,14 +19,22 @@ def MemSched_Dialect : Dialect {
     check it (`--memsched-verify`, `--memsched-check-budget`).
 
     Used as the discardable attribute `memsched.certificate`, it is only
-    accepted on function-like ops.
+    accepted on function-like ops. The unit attribute `memsched.arena` marks
+    the arena `--memsched-plan-arena` creates: on a `memref.alloc` or a
+    `memref.global` of `i8`, or on a function argument.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Name of the discardable attribute holding a certificate.
     static constexpr ::llvm::StringLiteral getCertificateAttrName() {
       return ::llvm::StringLiteral("memsched.certificate");
+    }
+    /// Unit attribute marking the arena of a planned function: on its
+    /// `memref.alloc`, its `memref.global`, or its function argument.
+    static constexpr ::llvm::StringLiteral getArenaAttrName() {
+      return ::llvm::StringLiteral("memsched.arena");
     }
   }];
 }
@@ -41,8 +49,11 @@ class MemSched_Attr<string name, string attrMnemonic>
 class MemSched_Bytes<string desc> : AttrParameter<"uint64_t", desc> {
   let parser = "parseByteCount($_parser)";
 }
-class MemSched_OptionalBytes<string desc> : OptionalParameter<"uint64_t", desc> {
-  let parser = "parseByteCount($_parser)";
+// An optional byte count where 0 is a value: absent is std::nullopt.
+class MemSched_OptionalBytes<string desc>
+    : OptionalParameter<"std::optional<uint64_t>", desc> {
+  let parser = "parseOptionalByteCount($_parser)";
+  let printer = "$_printer << *$_self";
 }
 // A bracketed list of positions: `[0, 2, 5]`.
 class MemSched_Positions<string desc>
@@ -71,6 +82,15 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     requests, i.e. size + alignment for an allocation with an explicit
     alignment; checks recompute the peak with the same model).
 
+    After `--memsched-plan-arena`, `arena_size` is the size of the one arena
+    the function's buffers were placed in and `arena` the memory the planned
+    function needs at its worst moment: the arena plus the buffers left
+    outside it (and the calls' memory) live at that moment. `peak` and
+    `lower_bound` still describe the buffers before placement, so
+    `arena >= peak >= lower_bound`: `arena == peak` means the placement lost
+    nothing to fragmentation, and `arena == lower_bound` proves that no order
+    and no placement of these ops needs less.
+
     Example:
     ```mlir
     func.func @f() attributes {memsched.certificate =
@@ -86,7 +106,9 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     OptionalParameter<"::mlir::StringAttr", "family of the bound that proves lower_bound">:$bound_kind,
     OptionalParameter<"::mlir::StringAttr", "op whose cut proves lower_bound (name#position)">:$bound_op,
     MemSched_Positions<"allocations (positions in block order) counted in the proving cut">:$cut,
-    OptionalParameter<"::mlir::StringAttr", "how allocation sizes were counted: absent for the memref's bytes, \"allocator\" for what the generic allocation lowering requests">:$size_model
+    OptionalParameter<"::mlir::StringAttr", "how allocation sizes were counted: absent for the memref's bytes, \"allocator\" for what the generic allocation lowering requests">:$size_model,
+    MemSched_OptionalBytes<"memory the function needs with its buffers in one arena: the arena plus what stays outside it, at its worst moment">:$arena,
+    MemSched_OptionalBytes<"size of the arena alone, in bytes">:$arena_size
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

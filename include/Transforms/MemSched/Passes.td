@@ -212,4 +212,60 @@ def CheckBudget : Pass<"memsched-check-budget", "::mlir::ModuleOp"> {
   ];
 }
 
+def PlanArena : Pass<"memsched-plan-arena", "::mlir::ModuleOp"> {
+  let summary = "Place each function's buffers at offsets of one arena";
+  let description = [{
+    Run after `--memsched-schedule`. For each function, places its buffers
+    (each `memref.alloc` freed by a `memref.dealloc` in the same block, with
+    a static size or a constant bound, the identity layout and the default
+    memory space) at byte offsets of one arena so that buffers live at the
+    same time never share a byte, with the arena as small as the planner can
+    prove (docs/arena.md): every allocation becomes a `memref.view` of the
+    arena at its offset and its deallocation goes. Allocations in the bodies
+    of `scf.for`, `scf.if`, `scf.while`, `scf.execute_region`,
+    `scf.index_switch`, `affine.for` and `affine.if` go into the arena too:
+    they share a slot live while that op runs.
+
+    `arena=alloc` (default): one `memref.alloc` of i8 at the start of the
+    body and its `memref.dealloc` before the return. `arena=argument`: a new
+    last argument `memref<Nxi8> {memsched.arena}` that the caller provides
+    (as TensorFlow Lite Micro's tensor arena); calls in the module pass a
+    slot of their own arena (or, where they cannot, a buffer allocated
+    around the call); functions referenced other than by calls, and
+    recursive ones, are left unchanged. `arena=global`: a private
+    `memref.global` of N bytes per function, for statically linked firmware
+    (recursive functions are left unchanged: their activations would share
+    it). The arena is marked `memsched.arena`.
+
+    The function's certificate (computed first if it has none) gains
+    `arena = A` and `arena_size = N`: N is the arena, A the memory the
+    planned function needs at its worst moment (the arena plus buffers left
+    outside it and the memory of its calls), comparable with `peak`
+    (A >= peak >= lower_bound). Each allocation left outside gets a remark
+    that says why. A function the analysis does not support is left
+    unchanged with its remark.
+  }];
+  let options = SizeModelOptions # [
+    Option<"arenaKind", "arena", "std::string", /*default=*/"\"alloc\"",
+           "Where the arena comes from: alloc, argument or global">,
+    Option<"alignment", "alignment", "uint64_t", /*default=*/"16",
+           "Alignment of every offset in the arena (a power of two); an "
+           "allocation with a larger alignment keeps its own">,
+    Option<"workBudget", "work-budget", "uint64_t", /*default=*/"2000000",
+           "Search nodes the exact placement search may expand per block">,
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark per function with the arena, the peak and the "
+           "bound">,
+  ];
+  let dependentDialects = ["::mlir::memsched::MemSchedDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numPlanned", "planned", "Functions whose buffers were placed in an arena">,
+    Statistic<"numPlaced", "buffers-placed", "Allocations placed in an arena">,
+    Statistic<"numOutside", "buffers-outside", "Allocations left outside the arena">,
+    Statistic<"numAtPeak", "arena-at-peak", "Functions whose arena memory equals their peak">,
+  ];
+}
+
 #endif // MEMSCHED_PASSES_TD

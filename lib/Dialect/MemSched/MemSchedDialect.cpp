@@ -18,10 +18,18 @@ static FailureOr<uint64_t> parseByteCount(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   if (succeeded(parser.parseOptionalMinus()))
     return parser.emitError(loc, "expected a non-negative byte count");
-  uint64_t value;
+  uint64_t value = 0;
   if (parser.parseInteger(value))
     return failure();
   return value;
+}
+
+static FailureOr<std::optional<uint64_t>>
+parseOptionalByteCount(AsmParser &parser) {
+  FailureOr<uint64_t> value = parseByteCount(parser);
+  if (failed(value))
+    return failure();
+  return std::optional<uint64_t>(*value);
 }
 
 static FailureOr<SmallVector<uint64_t>> parsePositionList(AsmParser &parser) {
@@ -59,7 +67,20 @@ LogicalResult
 CertificateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         uint64_t peak, uint64_t lowerBound, StringAttr boundKind,
                         StringAttr boundOp, ArrayRef<uint64_t> cut,
-                        StringAttr sizeModel) {
+                        StringAttr sizeModel, std::optional<uint64_t> arena,
+                        std::optional<uint64_t> arenaSize) {
+  if (arena.has_value() != arenaSize.has_value())
+    return emitError() << "arena and arena_size go together";
+  if (arena && *arenaSize > *arena)
+    return emitError() << "arena_size (" << *arenaSize
+                       << " bytes) exceeds arena (" << *arena
+                       << " bytes): the arena counts the arena itself";
+  // Counting the allocator's padding, one arena can need less than the
+  // allocations it replaces.
+  if (arena && !sizeModel && *arena < lowerBound)
+    return emitError() << "arena (" << *arena << " bytes) is below lower_bound ("
+                       << lowerBound
+                       << " bytes): no placement needs less than the bound";
   if (lowerBound > peak)
     return emitError() << "lower_bound (" << lowerBound
                        << " bytes) exceeds peak (" << peak
@@ -81,8 +102,31 @@ CertificateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+static bool isByteArena(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && memref.getRank() == 1 && memref.hasStaticShape() &&
+         memref.getElementType().isInteger(8) && memref.getLayout().isIdentity();
+}
+
 LogicalResult MemSchedDialect::verifyOperationAttribute(Operation *op,
                                                         NamedAttribute attr) {
+  if (attr.getName() == getArenaAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << getArenaAttrName()
+                             << "' must be a unit attribute";
+    Type type;
+    if (op->getName().getStringRef() == "memref.alloc" &&
+        op->getNumResults() == 1)
+      type = op->getResult(0).getType();
+    else if (op->getName().getStringRef() == "memref.global")
+      if (auto typeAttr = op->getAttrOfType<TypeAttr>("type"))
+        type = typeAttr.getValue();
+    if (!type || !isByteArena(type))
+      return op->emitError() << "'" << getArenaAttrName()
+                             << "' marks a memref.alloc or memref.global of a "
+                                "static 1-D memref of i8";
+    return success();
+  }
   if (attr.getName() != getCertificateAttrName())
     return op->emitError() << "unknown memsched attribute '"
                            << attr.getName().getValue() << "'";
@@ -92,5 +136,24 @@ LogicalResult MemSchedDialect::verifyOperationAttribute(Operation *op,
   if (!isa<FunctionOpInterface>(op))
     return op->emitError() << "'" << getCertificateAttrName()
                            << "' is only valid on function-like ops";
+  return success();
+}
+
+LogicalResult MemSchedDialect::verifyRegionArgAttribute(Operation *op,
+                                                        unsigned regionIndex,
+                                                        unsigned argIndex,
+                                                        NamedAttribute attr) {
+  if (attr.getName() != getArenaAttrName())
+    return op->emitError() << "unknown memsched argument attribute '"
+                           << attr.getName().getValue() << "'";
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitError() << "'" << getArenaAttrName()
+                           << "' must be a unit attribute";
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func || regionIndex != 0 || argIndex >= func.getNumArguments() ||
+      !isByteArena(func.getArgumentTypes()[argIndex]))
+    return op->emitError() << "'" << getArenaAttrName()
+                           << "' marks a function argument of a static 1-D "
+                              "memref of i8";
   return success();
 }

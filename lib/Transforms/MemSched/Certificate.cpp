@@ -61,7 +61,8 @@ CertificateAttr mlir::memsched::buildCertificate(
   // The bound is on the tight model, never above the peak of an order as
   // written.
   assert(bound.value <= peak && "lower bound above the peak of an order");
-  return CertificateAttr::get(context, peak, bound.value, kind, op, cut, model);
+  return CertificateAttr::get(context, peak, bound.value, kind, op, cut, model,
+                              std::nullopt, std::nullopt);
 }
 
 CertificateAttr mlir::memsched::buildCertificate(

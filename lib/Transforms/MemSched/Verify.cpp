@@ -1,5 +1,6 @@
 //===- Verify.cpp - check certificates against the IR -----------*- C++ -*-===//
 
+#include "Transforms/MemSched/Arena.h"
 #include "Transforms/MemSched/CallOrder.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/Passes.h"
@@ -24,6 +25,52 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
     markAllAnalysesPreserved();
   }
 
+  /// A planned function: its peak and bound describe the buffers before
+  /// placement; what the IR shows now is the placement and the arena.
+  LogicalResult verifyArena(func::FuncOp func, CertificateAttr cert) {
+    std::string why;
+    FailureOr<std::optional<Arena>> arena = findArena(func, why);
+    if (succeeded(arena) && !*arena)
+      why = "it has no value marked memsched.arena";
+    if (failed(arena) || !*arena) {
+      func.emitError() << "memsched-verify: the certificate of '"
+                       << func.getSymName() << "' records an arena but " << why;
+      return failure();
+    }
+    if ((*arena)->size != *cert.getArenaSize()) {
+      func.emitError() << "memsched-verify: stale certificate on '"
+                       << func.getSymName() << "': it records an arena of "
+                       << *cert.getArenaSize() << " bytes but the arena has "
+                       << (*arena)->size << " bytes";
+      return failure();
+    }
+    Operation *at = nullptr;
+    if (failed(checkArenaPlacement(func, **arena, why, at))) {
+      InFlightDiagnostic diag = func.emitError();
+      diag << "memsched-verify: invalid arena placement in '"
+           << func.getSymName() << "': " << why;
+      if (at && at != func)
+        diag.attachNote(at->getLoc()) << "the op at fault";
+      return failure();
+    }
+    FailureOr<uint64_t> memory =
+        computeArenaMemory(func, **arena, getSizeModel(cert), why);
+    if (failed(memory)) {
+      func.emitError() << "memsched-verify: cannot check the certificate of '"
+                       << func.getSymName() << "': " << why;
+      return failure();
+    }
+    if (*memory != *cert.getArena()) {
+      func.emitError() << "memsched-verify: stale certificate on '"
+                       << func.getSymName() << "': it records arena = "
+                       << *cert.getArena()
+                       << " bytes but the planned body needs " << *memory
+                       << " bytes (the IR changed after planning)";
+      return failure();
+    }
+    return success();
+  }
+
   void runOnFunction(func::FuncOp func) {
     if (func.isExternal())
       return;
@@ -34,6 +81,13 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
                          << "' has no memsched.certificate";
         signalPassFailure();
       }
+      return;
+    }
+    if (cert.getArena()) {
+      if (succeeded(verifyArena(func, cert)))
+        ++numVerified;
+      else
+        signalPassFailure();
       return;
     }
     BufferLifetimeAnalysis analysis(func, getSizeModel(cert));

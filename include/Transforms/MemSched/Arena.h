@@ -1,0 +1,68 @@
+//===- Arena.h - the arena of a planned function ----------------*- C++ -*-===//
+//
+// `--memsched-plan-arena` places a function's buffers in one arena: a
+// `memref.alloc` of i8 at the start of the body, a function argument, or a
+// `memref.global`, marked `memsched.arena`, of which every placed buffer is
+// a `memref.view` at a constant byte offset. These helpers find that arena,
+// compute the memory the planned function needs, and check a placement as it
+// stands in the IR; the pass and `--memsched-verify` share them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_TRANSFORMS_ARENA_H
+#define MEMSCHED_TRANSFORMS_ARENA_H
+
+#include "Analysis/MemSched/AllocationSize.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace memsched {
+
+enum class ArenaKind { Alloc, Argument, Global };
+
+struct Arena {
+  ArenaKind kind = ArenaKind::Alloc;
+  /// The arena in the body: the allocation's result, the argument, or the
+  /// `memref.get_global` of the global.
+  Value value;
+  uint64_t size = 0;
+  /// The global (kind Global).
+  memref::GlobalOp global;
+};
+
+/// Whether a region op runs its regions one at a time, each block to its end
+/// before another starts (scf.for/if/while/execute_region/index_switch,
+/// affine.for/if): its nested buffers may share the arena's bytes with each
+/// other across its blocks and iterations.
+bool runsRegionsSequentially(Operation *op);
+
+/// The arena of `func`: nullopt when it has none; failure (with `why`) when
+/// the markers are malformed (several arenas, a marked global without its
+/// memref.get_global in the body).
+FailureOr<std::optional<Arena>> findArena(func::FuncOp func, std::string &why);
+
+/// Checks the placement as it stands: every use of the arena is a
+/// memref.view at a constant offset within the arena (or, for an allocated
+/// arena, its deallocation), no view leaves the block it is defined in or is
+/// captured, and two views whose bytes overlap are never used at a common
+/// time. `at` names the op at fault.
+LogicalResult checkArenaPlacement(func::FuncOp func, const Arena &arena,
+                                  std::string &why, Operation *&at);
+
+/// The memory the planned function needs at its worst moment, as the
+/// certificate's `arena`: its peak as it stands (which counts an allocated
+/// arena), plus the arena for an argument or a global one, plus, for global
+/// arenas, those of the functions it calls (static memory in use during the
+/// calls).
+FailureOr<uint64_t> computeArenaMemory(func::FuncOp func, const Arena &arena,
+                                       SizeModel sizes, std::string &why);
+
+} // namespace memsched
+} // namespace mlir
+
+#endif // MEMSCHED_TRANSFORMS_ARENA_H

@@ -1,0 +1,315 @@
+//===- Arena.cpp - the arena of a planned function --------------*- C++ -*-===//
+
+#include "Transforms/MemSched/Arena.h"
+
+#include "Analysis/MemSched/BufferLifetimeAnalysis.h"
+#include "Analysis/MemSched/OpClassification.h"
+#include "Dialect/MemSched/MemSchedDialect.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+bool mlir::memsched::runsRegionsSequentially(Operation *op) {
+  return isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::ExecuteRegionOp,
+             scf::IndexSwitchOp, affine::AffineForOp, affine::AffineIfOp>(op);
+}
+
+static uint64_t getStaticBytes(MemRefType type) {
+  return static_cast<uint64_t>(type.getNumElements());
+}
+
+FailureOr<std::optional<Arena>> mlir::memsched::findArena(func::FuncOp func,
+                                                          std::string &why) {
+  StringRef marker = MemSchedDialect::getArenaAttrName();
+  SmallVector<Arena, 1> found;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (func.getArgAttr(i, marker)) {
+      Arena a;
+      a.kind = ArenaKind::Argument;
+      if (!func.isExternal())
+        a.value = func.getArgument(i);
+      a.size = getStaticBytes(cast<MemRefType>(func.getArgumentTypes()[i]));
+      found.push_back(a);
+    }
+  if (!func.isExternal()) {
+    func.walk([&](Operation *op) {
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        if (alloc->hasAttr(marker)) {
+          Arena a;
+          a.kind = ArenaKind::Alloc;
+          a.value = alloc.getResult();
+          a.size = getStaticBytes(alloc.getType());
+          found.push_back(a);
+        }
+      } else if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+        auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+            get, get.getNameAttr());
+        if (global && global->hasAttr(marker)) {
+          Arena a;
+          a.kind = ArenaKind::Global;
+          a.value = get.getResult();
+          a.global = global;
+          a.size = getStaticBytes(global.getType());
+          found.push_back(a);
+        }
+      }
+    });
+  }
+  if (found.empty())
+    return std::optional<Arena>();
+  if (found.size() > 1) {
+    why = "it has " + std::to_string(found.size()) +
+          " values marked memsched.arena (a planned function has one)";
+    return failure();
+  }
+  return std::optional<Arena>(found.front());
+}
+
+namespace {
+/// A view of the arena: its bytes and the ops using it or an alias of it.
+struct ArenaView {
+  memref::ViewOp op;
+  uint64_t offset = 0, size = 0;
+  SmallVector<Operation *> users;
+};
+} // namespace
+
+/// The blocks containing `op`, innermost first, up to the function's body.
+static SmallVector<Block *> getEnclosingBlocks(Operation *op,
+                                               Operation *func) {
+  SmallVector<Block *> blocks;
+  for (Block *b = op->getBlock(); b; b = b->getParentOp() == func
+                                             ? nullptr
+                                             : b->getParentOp()->getBlock()) {
+    blocks.push_back(b);
+    if (b->getParentOp() == func)
+      break;
+  }
+  return blocks;
+}
+
+LogicalResult mlir::memsched::checkArenaPlacement(func::FuncOp func,
+                                                  const Arena &arena,
+                                                  std::string &why,
+                                                  Operation *&at) {
+  at = func;
+  if (!arena.value) {
+    why = "the arena is not in the body";
+    return failure();
+  }
+  DataLayout layout = DataLayout::closest(func);
+  std::vector<ArenaView> views;
+  for (OpOperand &use : arena.value.getUses()) {
+    Operation *user = use.getOwner();
+    at = user;
+    if (arena.kind == ArenaKind::Alloc && isa<memref::DeallocOp>(user))
+      continue;
+    auto view = dyn_cast<memref::ViewOp>(user);
+    if (!view || use.getOperandNumber() != 0) {
+      why = "the arena is used by " + user->getName().getStringRef().str() +
+            ", not only by memref.view ops";
+      return failure();
+    }
+    ArenaView v;
+    v.op = view;
+    APInt offset;
+    if (!matchPattern(view.getByteShift(), m_ConstantInt(&offset))) {
+      why = "a view of the arena at an offset that is not a constant";
+      return failure();
+    }
+    v.offset = offset.getZExtValue();
+    bool isBound = false;
+    FailureOr<uint64_t> size =
+        getAllocationSize(view, layout, SizeModel(), isBound, why);
+    if (failed(size)) {
+      why = "a view of the arena whose size is not known: " + why;
+      return failure();
+    }
+    v.size = *size;
+    if (v.offset > arena.size || v.size > arena.size - v.offset) {
+      why = "a view of the arena at [" + std::to_string(v.offset) + ", " +
+            std::to_string(v.offset + v.size) + ") ends beyond its " +
+            std::to_string(arena.size) + " bytes";
+      return failure();
+    }
+    for (Operation *p = view->getParentOp(); p != func; p = p->getParentOp())
+      if (!runsRegionsSequentially(p)) {
+        why = "a view of the arena inside " + p->getName().getStringRef().str() +
+              ", whose regions may run at the same time or out of order";
+        return failure();
+      }
+    // The ops using the view or an alias of it (views and casts of it).
+    SmallVector<Value> work{view.getResult()};
+    DenseSet<Value> seen{view.getResult()};
+    while (!work.empty()) {
+      Value value = work.pop_back_val();
+      for (OpOperand &u : value.getUses()) {
+        Operation *op = u.getOwner();
+        at = op;
+        v.users.push_back(op);
+        SmallVector<Value> accessed;
+        if (auto mem = dyn_cast<MemoryEffectOpInterface>(op)) {
+          SmallVector<MemoryEffects::EffectInstance> effects;
+          mem.getEffects(effects);
+          for (const MemoryEffects::EffectInstance &e : effects)
+            if (Value accessedValue = e.getValue())
+              accessed.push_back(accessedValue);
+        }
+        // A call uses the view while it runs (its position covers that).
+        if (op->hasTrait<OpTrait::IsTerminator>() ||
+            isa<RegionBranchOpInterface>(op) || isa<memref::DeallocOp>(op) ||
+            (!isa<CallOpInterface>(op) && mayCapture(op, value, accessed))) {
+          why = "a view of the arena leaves its block, is freed or is "
+                "captured by " +
+                op->getName().getStringRef().str();
+          return failure();
+        }
+        auto addAlias = [&](Value r) {
+          if (isa<BaseMemRefType>(r.getType()) && seen.insert(r).second)
+            work.push_back(r);
+        };
+        if (auto viewLike = dyn_cast<ViewLikeOpInterface>(op)) {
+          if (viewLike.getViewSource() == value)
+            for (Value r : op->getResults())
+              addAlias(r);
+        } else if (isa<CastOpInterface>(op)) {
+          for (Value r : op->getResults())
+            addAlias(r);
+        } else if (!isa<CallOpInterface>(op)) {
+          // Results that are memrefs may alias the view.
+          for (Value r : op->getResults())
+            if (isa<BaseMemRefType>(r.getType())) {
+              why = "a view of the arena may be returned by " +
+                    op->getName().getStringRef().str();
+              return failure();
+            }
+        } else {
+          for (Value r : op->getResults())
+            if (isa<BaseMemRefType>(r.getType())) {
+              why = "a view of the arena passed to a call that returns a "
+                    "memref";
+              return failure();
+            }
+        }
+      }
+    }
+    views.push_back(std::move(v));
+  }
+
+  // The first and last op of the block `b` a view is used at.
+  auto interval = [&](const ArenaView &v, Block *b, Operation *&first,
+                      Operation *&last) -> bool {
+    first = last = b->findAncestorOpInBlock(*v.op);
+    if (!first)
+      return false;
+    for (Operation *u : v.users) {
+      Operation *a = b->findAncestorOpInBlock(*u);
+      if (!a)
+        return false;
+      if (last->isBeforeInBlock(a))
+        last = a;
+    }
+    return true;
+  };
+  // Sorted by offset, each view is compared with those that start before it
+  // ends.
+  std::vector<unsigned> byOffset(views.size());
+  for (unsigned i = 0; i < views.size(); ++i)
+    byOffset[i] = i;
+  llvm::sort(byOffset, [&](unsigned x, unsigned y) {
+    return views[x].offset < views[y].offset ||
+           (views[x].offset == views[y].offset && x < y);
+  });
+  for (unsigned i = 0; i < byOffset.size(); ++i) {
+    const ArenaView &v = views[byOffset[i]];
+    if (v.size == 0)
+      continue;
+    SmallVector<Block *> vBlocks = getEnclosingBlocks(v.op, func);
+    for (unsigned j = i + 1; j < byOffset.size(); ++j) {
+      const ArenaView &w = views[byOffset[j]];
+      if (w.offset >= v.offset + v.size)
+        break;
+      if (w.size == 0)
+        continue;
+      SmallVector<Block *> wBlocks = getEnclosingBlocks(w.op, func);
+      Block *common = nullptr;
+      for (Block *b : vBlocks)
+        if (llvm::is_contained(wBlocks, b)) {
+          common = b;
+          break;
+        }
+      at = w.op;
+      if (!common) {
+        why = "internal error: two views of the arena without a common block";
+        return failure();
+      }
+      Operation *vFirst, *vLast, *wFirst, *wLast;
+      if (!interval(v, common, vFirst, vLast) ||
+          !interval(w, common, wFirst, wLast)) {
+        why = "a view of the arena is used outside the block it is defined in";
+        return failure();
+      }
+      // Both inside one op of the common block, in different regions or
+      // blocks of it: these run one at a time.
+      if (vFirst == wFirst && vFirst != v.op && vFirst != w.op &&
+          runsRegionsSequentially(vFirst))
+        continue;
+      if (vLast->isBeforeInBlock(wFirst) || wLast->isBeforeInBlock(vFirst))
+        continue;
+      why = "two views of the arena overlap in bytes ([" +
+            std::to_string(v.offset) + ", " + std::to_string(v.offset + v.size) +
+            ") and [" + std::to_string(w.offset) + ", " +
+            std::to_string(w.offset + w.size) + ")) and are used at a common "
+            "time";
+      return failure();
+    }
+  }
+  at = func;
+  return success();
+}
+
+FailureOr<uint64_t> mlir::memsched::computeArenaMemory(func::FuncOp func,
+                                                       const Arena &arena,
+                                                       SizeModel sizes,
+                                                       std::string &why) {
+  BufferLifetimeAnalysis analysis(func, sizes);
+  if (!analysis.isSupported()) {
+    why = analysis.getUnsupportedReason().str();
+    return failure();
+  }
+  uint64_t memory = analysis.getPeakAsWritten();
+  if (arena.kind == ArenaKind::Alloc)
+    return memory;
+  if (!addBytes(memory, arena.size)) {
+    why = "more than 2^64 bytes";
+    return failure();
+  }
+  if (arena.kind != ArenaKind::Global)
+    return memory;
+  // The global arenas of the functions it calls, each once.
+  DenseSet<Operation *> visited{func};
+  SmallVector<func::FuncOp> work{func};
+  while (!work.empty()) {
+    func::FuncOp f = work.pop_back_val();
+    f.walk([&](CallOpInterface call) {
+      auto callee = dyn_cast_or_null<func::FuncOp>(call.resolveCallable());
+      if (!callee || !visited.insert(callee).second)
+        return;
+      work.push_back(callee);
+      std::string ignored;
+      FailureOr<std::optional<Arena>> a = findArena(callee, ignored);
+      if (succeeded(a) && *a && (*a)->kind == ArenaKind::Global)
+        (void)addBytes(memory, (*a)->size);
+    });
+  }
+  return memory;
+}

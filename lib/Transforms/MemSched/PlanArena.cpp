@@ -1,0 +1,564 @@
+//===- PlanArena.cpp - place a function's buffers in one arena --*- C++ -*-===//
+//
+// Per block, the buffers allocated and freed in it (and a slot for each op
+// whose regions hold such buffers, and for each call whose callee takes an
+// arena argument) are placed by the MLIR-free planner
+// (Analysis/Graph/ArenaPlanner.h) with lifetimes given by the ops'
+// positions; slots hold the plans of the nested blocks. Then every placed
+// allocation becomes a memref.view of the arena and its deallocation goes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/Graph/ArenaPlanner.h"
+#include "Analysis/MemSched/BufferLifetimeAnalysis.h"
+#include "Dialect/MemSched/MemSchedDialect.h"
+#include "Transforms/MemSched/Arena.h"
+#include "Transforms/MemSched/CallOrder.h"
+#include "Transforms/MemSched/Certificate.h"
+#include "Transforms/MemSched/MemSched.h"
+#include "Transforms/MemSched/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <memory>
+
+namespace mlir {
+namespace memsched {
+#define GEN_PASS_DEF_PLANARENA
+#include "Transforms/MemSched/Passes.h.inc"
+} // namespace memsched
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+namespace {
+struct BlockPlan;
+
+/// Something that takes bytes of the arena in a block.
+struct Item {
+  enum class Kind { Alloc, Slot, Call } kind = Kind::Alloc;
+  Operation *op = nullptr;       // the allocation, the region op, the call
+  Operation *dealloc = nullptr;  // Alloc
+  std::vector<std::unique_ptr<BlockPlan>> children; // Slot
+  uint64_t size = 0, alignment = 1, first = 0, last = 0, offset = 0;
+};
+
+struct BlockPlan {
+  std::vector<Item> items;
+  uint64_t size = 0, alignment = 1;
+  ::memsched::ArenaPlan plan;
+};
+
+/// The arena a callee planned with arena=argument expects.
+struct CalleeArena {
+  uint64_t size = 0, alignment = 1;
+};
+
+/// The allocation `v` is a view or cast of, or null.
+static Operation *getSourceAllocation(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<memref::AllocOp>(def))
+      return def;
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      v = view.getViewSource();
+      continue;
+    }
+    if (isa<CastOpInterface>(def) && def->getNumOperands() == 1) {
+      v = def->getOperand(0);
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// Functions that may call themselves, directly or not.
+static DenseSet<Operation *> getRecursiveFunctions(ArrayRef<func::FuncOp> funcs) {
+  DenseMap<Operation *, SmallVector<Operation *>> callees;
+  for (func::FuncOp f : funcs)
+    f.walk([&](CallOpInterface call) {
+      if (auto callee = dyn_cast_or_null<func::FuncOp>(call.resolveCallable()))
+        callees[f].push_back(callee);
+    });
+  DenseSet<Operation *> recursive;
+  for (func::FuncOp f : funcs) {
+    DenseSet<Operation *> seen;
+    SmallVector<Operation *> work(callees[f].begin(), callees[f].end());
+    while (!work.empty()) {
+      Operation *g = work.pop_back_val();
+      if (g == f.getOperation()) {
+        recursive.insert(f);
+        break;
+      }
+      if (seen.insert(g).second)
+        work.append(callees[g].begin(), callees[g].end());
+    }
+  }
+  return recursive;
+}
+
+struct PlanArenaPass
+    : public mlir::memsched::impl::PlanArenaBase<PlanArenaPass> {
+  using PlanArenaBase::PlanArenaBase;
+
+  ArenaKind kind = ArenaKind::Alloc;
+  SizeModel sizes;
+  DenseMap<Operation *, CalleeArena> argumentCallees;
+  DenseSet<Operation *> recursive;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (arenaKind == "alloc")
+      kind = ArenaKind::Alloc;
+    else if (arenaKind == "argument")
+      kind = ArenaKind::Argument;
+    else if (arenaKind == "global")
+      kind = ArenaKind::Global;
+    else {
+      module.emitError() << "memsched-plan-arena: arena must be alloc, "
+                            "argument or global, got '"
+                         << arenaKind << "'";
+      return signalPassFailure();
+    }
+    if (alignment == 0 || !llvm::isPowerOf2_64(alignment)) {
+      module.emitError() << "memsched-plan-arena: alignment must be a power "
+                            "of two, got "
+                         << alignment;
+      return signalPassFailure();
+    }
+    sizes.countAlignmentPadding = countAlignmentPadding;
+    SmallVector<func::FuncOp> funcs = getFunctionsCalleesFirst(module);
+    if (kind != ArenaKind::Alloc)
+      recursive = getRecursiveFunctions(funcs);
+    for (func::FuncOp func : funcs)
+      if (failed(planFunction(module, func)))
+        return signalPassFailure();
+    if (kind == ArenaKind::Argument)
+      passArenasAroundCalls(module);
+  }
+
+  void leaveUnchanged(func::FuncOp func, Operation *at, StringRef reason) {
+    reportUnsupported("memsched-plan-arena", func, at, reason, strict);
+    if (strict)
+      signalPassFailure();
+  }
+
+  /// Why `func` cannot take an arena argument, or empty.
+  std::string whyNoArgument(ModuleOp module, func::FuncOp func) {
+    if (recursive.contains(func))
+      return "a recursive function cannot take its arena from its caller "
+             "(its activations would share it); use arena=alloc";
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(func, module);
+    if (!uses)
+      return "its symbol uses are not known";
+    for (const SymbolTable::SymbolUse &use : *uses)
+      if (!isa<func::CallOp>(use.getUser()))
+        return ("it is referenced by " +
+                use.getUser()->getName().getStringRef() +
+                ", not only called: those callers cannot be given the arena")
+            .str();
+    return "";
+  }
+
+  LogicalResult planFunction(ModuleOp module, func::FuncOp func) {
+    if (func.isExternal())
+      return success();
+    std::string why;
+    FailureOr<std::optional<Arena>> existing = findArena(func, why);
+    if (failed(existing) || *existing) {
+      if (emitRemarks)
+        func.emitRemark() << "memsched-plan-arena: '" << func.getSymName()
+                          << "' already has an arena";
+      return success();
+    }
+    BufferLifetimeAnalysis analysis(func, sizes);
+    if (!analysis.isSupported()) {
+      leaveUnchanged(func, analysis.getUnsupportedOp(),
+                     analysis.getUnsupportedReason());
+      return success();
+    }
+    if (kind == ArenaKind::Argument) {
+      std::string reason = whyNoArgument(module, func);
+      if (!reason.empty()) {
+        leaveUnchanged(func, func, reason);
+        return success();
+      }
+    } else if (kind == ArenaKind::Global && recursive.contains(func)) {
+      leaveUnchanged(func, func,
+                     "a recursive function cannot have a global arena (its "
+                     "activations would share it); use arena=alloc");
+      return success();
+    }
+
+    // Every free of the function, by the allocation it frees.
+    DenseMap<Operation *, SmallVector<Operation *, 1>> frees;
+    Operation *unknownFree = nullptr;
+    func.walk([&](Operation *op) {
+      auto mem = dyn_cast<MemoryEffectOpInterface>(op);
+      if (!mem)
+        return;
+      SmallVector<MemoryEffects::EffectInstance> effects;
+      mem.getEffects(effects);
+      for (const MemoryEffects::EffectInstance &e : effects) {
+        if (!isa<MemoryEffects::Free>(e.getEffect()))
+          continue;
+        Operation *alloc = e.getValue() ? getSourceAllocation(e.getValue())
+                                        : nullptr;
+        if (!alloc) {
+          if (!unknownFree)
+            unknownFree = op;
+          continue;
+        }
+        frees[alloc].push_back(op);
+      }
+    });
+    if (unknownFree) {
+      leaveUnchanged(func, unknownFree,
+                     "it frees a buffer that does not come from an allocation "
+                     "of the function, or one of several");
+      return success();
+    }
+
+    BlockPlan top;
+    unsigned placed = 0, outside = 0;
+    planBlock(func.getBody().front(), frees, top, placed, outside);
+    if (top.items.empty()) {
+      if (emitRemarks)
+        func.emitRemark() << "memsched-plan-arena: '" << func.getSymName()
+                          << "' has no buffer to place";
+      return success();
+    }
+
+    // The certificate of the buffers before placement.
+    CertificateAttr cert = getCertificate(func);
+    if (!cert || cert.getPeak() != analysis.getPeakAsWritten() ||
+        getSizeModel(cert).countAlignmentPadding != countAlignmentPadding) {
+      CertifyFunctionResult certified =
+          certifyFunction(func, sizes, /*attach=*/false);
+      if (!certified.supported) {
+        leaveUnchanged(func, certified.unsupportedOp, certified.reason);
+        return success();
+      }
+      cert = certified.certificate;
+    }
+
+    Arena arena = createArena(module, func, top);
+    rewriteBlock(top, 0, arena.value);
+    std::string problem;
+    Operation *at = nullptr;
+    FailureOr<uint64_t> memory = failure();
+    if (succeeded(checkArenaPlacement(func, arena, problem, at)))
+      memory = computeArenaMemory(func, arena, sizes, problem);
+    if (failed(memory)) {
+      // Everything was placed by construction: a failure here is a bug.
+      InFlightDiagnostic diag = func.emitError()
+                                << "memsched-plan-arena: internal error on '"
+                                << func.getSymName() << "': " << problem
+                                << "; please report this input";
+      if (at)
+        diag.attachNote(at->getLoc()) << "the op at fault";
+      return failure();
+    }
+    // With the buffers' own bytes the arena holds every live set, so the
+    // planned function cannot need less than the peak. (Counting the
+    // allocator's alignment padding, it can: one allocation replaces many.)
+    if (!countAlignmentPadding && *memory < cert.getPeak()) {
+      func.emitError() << "memsched-plan-arena: internal error on '"
+                       << func.getSymName() << "': the planned function needs "
+                       << *memory << " bytes, below its peak of "
+                       << cert.getPeak() << "; please report this input";
+      return failure();
+    }
+    cert = CertificateAttr::get(func.getContext(), cert.getPeak(),
+                                cert.getLowerBound(), cert.getBoundKind(),
+                                cert.getBoundOp(), cert.getCut(),
+                                cert.getSizeModel(), *memory, top.size);
+    setCertificate(func, cert);
+    ++numPlanned;
+    numPlaced += placed;
+    numOutside += outside;
+    if (*memory == cert.getPeak())
+      ++numAtPeak;
+    if (kind == ArenaKind::Argument)
+      argumentCallees[func] = {top.size, top.alignment};
+    if (emitRemarks) {
+      InFlightDiagnostic diag = func.emitRemark();
+      diag << "memsched-plan-arena: '" << func.getSymName() << "': arena of "
+           << top.size << " bytes for " << placed << " buffer"
+           << (placed == 1 ? "" : "s") << " (their largest live total "
+           << top.plan.ideal << " bytes, placement bound "
+           << top.plan.lowerBound << " bytes" << (top.plan.optimal ? ", optimal" : "")
+           << "), memory " << *memory
+           << " bytes against a peak of " << cert.getPeak()
+           << " bytes and a lower bound of " << cert.getLowerBound()
+           << " bytes";
+      if (*memory == cert.getLowerBound())
+        diag << " (optimal: no order and no placement needs less)";
+      else if (*memory == cert.getPeak())
+        diag << " (nothing lost to fragmentation)";
+      if (outside)
+        diag << "; " << outside << " allocation"
+             << (outside == 1 ? "" : "s") << " left outside";
+    }
+    return success();
+  }
+
+  uint64_t getAlignment(memref::AllocOp alloc) {
+    return std::max<uint64_t>(alignment, alloc.getAlignment().value_or(1));
+  }
+
+  /// Why an allocation cannot be placed in the block `block`, or empty.
+  std::string whyOutside(memref::AllocOp alloc, Block &block,
+                         const DenseMap<Operation *,
+                                        SmallVector<Operation *, 1>> &frees,
+                         uint64_t &size, Operation *&dealloc) {
+    MemRefType type = alloc.getType();
+    if (Attribute space = type.getMemorySpace()) {
+      auto intSpace = dyn_cast<IntegerAttr>(space);
+      if (!intSpace || intSpace.getInt() != 0)
+        return "it is in another memory space; the arena is in the default "
+               "one";
+    }
+    if (!type.getLayout().isIdentity())
+      return "its layout is not the identity (a view of the arena has the "
+             "identity layout)";
+    bool isBound = false;
+    std::string why;
+    FailureOr<uint64_t> bytes = getAllocationSize(
+        alloc, DataLayout::closest(alloc), SizeModel(), isBound, why);
+    if (failed(bytes))
+      return why + "; give the dynamic sizes a constant bound (e.g. "
+                   "affine.min) to place it";
+    auto it = frees.find(alloc);
+    if (it == frees.end())
+      return "it is never freed in the function (returned, or live to the "
+             "end): it must outlive the arena";
+    if (it->second.size() != 1)
+      return "it is freed more than once";
+    dealloc = it->second.front();
+    if (!isa<memref::DeallocOp>(dealloc) || dealloc->getBlock() != &block)
+      return ("it is freed by " + dealloc->getName().getStringRef() +
+              " in another block: its lifetime in this block is not known")
+          .str();
+    size = *bytes;
+    return "";
+  }
+
+  void planBlock(Block &block,
+                 const DenseMap<Operation *, SmallVector<Operation *, 1>> &frees,
+                 BlockPlan &plan, unsigned &placed, unsigned &outside) {
+    uint64_t position = 0;
+    for (Operation &op : block) {
+      uint64_t pos = position++;
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        uint64_t size = 0;
+        Operation *dealloc = nullptr;
+        std::string why = whyOutside(alloc, block, frees, size, dealloc);
+        if (!why.empty()) {
+          alloc.emitRemark() << "memsched-plan-arena: allocation left outside "
+                                "the arena: "
+                             << why;
+          ++outside;
+          continue;
+        }
+        Item item;
+        item.kind = Item::Kind::Alloc;
+        item.op = alloc;
+        item.dealloc = dealloc;
+        item.size = size;
+        item.alignment = getAlignment(alloc);
+        item.first = pos;
+        plan.items.push_back(std::move(item));
+        ++placed;
+        continue;
+      }
+      if (auto call = dyn_cast<func::CallOp>(op)) {
+        auto callee = dyn_cast_or_null<func::FuncOp>(call.resolveCallable());
+        auto it = callee ? argumentCallees.find(callee) : argumentCallees.end();
+        if (it != argumentCallees.end() &&
+            call.getNumOperands() + 1 == callee.getNumArguments()) {
+          Item item;
+          item.kind = Item::Kind::Call;
+          item.op = call;
+          item.size = it->second.size;
+          item.alignment = it->second.alignment;
+          item.first = item.last = pos;
+          plan.items.push_back(std::move(item));
+        }
+        continue;
+      }
+      if (op.getNumRegions() == 0)
+        continue;
+      if (!runsRegionsSequentially(&op)) {
+        op.walk([&](memref::AllocOp alloc) {
+          alloc.emitRemark() << "memsched-plan-arena: allocation left outside "
+                                "the arena: it is inside "
+                             << op.getName()
+                             << ", whose regions may run at the same time or "
+                                "out of order";
+          ++outside;
+        });
+        continue;
+      }
+      Item item;
+      item.kind = Item::Kind::Slot;
+      item.op = &op;
+      item.first = item.last = pos;
+      for (Region &region : op.getRegions())
+        for (Block &nested : region) {
+          auto child = std::make_unique<BlockPlan>();
+          planBlock(nested, frees, *child, placed, outside);
+          if (child->items.empty())
+            continue;
+          item.size = std::max(item.size, child->size);
+          item.alignment = std::max(item.alignment, child->alignment);
+          item.children.push_back(std::move(child));
+        }
+      if (!item.children.empty())
+        plan.items.push_back(std::move(item));
+    }
+    // Lifetimes of the allocations end at their deallocations.
+    DenseMap<Operation *, uint64_t> positions;
+    position = 0;
+    for (Operation &op : block)
+      positions[&op] = position++;
+    for (Item &item : plan.items)
+      if (item.kind == Item::Kind::Alloc)
+        item.last = positions.lookup(item.dealloc);
+    if (plan.items.empty())
+      return;
+    std::vector<::memsched::ArenaBuffer> buffers;
+    for (const Item &item : plan.items) {
+      ::memsched::ArenaBuffer b;
+      b.size = item.size;
+      b.first = item.first;
+      b.last = item.last;
+      b.alignment = item.alignment;
+      buffers.push_back(b);
+      plan.alignment = std::max(plan.alignment, item.alignment);
+    }
+    ::memsched::ArenaOptions options;
+    options.workBudget = workBudget;
+    plan.plan = ::memsched::planArena(buffers, options);
+    plan.size = plan.plan.arenaSize;
+    for (unsigned i = 0; i < plan.items.size(); ++i)
+      plan.items[i].offset = plan.plan.offsets[i];
+  }
+
+  Arena createArena(ModuleOp module, func::FuncOp func, const BlockPlan &top) {
+    MLIRContext *ctx = func.getContext();
+    Block &body = func.getBody().front();
+    Location loc = func.getLoc();
+    auto type = MemRefType::get({static_cast<int64_t>(top.size)},
+                                IntegerType::get(ctx, 8));
+    OpBuilder b = OpBuilder::atBlockBegin(&body);
+    StringRef marker = MemSchedDialect::getArenaAttrName();
+    Arena arena;
+    arena.kind = kind;
+    arena.size = top.size;
+    switch (kind) {
+    case ArenaKind::Alloc: {
+      auto alloc = memref::AllocOp::create(b, loc, type,
+                                           b.getI64IntegerAttr(top.alignment));
+      alloc->setAttr(marker, b.getUnitAttr());
+      b.setInsertionPoint(body.getTerminator());
+      memref::DeallocOp::create(b, loc, alloc);
+      arena.value = alloc;
+      break;
+    }
+    case ArenaKind::Argument: {
+      unsigned index = func.getNumArguments();
+      (void)func.insertArgument(index, type,
+                                b.getDictionaryAttr(b.getNamedAttr(
+                                    marker, b.getUnitAttr())),
+                                loc);
+      arena.value = func.getArgument(index);
+      break;
+    }
+    case ArenaKind::Global: {
+      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+      mb.setInsertionPoint(func);
+      auto global = memref::GlobalOp::create(
+          mb, loc, (func.getSymName() + "_arena").str(),
+          mb.getStringAttr("private"), type, mb.getUnitAttr(),
+          /*constant=*/false, mb.getI64IntegerAttr(top.alignment));
+      global->setAttr(marker, mb.getUnitAttr());
+      SymbolTable(module).insert(global);
+      arena.global = global;
+      arena.value =
+          memref::GetGlobalOp::create(b, loc, type, global.getSymName());
+      break;
+    }
+    }
+    return arena;
+  }
+
+  void rewriteBlock(BlockPlan &plan, uint64_t base, Value arena) {
+    for (Item &item : plan.items) {
+      uint64_t offset = base + item.offset;
+      switch (item.kind) {
+      case Item::Kind::Slot:
+        for (auto &child : item.children)
+          rewriteBlock(*child, offset, arena);
+        break;
+      case Item::Kind::Alloc: {
+        auto alloc = cast<memref::AllocOp>(item.op);
+        OpBuilder b(alloc);
+        Value shift = arith::ConstantIndexOp::create(b, alloc.getLoc(), offset);
+        Value view = memref::ViewOp::create(b, alloc.getLoc(), alloc.getType(),
+                                            arena, shift,
+                                            alloc.getDynamicSizes());
+        alloc.getResult().replaceAllUsesWith(view);
+        item.dealloc->erase();
+        alloc.erase();
+        break;
+      }
+      case Item::Kind::Call: {
+        OpBuilder b(item.op);
+        Location loc = item.op->getLoc();
+        Value shift = arith::ConstantIndexOp::create(b, loc, offset);
+        auto type = MemRefType::get({static_cast<int64_t>(item.size)},
+                                    b.getI8Type());
+        Value view =
+            memref::ViewOp::create(b, loc, type, arena, shift, ValueRange());
+        item.op->insertOperands(item.op->getNumOperands(), view);
+        break;
+      }
+      }
+    }
+  }
+
+  /// Calls to a function planned with arena=argument that could not be
+  /// given a slot of their caller's arena: a buffer of the callee's arena
+  /// size allocated around the call.
+  void passArenasAroundCalls(ModuleOp module) {
+    module.walk([&](func::CallOp call) {
+      auto callee = dyn_cast_or_null<func::FuncOp>(call.resolveCallable());
+      if (!callee)
+        return;
+      auto it = argumentCallees.find(callee);
+      if (it == argumentCallees.end() ||
+          call.getNumOperands() + 1 != callee.getNumArguments())
+        return;
+      OpBuilder b(call);
+      auto type = MemRefType::get({static_cast<int64_t>(it->second.size)},
+                                  b.getI8Type());
+      auto alloc = memref::AllocOp::create(
+          b, call.getLoc(), type, b.getI64IntegerAttr(it->second.alignment));
+      call->insertOperands(call->getNumOperands(), alloc.getResult());
+      b.setInsertionPointAfter(call);
+      memref::DeallocOp::create(b, call.getLoc(), alloc);
+    });
+  }
+};
+} // namespace
