@@ -25,6 +25,12 @@ config.substitutions.append(
         os.path.join(config.memsched_src_root, "test", "Integration", "differential.sh"),
         os.path.join(config.memsched_lib_dir, "libmemsched_runtime.so"),
         config.llvm_lib_dir)))
+# Runtime proof of --memsched-plan-arena on a scheduled program.
+config.substitutions.append(
+    ("%arena_run", "bash %s %s %s mlir-runner" % (
+        os.path.join(config.memsched_src_root, "test", "Integration", "arena-run.sh"),
+        os.path.join(config.memsched_lib_dir, "libmemsched_runtime.so"),
+        config.llvm_lib_dir)))
 config.substitutions.append(
     ("%memsched_plugin", os.path.join(config.memsched_lib_dir, "libMemSchedPlugin.so")))
 

@@ -12,7 +12,9 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -74,6 +76,35 @@ FailureOr<std::optional<Arena>> mlir::memsched::findArena(func::FuncOp func,
   return std::optional<Arena>(found.front());
 }
 
+/// The bytes of a view: its element size times its extents, each dynamic
+/// one at the constant upper bound of its size operand.
+static FailureOr<uint64_t> getViewBytes(memref::ViewOp view,
+                                        const DataLayout &layout) {
+  MemRefType type = view.getType();
+  llvm::TypeSize bits = layout.getTypeSizeInBits(type.getElementType());
+  if (bits.isScalable())
+    return failure();
+  uint64_t bytes = llvm::divideCeil(bits.getFixedValue(), 8);
+  unsigned dynamic = 0;
+  for (int64_t extent : type.getShape()) {
+    if (ShapedType::isDynamic(extent)) {
+      FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB,
+          ValueBoundsConstraintSet::Variable(view.getSizes()[dynamic++]),
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (failed(ub) || *ub < 0)
+        return failure();
+      extent = *ub;
+    }
+    bool overflow = false;
+    bytes = llvm::SaturatingMultiply(bytes, static_cast<uint64_t>(extent),
+                                     &overflow);
+    if (overflow)
+      return failure();
+  }
+  return bytes;
+}
+
 namespace {
 /// A view of the arena: its bytes and the ops using it or an alias of it.
 struct ArenaView {
@@ -127,11 +158,9 @@ LogicalResult mlir::memsched::checkArenaPlacement(func::FuncOp func,
       return failure();
     }
     v.offset = offset.getZExtValue();
-    bool isBound = false;
-    FailureOr<uint64_t> size =
-        getAllocationSize(view, layout, SizeModel(), isBound, why);
+    FailureOr<uint64_t> size = getViewBytes(view, layout);
     if (failed(size)) {
-      why = "a view of the arena whose size is not known: " + why;
+      why = "a view of the arena whose size has no constant bound";
       return failure();
     }
     v.size = *size;

@@ -114,6 +114,7 @@ struct PlanArenaPass
   SizeModel sizes;
   DenseMap<Operation *, CalleeArena> argumentCallees;
   DenseSet<Operation *> recursive;
+  DenseMap<Operation *, CertificateAttr> certificates;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -132,13 +133,34 @@ struct PlanArenaPass
     if (alignment == 0 || !llvm::isPowerOf2_64(alignment)) {
       module.emitError() << "memsched-plan-arena: alignment must be a power "
                             "of two, got "
-                         << alignment;
+                         << static_cast<uint64_t>(alignment);
       return signalPassFailure();
     }
     sizes.countAlignmentPadding = countAlignmentPadding;
     SmallVector<func::FuncOp> funcs = getFunctionsCalleesFirst(module);
     if (kind != ArenaKind::Alloc)
       recursive = getRecursiveFunctions(funcs);
+    // The certificates of the buffers before placement, on the module as it
+    // is: a caller's peak counts its callees' memory before they are planned
+    // (with arena=argument a planned callee no longer allocates its own).
+    for (func::FuncOp func : funcs) {
+      if (func.isExternal())
+        continue;
+      CertificateAttr cert = getCertificate(func);
+      BufferLifetimeAnalysis analysis(func, sizes);
+      if (!analysis.isSupported())
+        continue;
+      if (!cert || cert.getArena() ||
+          cert.getPeak() != analysis.getPeakAsWritten() ||
+          getSizeModel(cert).countAlignmentPadding != countAlignmentPadding) {
+        CertifyFunctionResult certified =
+            certifyFunction(func, sizes, /*attach=*/false);
+        if (!certified.supported)
+          continue;
+        cert = certified.certificate;
+      }
+      certificates[func] = cert;
+    }
     for (func::FuncOp func : funcs)
       if (failed(planFunction(module, func)))
         return signalPassFailure();
@@ -239,17 +261,10 @@ struct PlanArenaPass
       return success();
     }
 
-    // The certificate of the buffers before placement.
-    CertificateAttr cert = getCertificate(func);
-    if (!cert || cert.getPeak() != analysis.getPeakAsWritten() ||
-        getSizeModel(cert).countAlignmentPadding != countAlignmentPadding) {
-      CertifyFunctionResult certified =
-          certifyFunction(func, sizes, /*attach=*/false);
-      if (!certified.supported) {
-        leaveUnchanged(func, certified.unsupportedOp, certified.reason);
-        return success();
-      }
-      cert = certified.certificate;
+    CertificateAttr cert = certificates.lookup(func);
+    if (!cert) {
+      leaveUnchanged(func, func, "its buffers could not be certified");
+      return success();
     }
 
     Arena arena = createArena(module, func, top);

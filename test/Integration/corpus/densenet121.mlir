@@ -48,6 +48,7 @@
 // RUN: grep memsched-hash %t.upstream.out > %t.upstream.hash
 // RUN: grep memsched-hash %t.sched.out > %t.sched.hash
 // RUN: diff %t.upstream.hash %t.sched.hash
+// RUN: %arena_run %t.sched.mlir forward %t %t.sched.out | FileCheck %s --check-prefix=ARENA
 
 // REMARK: remark: memsched-schedule: peak 18487968 -> 688640 bytes, lower bound 688640 bytes (optimal){{$}}
 // CERT: memsched.certificate = #memsched.certificate<peak = 688640, lower_bound = 688640,
@@ -59,3 +60,6 @@
 // STATIC-NEXT: perturbed.sched.mlir: peak-as-written=688640 bound=688640 bound-kind=
 // MEASURED-BEFORE: memsched-measured-peak=18487968 live-at-end=
 // MEASURED-AFTER: memsched-measured-peak=688640 live-at-end=
+// The scheduled program with its buffers in one arena (--memsched-plan-arena)
+// computes the same results, and its measured peak is the certificate's arena.
+// ARENA: arena-run: outputs identical, measured = certified

@@ -50,6 +50,7 @@
 // RUN: grep memsched-hash %t.upstream.out > %t.upstream.hash
 // RUN: grep memsched-hash %t.sched.out > %t.sched.hash
 // RUN: diff %t.upstream.hash %t.sched.hash
+// RUN: %arena_run %t.sched.mlir forward %t %t.sched.out | FileCheck %s --check-prefix=ARENA
 
 // REMARK: remark: memsched-schedule: peak 5745932 -> 541056 bytes, lower bound 541056 bytes (optimal){{$}}
 // CERT: memsched.certificate = #memsched.certificate<peak = 541056, lower_bound = 541056,
@@ -61,3 +62,6 @@
 // STATIC-NEXT: perturbed.sched.mlir: peak-as-written=541056 bound=541056 bound-kind=
 // MEASURED-BEFORE: memsched-measured-peak=5745932 live-at-end=
 // MEASURED-AFTER: memsched-measured-peak=541056 live-at-end=
+// The scheduled program with its buffers in one arena (--memsched-plan-arena)
+// computes the same results, and its measured peak is the certificate's arena.
+// ARENA: arena-run: outputs identical, measured = certified

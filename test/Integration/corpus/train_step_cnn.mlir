@@ -49,6 +49,7 @@
 // RUN: grep memsched-hash %t.upstream.out > %t.upstream.hash
 // RUN: grep memsched-hash %t.sched.out > %t.sched.hash
 // RUN: diff %t.upstream.hash %t.sched.hash
+// RUN: %arena_run %t.sched.mlir forward %t %t.sched.out | FileCheck %s --check-prefix=ARENA
 // RUN: memsched-opt %t.perturbed.sched.mlir --memsched-test-harness=func=forward --memsched-test-lower-to-llvm \
 // RUN: | mlir-runner -e main -entry-point-result=void -O0 -shared-libs=%memsched_runtime,%mlir_lib_dir/libmlir_c_runner_utils.so > %t.perturbed.sched.out
 // RUN: FileCheck %s --check-prefix=MEASURED-PAFTER < %t.perturbed.sched.out
@@ -66,3 +67,6 @@
 // MEASURED-BEFORE: memsched-measured-peak=4629728 live-at-end=
 // MEASURED-AFTER: memsched-measured-peak=1293540 live-at-end=
 // MEASURED-PAFTER: memsched-measured-peak=1293540 live-at-end=
+// The scheduled program with its buffers in one arena (--memsched-plan-arena)
+// computes the same results, and its measured peak is the certificate's arena.
+// ARENA: arena-run: outputs identical, measured = certified

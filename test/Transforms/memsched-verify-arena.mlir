@@ -1,0 +1,99 @@
+// RUN: memsched-opt %s --split-input-file --memsched-verify --verify-diagnostics -o /dev/null
+
+// Tests that a placement as --memsched-plan-arena writes it verifies: %a at
+// [0, 256) and %c at [0, 256) are never used at the same time, %b at
+// [256, 384) is used with both.
+func.func @valid(%in: memref<64xf32>, %out: memref<64xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 384, lower_bound = 384, arena = 384, arena_size = 384>} {
+  %arena = memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<384xi8>
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  %a = memref.view %arena[%c0][] : memref<384xi8> to memref<64xf32>
+  linalg.copy ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  %b = memref.view %arena[%c256][] : memref<384xi8> to memref<32xf32>
+  %sa = memref.subview %a[0] [32] [1] : memref<64xf32> to memref<32xf32, strided<[1]>>
+  linalg.copy ins(%sa : memref<32xf32, strided<[1]>>) outs(%b : memref<32xf32>)
+  %c = memref.view %arena[%c0][] : memref<384xi8> to memref<64xf32>
+  %sc = memref.subview %c[0] [32] [1] : memref<64xf32> to memref<32xf32, strided<[1]>>
+  linalg.copy ins(%b : memref<32xf32>) outs(%sc : memref<32xf32, strided<[1]>>)
+  linalg.copy ins(%c : memref<64xf32>) outs(%out : memref<64xf32>)
+  memref.dealloc %arena : memref<384xi8>
+  return
+}
+
+// -----
+
+// Tests that two views sharing bytes while both are in use are reported: %b
+// moved to offset 192 overlaps %a, which is still read after %b is written.
+// expected-error @+1 {{memsched-verify: invalid arena placement in 'overlap': two views of the arena overlap in bytes ([0, 256) and [192, 320)) and are used at a common time}}
+func.func @overlap(%in: memref<64xf32>, %out: memref<64xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 384, lower_bound = 384, arena = 384, arena_size = 384>} {
+  %arena = memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<384xi8>
+  %c0 = arith.constant 0 : index
+  %c192 = arith.constant 192 : index
+  %a = memref.view %arena[%c0][] : memref<384xi8> to memref<64xf32>
+  linalg.copy ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  // expected-note @+1 {{the op at fault}}
+  %b = memref.view %arena[%c192][] : memref<384xi8> to memref<32xf32>
+  %sa = memref.subview %a[0] [32] [1] : memref<64xf32> to memref<32xf32, strided<[1]>>
+  linalg.copy ins(%sa : memref<32xf32, strided<[1]>>) outs(%b : memref<32xf32>)
+  linalg.copy ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  memref.dealloc %arena : memref<384xi8>
+  return
+}
+
+// -----
+
+// Tests that a view beyond the arena's end is reported.
+// expected-error @+1 {{memsched-verify: invalid arena placement in 'beyond': a view of the arena at [256, 512) ends beyond its 384 bytes}}
+func.func @beyond(%in: memref<64xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 384, lower_bound = 384, arena = 384, arena_size = 384>} {
+  %arena = memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<384xi8>
+  %c256 = arith.constant 256 : index
+  // expected-note @+1 {{the op at fault}}
+  %a = memref.view %arena[%c256][] : memref<384xi8> to memref<64xf32>
+  linalg.copy ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  memref.dealloc %arena : memref<384xi8>
+  return
+}
+
+// -----
+
+// Tests that the recorded memory is recomputed: the arena (384 bytes) and a
+// buffer of 64 bytes outside it live at the same time need 448.
+// expected-error @+1 {{memsched-verify: stale certificate on 'stale': it records arena = 384 bytes but the planned body needs 448 bytes (the IR changed after planning)}}
+func.func @stale(%in: memref<64xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 384, lower_bound = 384, arena = 384, arena_size = 384>} {
+  %arena = memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<384xi8>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %arena[%c0][] : memref<384xi8> to memref<64xf32>
+  linalg.copy ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  %x = memref.alloc() : memref<16xf32>
+  %s = memref.subview %a[0] [16] [1] : memref<64xf32> to memref<16xf32, strided<[1]>>
+  linalg.copy ins(%s : memref<16xf32, strided<[1]>>) outs(%x : memref<16xf32>)
+  memref.dealloc %x : memref<16xf32>
+  memref.dealloc %arena : memref<384xi8>
+  return
+}
+
+// -----
+
+// Tests that the arena's size must match the certificate's arena_size.
+// expected-error @+1 {{memsched-verify: stale certificate on 'size': it records an arena of 256 bytes but the arena has 384 bytes}}
+func.func @size(%in: memref<64xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 256, lower_bound = 256, arena = 384, arena_size = 256>} {
+  %arena = memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<384xi8>
+  memref.dealloc %arena : memref<384xi8>
+  return
+}
+
+// -----
+
+// Tests that a certificate with an arena needs a marked arena.
+// expected-error @+1 {{memsched-verify: the certificate of 'none' records an arena but it has no value marked memsched.arena}}
+func.func @none(%in: memref<64xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 0, lower_bound = 0, arena = 0, arena_size = 0>} {
+  return
+}
+
+// -----
+
+// Tests the certificate's own checks.
+// expected-error @+1 {{arena and arena_size go together}}
+func.func @half() attributes {memsched.certificate = #memsched.certificate<peak = 0, lower_bound = 0, arena = 0>} {
+  return
+}
