@@ -266,6 +266,8 @@ struct PlanArenaPass
       leaveUnchanged(func, func, "its buffers could not be certified");
       return success();
     }
+    if (kind == ArenaKind::Alloc)
+      outside += chooseArenaSpan(func.getBody().front(), frees, top, placed);
 
     Arena arena = createArena(module, func, top);
     rewriteBlock(top, 0, arena.value);
@@ -470,6 +472,131 @@ struct PlanArenaPass
       plan.items[i].offset = plan.plan.offsets[i];
   }
 
+  /// With arena=alloc, the arena can end before a buffer that stays outside
+  /// (a returned result) is allocated, if the buffers live with that one stay
+  /// outside too. Tries each such cut (and none), estimating the memory as
+  /// the arena while it lives plus the buffers outside it live at each
+  /// position, and keeps the best: the buffers after the cut are left as
+  /// they are. Returns how many buffers it left outside.
+  unsigned chooseArenaSpan(
+      Block &block,
+      const DenseMap<Operation *, SmallVector<Operation *, 1>> &frees,
+      BlockPlan &top, unsigned &placed) {
+    DenseMap<Operation *, uint64_t> positions;
+    uint64_t end = 0;
+    for (Operation &op : block)
+      positions[&op] = end++;
+    DenseSet<Operation *> inArena;
+    for (const Item &item : top.items)
+      inArena.insert(item.op);
+    // Buffers that stay outside: (first, last, size).
+    struct Span {
+      uint64_t first, last, size;
+    };
+    SmallVector<Span> fixed;
+    SmallVector<uint64_t> cuts;
+    DataLayout layout = DataLayout::closest(block.getParentOp());
+    for (Operation &op : block) {
+      if (!isa<memref::AllocOp>(op) || inArena.contains(&op))
+        continue;
+      bool isBound = false;
+      std::string why;
+      FailureOr<uint64_t> bytes =
+          getAllocationSize(&op, layout, SizeModel(), isBound, why);
+      if (failed(bytes))
+        continue;
+      uint64_t last = end;
+      if (auto it = frees.find(&op); it != frees.end() &&
+                                     it->second.size() == 1 &&
+                                     it->second.front()->getBlock() == &block)
+        last = positions.lookup(it->second.front());
+      fixed.push_back({positions.lookup(&op), last, *bytes});
+      if (last == end)
+        cuts.push_back(positions.lookup(&op));
+    }
+    if (cuts.empty())
+      return 0;
+    auto estimate = [&](uint64_t cut, uint64_t &arenaBytes) {
+      std::vector<::memsched::ArenaBuffer> kept;
+      SmallVector<Span> outsideSpans(fixed.begin(), fixed.end());
+      uint64_t first = UINT64_MAX, last = 0;
+      for (const Item &item : top.items) {
+        if (item.last < cut) {
+          kept.push_back({item.size, item.first, item.last, item.alignment});
+          first = std::min(first, item.first);
+          last = std::max(last, item.last);
+        } else {
+          outsideSpans.push_back({item.first, item.last, item.size});
+        }
+      }
+      ::memsched::ArenaOptions options;
+      options.heuristicOnly = true;
+      arenaBytes = kept.empty() ? 0 : ::memsched::planArena(kept, options).arenaSize;
+      // Memory at each position: a sweep over the spans' ends.
+      std::vector<std::pair<uint64_t, int64_t>> events;
+      if (!kept.empty()) {
+        events.push_back({first, static_cast<int64_t>(arenaBytes)});
+        events.push_back({last + 1, -static_cast<int64_t>(arenaBytes)});
+      }
+      for (const Span &sp : outsideSpans) {
+        events.push_back({sp.first, static_cast<int64_t>(sp.size)});
+        events.push_back({sp.last + 1, -static_cast<int64_t>(sp.size)});
+      }
+      llvm::sort(events, [](auto &x, auto &y) {
+        return x.first < y.first || (x.first == y.first && x.second < y.second);
+      });
+      int64_t current = 0, peak = 0;
+      for (auto &[at, delta] : events) {
+        current += delta;
+        peak = std::max(peak, current);
+      }
+      return static_cast<uint64_t>(peak);
+    };
+    uint64_t bestCut = UINT64_MAX, arenaBytes = 0;
+    uint64_t best = estimate(bestCut, arenaBytes);
+    llvm::sort(cuts);
+    for (uint64_t cut : llvm::reverse(cuts)) {
+      uint64_t memory = estimate(cut, arenaBytes);
+      if (memory < best) {
+        best = memory;
+        bestCut = cut;
+      }
+    }
+    if (bestCut == UINT64_MAX)
+      return 0;
+    unsigned left = 0;
+    std::vector<Item> kept;
+    for (Item &item : top.items) {
+      if (item.last < bestCut) {
+        kept.push_back(std::move(item));
+        continue;
+      }
+      if (item.kind == Item::Kind::Alloc) {
+        item.op->emitRemark()
+            << "memsched-plan-arena: allocation left outside the arena: it "
+               "is live with a buffer that outlives the arena; outside, it "
+               "lets the arena be freed before that buffer is allocated";
+        --placed;
+        ++left;
+      }
+    }
+    top.items = std::move(kept);
+    // Placed again, with the search.
+    std::vector<::memsched::ArenaBuffer> buffers;
+    top.alignment = 1;
+    for (const Item &item : top.items) {
+      buffers.push_back({item.size, item.first, item.last, item.alignment});
+      top.alignment = std::max(top.alignment, item.alignment);
+    }
+    ::memsched::ArenaOptions options;
+    options.workBudget = workBudget;
+    top.plan = ::memsched::planArena(buffers, options);
+    top.size = top.plan.arenaSize;
+    for (unsigned i = 0; i < top.items.size(); ++i)
+      top.items[i].offset = top.plan.offsets[i];
+    return left;
+  }
+
   Arena createArena(ModuleOp module, func::FuncOp func, const BlockPlan &top) {
     MLIRContext *ctx = func.getContext();
     Block &body = func.getBody().front();
@@ -483,10 +610,25 @@ struct PlanArenaPass
     arena.size = top.size;
     switch (kind) {
     case ArenaKind::Alloc: {
+      // The arena lives from its first buffer to its last one: buffers left
+      // outside (a returned result) do not stack on top of it.
+      Operation *firstOp = nullptr, *lastOp = nullptr;
+      uint64_t first = UINT64_MAX, last = 0;
+      for (const Item &item : top.items) {
+        if (item.first < first) {
+          first = item.first;
+          firstOp = item.op;
+        }
+        if (!lastOp || item.last >= last) {
+          last = item.last;
+          lastOp = item.kind == Item::Kind::Alloc ? item.dealloc : item.op;
+        }
+      }
+      b.setInsertionPoint(firstOp);
       auto alloc = memref::AllocOp::create(b, loc, type,
                                            b.getI64IntegerAttr(top.alignment));
       alloc->setAttr(marker, b.getUnitAttr());
-      b.setInsertionPoint(body.getTerminator());
+      b.setInsertionPointAfter(lastOp);
       memref::DeallocOp::create(b, loc, alloc);
       arena.value = alloc;
       break;
