@@ -119,10 +119,12 @@ func.func @nested(%in: memref<64xf32>, %out: memref<64xf32>, %n: index) {
 // another memory space, one inside scf.parallel (iterations may run at the
 // same time). A bounded dynamic size is placed at its bound (affine.min:
 // at most 16 floats, 64 bytes) with its size operand on the view.
-// The returned 32-byte buffer is live with the arena at the end: arena 64,
-// memory 64 + 32 (+ the parallel loop's 16 bytes, not with the returned one).
+// The arena (64 bytes: %d at its bound) lives from %d's allocation to its
+// free, so the returned 32-byte buffer, allocated later, does not stack on
+// it: memory 64, the peak (with the arena live to the return it would be 96).
 // CHECK-LABEL: func.func @outside
-// CHECK-SAME: arena = 96, arena_size = 64
+// CHECK-SAME: peak = 64, lower_bound = 64
+// CHECK-SAME: arena = 64, arena_size = 64
 // CHECK: %[[N:.*]] = affine.min
 // CHECK-NEXT: %[[O:.*]] = arith.constant 0 : index
 // CHECK-NEXT: memref.view %{{.*}}[%[[O]]][%[[N]]] : memref<64xi8> to memref<?xf32>
