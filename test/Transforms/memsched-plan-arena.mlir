@@ -126,8 +126,14 @@ func.func @nested(%in: memref<64xf32>, %out: memref<64xf32>, %n: index) {
 // CHECK-SAME: peak = 64, lower_bound = 64
 // CHECK-SAME: arena = 64, arena_size = 64
 // CHECK: %[[N:.*]] = affine.min
+// CHECK-NEXT: %[[ARENA:.*]] = memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<64xi8>
 // CHECK-NEXT: %[[O:.*]] = arith.constant 0 : index
-// CHECK-NEXT: memref.view %{{.*}}[%[[O]]][%[[N]]] : memref<64xi8> to memref<?xf32>
+// CHECK-NEXT: %[[D:.*]] = memref.view %[[ARENA]][%[[O]]][%[[N]]] : memref<64xi8> to memref<?xf32>
+// CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[D]] : memref<?xf32>)
+// CHECK-NEXT: memref.load %[[D]]
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: memref.dealloc %[[ARENA]] : memref<64xi8>
+// CHECK-NEXT: memref.alloc() : memref<4xf32, 1>
 func.func @outside(%in: memref<64xf32>, %out: memref<64xf32>, %m: index) -> memref<8xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
