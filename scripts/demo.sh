@@ -49,7 +49,33 @@ demo() {
   echo "report: $OUT/$name/forward.json (peaks, bound, live buffers, cut)"
   echo "        $OUT/$name/forward.svg (memory over time before and after; open it in a browser)"
   echo
+  echo "memory a device needs: the buffers packed into one arena (--memsched-plan-arena):"
+  "$OPT" "$OUT/$name.scheduled.mlir" --memsched-plan-arena=remarks --mlir-print-op-on-diagnostic=false \
+    --memsched-verify -o "$OUT/$name.arena.mlir" 2>&1 | grep -o "memsched-plan-arena: 'forward'.*" || true
+  grep -o 'memsched.certificate = #memsched.certificate<[^>]*>' "$OUT/$name.arena.mlir"
+  echo "(arena = what the planned function needs at its worst moment, arena_size = the arena alone;"
+  echo " arena == peak: nothing lost to fragmentation; results returned to the caller stay outside the arena)"
+  echo
+}
+
+# For a device: results as out-params (the caller provides them, as embedded
+# runtimes do), so every buffer of the function goes into the arena.
+deploy() {
+  local name="$1"
+  echo "=== $name for a device: results as out-params, then schedule and one arena"
+  "$OPT" "$MODELS/$name.tensor.mlir" \
+    --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
+    --buffer-results-to-out-params="modify-public-functions hoist-static-allocs" \
+    --buffer-deallocation-pipeline --convert-bufferization-to-memref \
+    --canonicalize --cse --optimize-allocation-liveness -o "$OUT/$name.outparams.mlir"
+  "$OPT" "$OUT/$name.outparams.mlir" --memsched-schedule=remarks --memsched-plan-arena=remarks \
+    --memsched-verify --mlir-print-op-on-diagnostic=false -o "$OUT/$name.outparams.arena.mlir" 2>&1 |
+    grep -o "memsched-[a-z-]*: .*"
+  grep -o 'memsched.certificate = #memsched.certificate<[^>]*>' "$OUT/$name.outparams.arena.mlir"
+  echo "memsched-verify: placement and arena consistent with the IR ($OUT/$name.outparams.arena.mlir)"
+  echo
 }
 
 demo mobilenet_v2 "inference (torchvision mobilenet_v2, input 1x3x64x64)"
+deploy mobilenet_v2
 demo train_step_cnn "one training step (forward + backward) of a small CNN"
