@@ -176,6 +176,12 @@ def Verify : Pass<"memsched-verify", "::mlir::ModuleOp"> {
     - the recomputed lower bound is below the recorded one (the recorded
       bound cannot be reproduced for these ops);
     - the function can no longer be analysed.
+    For a certificate with `arena` (after `--memsched-plan-arena`) it checks
+    the placement instead of the peak: one value marked `memsched.arena` of
+    `arena_size` bytes, used only by `memref.view`s at constant offsets
+    within it, no view leaving its block or captured, no two views sharing
+    bytes used at a common time, and `arena` equal to the memory the planned
+    body needs.
     Functions without a certificate are ignored unless `require` is set.
 
     What it does not check: the recorded `bound_op` and `cut` (they explain

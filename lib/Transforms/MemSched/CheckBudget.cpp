@@ -1,6 +1,7 @@
 //===- CheckBudget.cpp - fail when the peak exceeds a budget ----*- C++ -*-===//
 
 #include "Analysis/Graph/Scheduler.h"
+#include "Transforms/MemSched/Arena.h"
 #include "Transforms/MemSched/CallOrder.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/Passes.h"
@@ -49,6 +50,31 @@ struct CheckBudgetPass
     }
     uint64_t budget = bytes;
     uint64_t peak = analysis.getPeakAsWritten();
+    // A function planned into an arena needs what its arena and the buffers
+    // outside it take (for an argument or a global arena, more than its peak
+    // as it stands counts).
+    std::string why;
+    FailureOr<std::optional<Arena>> arena = findArena(func, why);
+    if (succeeded(arena) && *arena) {
+      FailureOr<uint64_t> memory =
+          computeArenaMemory(func, **arena, sizes, why);
+      if (failed(memory)) {
+        func.emitError() << "memsched-check-budget: cannot check '"
+                         << func.getSymName() << "' against the budget: "
+                         << why;
+        signalPassFailure();
+        return;
+      }
+      if (*memory <= budget)
+        return;
+      func.emitError() << "memsched-check-budget: '" << func.getSymName()
+                       << "' needs " << *memory
+                       << " bytes with its buffers in an arena of "
+                       << (*arena)->size << " bytes, above the budget of "
+                       << budget << " bytes";
+      signalPassFailure();
+      return;
+    }
     if (peak <= budget)
       return;
 
