@@ -7,6 +7,12 @@
 // RUN: not memsched-opt %s --memsched-plan-arena=arena=heap 2>&1 | FileCheck %s --check-prefix=BADKIND
 // RUN: not memsched-opt %s --memsched-plan-arena=alignment=24 2>&1 | FileCheck %s --check-prefix=BADALIGN
 
+// RUN: not memsched-opt %s --memsched-plan-arena=heuristic=tflm 2>&1 | FileCheck %s --check-prefix=BADHEUR
+// RUN: memsched-opt %s --split-input-file --memsched-plan-arena=heuristic=greedy-by-size --memsched-verify 2>/dev/null | FileCheck %s --check-prefix=GREEDY
+
+// BADHEUR: error: memsched-plan-arena: heuristic must be greedy-by-size, best-fit-by-size, first-fit-by-start or first-fit-by-conflicts, got 'tflm'
+// GREEDY-LABEL: func.func @chain
+// GREEDY-SAME: arena = 384, arena_size = 384
 // BADKIND: error: memsched-plan-arena: arena must be alloc, argument or global, got 'heap'
 // BADALIGN: error: memsched-plan-arena: alignment must be a power of two, got 24
 

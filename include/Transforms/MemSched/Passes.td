@@ -259,6 +259,11 @@ def PlanArena : Pass<"memsched-plan-arena", "::mlir::ModuleOp"> {
            "allocation with a larger alignment keeps its own">,
     Option<"workBudget", "work-budget", "uint64_t", /*default=*/"2000000",
            "Search nodes the exact placement search may expand per block">,
+    Option<"heuristic", "heuristic", "std::string", /*default=*/"",
+           "Place with this heuristic alone, to compare with other planners: "
+           "greedy-by-size (TensorFlow Lite Micro's), best-fit-by-size, "
+           "first-fit-by-start (allocation order, as ONNX Runtime and IREE) "
+           "or first-fit-by-conflicts">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark per function with the arena, the peak and the "
            "bound">,

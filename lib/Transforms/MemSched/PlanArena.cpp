@@ -115,6 +115,7 @@ struct PlanArenaPass
   DenseMap<Operation *, CalleeArena> argumentCallees;
   DenseSet<Operation *> recursive;
   DenseMap<Operation *, CertificateAttr> certificates;
+  std::optional<::memsched::ArenaHeuristic> chosenHeuristic;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -135,6 +136,22 @@ struct PlanArenaPass
                             "of two, got "
                          << static_cast<uint64_t>(alignment);
       return signalPassFailure();
+    }
+    if (!heuristic.empty()) {
+      for (auto h : {::memsched::ArenaHeuristic::GreedyBySize,
+                     ::memsched::ArenaHeuristic::BestFitBySize,
+                     ::memsched::ArenaHeuristic::FirstFitByStart,
+                     ::memsched::ArenaHeuristic::FirstFitByConflicts})
+        if (heuristic == ::memsched::getHeuristicName(h))
+          chosenHeuristic = h;
+      if (!chosenHeuristic) {
+        module.emitError()
+            << "memsched-plan-arena: heuristic must be greedy-by-size, "
+               "best-fit-by-size, first-fit-by-start or "
+               "first-fit-by-conflicts, got '"
+            << heuristic << "'";
+        return signalPassFailure();
+      }
     }
     sizes.countAlignmentPadding = countAlignmentPadding;
     SmallVector<func::FuncOp> funcs = getFunctionsCalleesFirst(module);
@@ -330,6 +347,23 @@ struct PlanArenaPass
     return success();
   }
 
+  /// The planner, or the one heuristic the `heuristic` option names.
+  ::memsched::ArenaPlan
+  placeBuffers(const std::vector<::memsched::ArenaBuffer> &buffers) {
+    if (chosenHeuristic) {
+      ::memsched::ArenaPlan plan;
+      plan.offsets = ::memsched::placeHeuristic(buffers, *chosenHeuristic);
+      plan.arenaSize = ::memsched::getArenaSize(buffers, plan.offsets);
+      plan.ideal = plan.lowerBound = ::memsched::getIdealArena(buffers);
+      plan.optimal = plan.arenaSize == plan.lowerBound;
+      plan.method = ::memsched::getHeuristicName(*chosenHeuristic);
+      return plan;
+    }
+    ::memsched::ArenaOptions options;
+    options.workBudget = workBudget;
+    return ::memsched::planArena(buffers, options);
+  }
+
   uint64_t getAlignment(memref::AllocOp alloc) {
     return std::max<uint64_t>(alignment, alloc.getAlignment().value_or(1));
   }
@@ -464,9 +498,7 @@ struct PlanArenaPass
       buffers.push_back(b);
       plan.alignment = std::max(plan.alignment, item.alignment);
     }
-    ::memsched::ArenaOptions options;
-    options.workBudget = workBudget;
-    plan.plan = ::memsched::planArena(buffers, options);
+    plan.plan = placeBuffers(buffers);
     plan.size = plan.plan.arenaSize;
     for (unsigned i = 0; i < plan.items.size(); ++i)
       plan.items[i].offset = plan.plan.offsets[i];
@@ -588,9 +620,7 @@ struct PlanArenaPass
       buffers.push_back({item.size, item.first, item.last, item.alignment});
       top.alignment = std::max(top.alignment, item.alignment);
     }
-    ::memsched::ArenaOptions options;
-    options.workBudget = workBudget;
-    top.plan = ::memsched::planArena(buffers, options);
+    top.plan = placeBuffers(buffers);
     top.size = top.plan.arenaSize;
     for (unsigned i = 0; i < top.items.size(); ++i)
       top.items[i].offset = top.plan.offsets[i];
