@@ -10,6 +10,25 @@
 // RUN: not memsched-opt %s --memsched-plan-arena=heuristic=tflm 2>&1 | FileCheck %s --check-prefix=BADHEUR
 // RUN: memsched-opt %s --split-input-file --memsched-plan-arena=heuristic=greedy-by-size --memsched-verify 2>/dev/null | FileCheck %s --check-prefix=GREEDY
 
+// RUN: rm -rf %t && memsched-opt %s --split-input-file "--memsched-plan-arena=report-dir=%t" -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --check-prefix=REPORT < %t/chain.arena.json
+// RUN: python3 -c "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])" %t/chain.arena.svg
+// RUN: FileCheck %s --check-prefix=SVG < %t/chain.arena.svg
+
+// REPORT: "name": "buffer#0",
+// REPORT-NEXT: "type": "memref<64xf32>",
+// REPORT-NEXT: "size": 256,
+// REPORT-NEXT: "first": 0,
+// REPORT-NEXT: "last": 1,
+// REPORT-NEXT: "location": "{{.*}}memsched-plan-arena.mlir:{{[0-9]+}}:{{[0-9]+}}",
+// REPORT-NEXT: "offset": 0
+// REPORT: "name": "buffer#1",
+// REPORT: "offset": 256
+// REPORT: "name": "buffer#2",
+// REPORT: "offset": 0
+// REPORT: "arena": 384,
+// REPORT-NEXT: "arena_size": 384
+// SVG: arena 384 bytes (384 B), memory 384 bytes
 // BADHEUR: error: memsched-plan-arena: heuristic must be greedy-by-size, best-fit-by-size, first-fit-by-start or first-fit-by-conflicts, got 'tflm'
 // GREEDY-LABEL: func.func @chain
 // GREEDY-SAME: arena = 384, arena_size = 384

@@ -82,8 +82,14 @@ struct CertifyFunctionResult {
 /// The memory timeline of the analysed body laid out as `sequence` (node
 /// ops, allocations and deallocations of `analysis`, in any order), as
 /// written: ops are named `name#k` by their position k among the nodes.
+/// `offsets`: arena offsets of allocations, for a function planned into an
+/// arena.
 Timeline buildTimeline(const BufferLifetimeAnalysis &analysis,
-                       ArrayRef<Operation *> sequence, uint64_t peak);
+                       ArrayRef<Operation *> sequence, uint64_t peak,
+                       const DenseMap<Operation *, uint64_t> *offsets = nullptr);
+
+/// The ops of `block`, in order, but its terminator.
+SmallVector<Operation *> currentSequence(Block *block);
 
 /// The report of a scheduled (or certified) function: timelines of
 /// `before` and `after`, bound and cut from `certificate`.
@@ -93,7 +99,8 @@ FunctionReport buildFunctionReport(Operation *func,
                                    uint64_t peakBefore,
                                    ArrayRef<Operation *> after,
                                    uint64_t peakAfter, bool reordered,
-                                   CertificateAttr certificate);
+                                   CertificateAttr certificate,
+                                   const DenseMap<Operation *, uint64_t> *offsets = nullptr);
 
 /// The file name (without extension) of a function's report: the symbol
 /// name with every character other than letters, digits, `_`, `-` and `.`
@@ -104,7 +111,7 @@ std::string getReportFileStem(StringRef symbol);
 /// Writes `<dir>/<stem>.json` and `<dir>/<stem>.svg` (see
 /// getReportFileStem); errors go to `func`'s diagnostics.
 LogicalResult writeFunctionReport(Operation *func, const FunctionReport &report,
-                                  StringRef dir);
+                                  StringRef dir, StringRef suffix = "");
 
 /// Computes the certificate of `func` as it stands and attaches it when
 /// `attach` is set.

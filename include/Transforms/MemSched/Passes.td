@@ -259,6 +259,10 @@ def PlanArena : Pass<"memsched-plan-arena", "::mlir::ModuleOp"> {
            "allocation with a larger alignment keeps its own">,
     Option<"workBudget", "work-budget", "uint64_t", /*default=*/"2000000",
            "Search nodes the exact placement search may expand per block">,
+    Option<"reportDir", "report-dir", "std::string", /*default=*/"",
+           "Write <dir>/<function>.arena.json (buffers with their offsets, "
+           "the arena, the memory) and <dir>/<function>.arena.svg (the arena: "
+           "address over the op sequence, each buffer at its offset)">,
     Option<"heuristic", "heuristic", "std::string", /*default=*/"",
            "Place with this heuristic alone, to compare with other planners: "
            "greedy-by-size (TensorFlow Lite Micro's), best-fit-by-size, "

@@ -16,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,12 @@ namespace memsched {
 struct TimelineBuffer {
   std::string name;
   std::string type;
+  /// Where the allocation is ("file:line:col"), empty when unknown.
+  std::string location;
   uint64_t size = 0;
   size_t first = 0, last = 0;
+  /// Its offset in the arena, for a function planned into one.
+  std::optional<uint64_t> offset;
 };
 
 /// Memory over one op order.
@@ -57,6 +62,9 @@ struct FunctionReport {
   /// Buffers of the cut that proves the bound.
   std::vector<std::string> cutBuffers;
   bool optimal() const { return lowerBound == after.peak; }
+  /// For a function planned into an arena: the arena's size and the memory
+  /// the planned function needs (the certificate's arena_size and arena).
+  std::optional<uint64_t> arenaSize, arenaMemory;
 };
 
 /// The JSON object for `report`. Fields (all sizes in bytes):

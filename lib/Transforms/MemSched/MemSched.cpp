@@ -15,7 +15,7 @@ using namespace mlir;
 using namespace mlir::memsched;
 
 /// The current op sequence of the analysed block, terminator excluded.
-static SmallVector<Operation *> currentSequence(Block *block) {
+SmallVector<Operation *> mlir::memsched::currentSequence(Block *block) {
   SmallVector<Operation *> ops;
   for (Operation &op : *block)
     if (!op.hasTrait<OpTrait::IsTerminator>())
@@ -158,9 +158,9 @@ static std::string bufferName(unsigned index) {
   return "buffer#" + std::to_string(index);
 }
 
-Timeline mlir::memsched::buildTimeline(const BufferLifetimeAnalysis &analysis,
-                                       ArrayRef<Operation *> sequence,
-                                       uint64_t peak) {
+Timeline mlir::memsched::buildTimeline(
+    const BufferLifetimeAnalysis &analysis, ArrayRef<Operation *> sequence,
+    uint64_t peak, const DenseMap<Operation *, uint64_t> *offsets) {
   ArrayRef<BufferInfo> buffers = analysis.getBuffers();
   DenseMap<Operation *, unsigned> allocs, deallocs;
   for (auto [i, buf] : llvm::enumerate(buffers)) {
@@ -202,6 +202,13 @@ Timeline mlir::memsched::buildTimeline(const BufferLifetimeAnalysis &analysis,
     llvm::raw_string_ostream type(tb.type);
     type << buf.allocOp->getResult(0).getType();
     tb.size = buf.size;
+    if (auto loc = dyn_cast<FileLineColLoc>(buf.allocOp->getLoc()))
+      tb.location = (loc.getFilename().getValue() + ":" +
+                     Twine(loc.getLine()) + ":" + Twine(loc.getColumn()))
+                        .str();
+    if (offsets)
+      if (auto it = offsets->find(buf.allocOp); it != offsets->end())
+        tb.offset = it->second;
     tb.first = std::min(*first[i], t.ops.size() - 1);
     tb.last = last[i] ? *last[i] : t.ops.size() - 1;
     if (tb.last < tb.first)
@@ -217,12 +224,13 @@ FunctionReport mlir::memsched::buildFunctionReport(
     Operation *func, const BufferLifetimeAnalysis &analysis,
     ArrayRef<Operation *> before, uint64_t peakBefore,
     ArrayRef<Operation *> after, uint64_t peakAfter, bool reordered,
-    CertificateAttr certificate) {
+    CertificateAttr certificate,
+    const DenseMap<Operation *, uint64_t> *offsets) {
   FunctionReport report;
   report.function =
       "@" + SymbolTable::getSymbolName(func).getValue().str();
-  report.before = buildTimeline(analysis, before, peakBefore);
-  report.after = buildTimeline(analysis, after, peakAfter);
+  report.before = buildTimeline(analysis, before, peakBefore, offsets);
+  report.after = buildTimeline(analysis, after, peakAfter, offsets);
   report.reordered = reordered;
   if (certificate) {
     report.lowerBound = certificate.getLowerBound();
@@ -260,12 +268,14 @@ std::string mlir::memsched::getReportFileStem(StringRef symbol) {
 
 LogicalResult mlir::memsched::writeFunctionReport(Operation *func,
                                                   const FunctionReport &report,
-                                                  StringRef dir) {
+                                                  StringRef dir,
+                                                  StringRef suffix) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return func->emitError() << "cannot create report directory '" << dir
                              << "': " << ec.message();
   std::string name =
-      getReportFileStem(SymbolTable::getSymbolName(func).getValue());
+      getReportFileStem(SymbolTable::getSymbolName(func).getValue()) +
+      suffix.str();
   for (StringRef ext : {"json", "svg"}) {
     SmallString<128> path(dir);
     llvm::sys::path::append(path, name + "." + ext);

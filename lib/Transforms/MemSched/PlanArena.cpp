@@ -286,6 +286,20 @@ struct PlanArenaPass
     if (kind == ArenaKind::Alloc)
       outside += chooseArenaSpan(func.getBody().front(), frees, top, placed);
 
+    // The report shows the buffers before the rewrite, at their offsets.
+    std::optional<FunctionReport> report;
+    if (!reportDir.empty()) {
+      DenseMap<Operation *, uint64_t> offsets;
+      for (const Item &item : top.items)
+        if (item.kind == Item::Kind::Alloc)
+          offsets[item.op] = item.offset;
+      SmallVector<Operation *> sequence =
+          currentSequence(&func.getBody().front());
+      report = buildFunctionReport(func, analysis, sequence, cert.getPeak(),
+                                   sequence, cert.getPeak(),
+                                   /*reordered=*/false, cert, &offsets);
+    }
+
     Arena arena = createArena(module, func, top);
     rewriteBlock(top, 0, arena.value);
     std::string problem;
@@ -318,6 +332,12 @@ struct PlanArenaPass
                                 cert.getBoundOp(), cert.getCut(),
                                 cert.getSizeModel(), *memory, top.size);
     setCertificate(func, cert);
+    if (report) {
+      report->arenaSize = top.size;
+      report->arenaMemory = *memory;
+      if (failed(writeFunctionReport(func, *report, reportDir, ".arena")))
+        return failure();
+    }
     ++numPlanned;
     numPlaced += placed;
     numOutside += outside;

@@ -63,12 +63,18 @@ static json::Object toJSON(const Timeline &timeline) {
   for (uint64_t bytes : timeline.memoryAt)
     memory.push_back(bytes);
   json::Array buffers;
-  for (const TimelineBuffer &buffer : timeline.buffers)
-    buffers.push_back(json::Object{{"name", toUTF8(buffer.name)},
-                                   {"type", toUTF8(buffer.type)},
-                                   {"size", buffer.size},
-                                   {"first", uint64_t(buffer.first)},
-                                   {"last", uint64_t(buffer.last)}});
+  for (const TimelineBuffer &buffer : timeline.buffers) {
+    json::Object object{{"name", toUTF8(buffer.name)},
+                        {"type", toUTF8(buffer.type)},
+                        {"size", buffer.size},
+                        {"first", uint64_t(buffer.first)},
+                        {"last", uint64_t(buffer.last)}};
+    if (!buffer.location.empty())
+      object["location"] = toUTF8(buffer.location);
+    if (buffer.offset)
+      object["offset"] = *buffer.offset;
+    buffers.push_back(std::move(object));
+  }
   json::Value peakOp = nullptr;
   if (timeline.peakPosition < timeline.ops.size())
     peakOp = toUTF8(timeline.ops[timeline.peakPosition]);
@@ -88,7 +94,7 @@ json::Object mlir::memsched::toJSON(const FunctionReport &report) {
       peak >= bound ? json::Value(uint64_t(peak - bound))
                     : json::Value(-static_cast<int64_t>(std::min<uint64_t>(
                           bound - peak, std::numeric_limits<int64_t>::max())));
-  return json::Object{
+  json::Object object{
       {"function", toUTF8(report.function)},
       {"reordered", report.reordered},
       {"peak_before", report.before.peak},
@@ -101,6 +107,11 @@ json::Object mlir::memsched::toJSON(const FunctionReport &report) {
                              {"cut", toJSONStrings(report.cutBuffers)}}},
       {"before", ::toJSON(report.before)},
       {"after", ::toJSON(report.after)}};
+  if (report.arenaSize) {
+    object["arena_size"] = *report.arenaSize;
+    object["arena"] = *report.arenaMemory;
+  }
+  return object;
 }
 
 /// Output order of object keys, as documented in Report.h; keys not listed
@@ -320,7 +331,19 @@ static llvm::SmallVector<Bar> placeBars(const Timeline &timeline) {
     size_t last = std::min(buffer.last, numOps - 1);
     bars.push_back({i, std::min(buffer.first, last), last, 0, buffer.size});
   }
-  llvm::stable_sort(bars, [](const Bar &a, const Bar &b) {
+  // Buffers with an arena offset stand there; the others (outside the
+  // arena) are stacked above the highest of them.
+  uint64_t base = 0;
+  for (Bar &bar : bars)
+    if (std::optional<uint64_t> offset = timeline.buffers[bar.buffer].offset) {
+      bar.offset = *offset;
+      base = std::max(base, *offset + bar.size);
+    }
+  llvm::stable_sort(bars, [&](const Bar &a, const Bar &b) {
+    bool fixedA = timeline.buffers[a.buffer].offset.has_value();
+    bool fixedB = timeline.buffers[b.buffer].offset.has_value();
+    if (fixedA != fixedB)
+      return fixedA;
     if (a.size != b.size)
       return a.size > b.size;
     return a.first < b.first;
@@ -328,6 +351,8 @@ static llvm::SmallVector<Bar> placeBars(const Timeline &timeline) {
   llvm::SmallVector<const Bar *> overlapping;
   for (size_t i = 0, e = bars.size(); i < e; ++i) {
     Bar &bar = bars[i];
+    if (timeline.buffers[bar.buffer].offset)
+      continue;
     overlapping.clear();
     for (size_t j = 0; j < i; ++j)
       if (bars[j].first <= bar.last && bar.first <= bars[j].last)
@@ -335,8 +360,10 @@ static llvm::SmallVector<Bar> placeBars(const Timeline &timeline) {
     llvm::sort(overlapping, [](const Bar *a, const Bar *b) {
       return a->offset < b->offset;
     });
-    uint64_t offset = 0;
+    uint64_t offset = base;
     for (const Bar *other : overlapping) {
+      if (other->offset + other->size <= offset)
+        continue;
       if (offset + bar.size <= other->offset)
         break;
       offset = std::max(offset, other->offset + other->size);
@@ -676,6 +703,22 @@ void TimelineWriter::writeLines(const Panel &panel) {
        std::string("class=\"peak-label\" text-anchor=\"end\" "
                    "fill=\"#d62728\" ") +
            halo);
+
+  // The arena's top.
+  if (report.arenaSize) {
+    double arenaY = y(static_cast<double>(*report.arenaSize), panel);
+    os << llvm::format("<line class=\"arena\" x1=\"%.1f\" y1=\"%.1f\" "
+                       "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1f77b4\" "
+                       "stroke-width=\"1.5\"/>\n",
+                       left, arenaY, left + plotWidth, arenaY);
+    text(left + plotWidth / 2, arenaY - 4,
+         "arena " + std::to_string(*report.arenaSize) + " bytes (" +
+             humanBytes(*report.arenaSize) + "), memory " +
+             std::to_string(*report.arenaMemory) + " bytes",
+         std::string("class=\"arena-label\" text-anchor=\"middle\" "
+                     "fill=\"#1f77b4\" ") +
+             halo);
+  }
 
   // Lower bound: label at the left end, below its line when there is room, so
   // it never collides with the peak label.
