@@ -259,6 +259,17 @@ def PlanArena : Pass<"memsched-plan-arena", "::mlir::ModuleOp"> {
            "allocation with a larger alignment keeps its own">,
     Option<"workBudget", "work-budget", "uint64_t", /*default=*/"2000000",
            "Search nodes the exact placement search may expand per block">,
+    Option<"reorder", "reorder", "bool", /*default=*/"true",
+           "When the arena of the body's order is above the most its buffers "
+           "have live at once, look for another order of the same ops, with a "
+           "peak within max-peak-increase, that packs into a smaller arena">,
+    Option<"maxPeakIncrease", "max-peak-increase", "double", /*default=*/"0.0",
+           "How much higher (a fraction of the peak) the peak of a reordered "
+           "body may be when its arena is smaller">,
+    Option<"orderEvaluations", "order-evaluations", "uint64_t",
+           /*default=*/"2000",
+           "Arena evaluations the search for a better-packing order may "
+           "spend per function">,
     Option<"reportDir", "report-dir", "std::string", /*default=*/"",
            "Write <dir>/<function>.arena.json (buffers with their offsets, "
            "the arena, the memory) and <dir>/<function>.arena.svg (the arena: "
@@ -280,6 +291,7 @@ def PlanArena : Pass<"memsched-plan-arena", "::mlir::ModuleOp"> {
     Statistic<"numPlaced", "buffers-placed", "Allocations placed in an arena">,
     Statistic<"numOutside", "buffers-outside", "Allocations left outside the arena">,
     Statistic<"numAtPeak", "arena-at-peak", "Functions whose arena memory equals their peak">,
+    Statistic<"numReordered", "reordered", "Functions reordered for a smaller arena">,
   ];
 }
 

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/Graph/ArenaOrder.h"
 #include "Analysis/Graph/ArenaPlanner.h"
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
@@ -17,6 +18,7 @@
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
+#include "Transforms/MemSched/Reorder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -116,6 +118,7 @@ struct PlanArenaPass
   DenseSet<Operation *> recursive;
   DenseMap<Operation *, CertificateAttr> certificates;
   std::optional<::memsched::ArenaHeuristic> chosenHeuristic;
+  bool quiet = false;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -283,6 +286,27 @@ struct PlanArenaPass
       leaveUnchanged(func, func, "its buffers could not be certified");
       return success();
     }
+    if (reorder && top.size > top.plan.ideal &&
+        reorderForArena(func, analysis)) {
+      // Same ops in another order: analysed, certified and placed again.
+      BufferLifetimeAnalysis reordered(func, sizes);
+      CertifyFunctionResult certified =
+          certifyFunction(func, sizes, /*attach=*/false);
+      if (!reordered.isSupported() || !certified.supported) {
+        func.emitError() << "memsched-plan-arena: internal error on '"
+                         << func.getSymName()
+                         << "': the reordered body cannot be analysed; please "
+                            "report this input";
+        return failure();
+      }
+      cert = certified.certificate;
+      top = BlockPlan();
+      placed = outside = 0;
+      quiet = true;
+      planBlock(func.getBody().front(), frees, top, placed, outside);
+      quiet = false;
+      ++numReordered;
+    }
     if (kind == ArenaKind::Alloc)
       outside += chooseArenaSpan(func.getBody().front(), frees, top, placed);
 
@@ -295,7 +319,8 @@ struct PlanArenaPass
           offsets[item.op] = item.offset;
       SmallVector<Operation *> sequence =
           currentSequence(&func.getBody().front());
-      report = buildFunctionReport(func, analysis, sequence, cert.getPeak(),
+      BufferLifetimeAnalysis current(func, sizes);
+      report = buildFunctionReport(func, current, sequence, cert.getPeak(),
                                    sequence, cert.getPeak(),
                                    /*reordered=*/false, cert, &offsets);
     }
@@ -367,6 +392,50 @@ struct PlanArenaPass
     return success();
   }
 
+  /// Reorders the body when another order of its ops, with a peak within
+  /// `max-peak-increase` of its own, packs into a smaller arena (the search
+  /// of Analysis/Graph/ArenaOrder.h on the analysis' graph). Returns whether
+  /// the body changed.
+  bool reorderForArena(func::FuncOp func,
+                       const BufferLifetimeAnalysis &analysis) {
+    const ::memsched::MemoryGraph &graph = analysis.getGraph();
+    std::vector<::memsched::NodeId> start = graph.programOrder();
+    if (start.size() < 2)
+      return false;
+    uint64_t peak = ::memsched::evaluatePeak(graph, start);
+    double limit = static_cast<double>(peak) * (1.0 + maxPeakIncrease);
+    ::memsched::ArenaOrderOptions options;
+    options.peakLimit = limit >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(limit);
+    options.evaluationBudget = orderEvaluations;
+    options.alignment = alignment;
+    ::memsched::ArenaOrderResult found =
+        ::memsched::improveArenaOrder(graph, start, options);
+    if (found.arena >= found.startArena)
+      return false;
+    // Better with the whole planner too, not only with its heuristics.
+    ::memsched::ArenaOptions planner;
+    planner.workBudget = workBudget;
+    uint64_t before = ::memsched::planArena(
+        ::memsched::getArenaBuffers(graph, start, alignment), planner)
+                          .arenaSize;
+    uint64_t after = ::memsched::planArena(
+        ::memsched::getArenaBuffers(graph, found.order, alignment), planner)
+                         .arenaSize;
+    if (after >= before)
+      return false;
+    SmallVector<unsigned> order(found.order.begin(), found.order.end());
+    FailureOr<SmallVector<Operation *>> sequence =
+        planBlockOrder(analysis, order);
+    if (failed(sequence))
+      return false;
+    uint64_t asWritten = analysis.getPeakAsWritten();
+    double realLimit = static_cast<double>(asWritten) * (1.0 + maxPeakIncrease);
+    if (static_cast<double>(getPeakOfSequence(analysis, *sequence)) > realLimit)
+      return false;
+    applyBlockOrder(analysis, *sequence);
+    return true;
+  }
+
   /// The planner, or the one heuristic the `heuristic` option names.
   ::memsched::ArenaPlan
   placeBuffers(const std::vector<::memsched::ArenaBuffer> &buffers) {
@@ -436,7 +505,8 @@ struct PlanArenaPass
         Operation *dealloc = nullptr;
         std::string why = whyOutside(alloc, block, frees, size, dealloc);
         if (!why.empty()) {
-          alloc.emitRemark() << "memsched-plan-arena: allocation left outside "
+          if (!quiet)
+            alloc.emitRemark() << "memsched-plan-arena: allocation left outside "
                                 "the arena: "
                              << why;
           ++outside;
@@ -472,7 +542,8 @@ struct PlanArenaPass
         continue;
       if (!runsRegionsSequentially(&op)) {
         op.walk([&](memref::AllocOp alloc) {
-          alloc.emitRemark() << "memsched-plan-arena: allocation left outside "
+          if (!quiet)
+            alloc.emitRemark() << "memsched-plan-arena: allocation left outside "
                                 "the arena: it is inside "
                              << op.getName()
                              << ", whose regions may run at the same time or "
