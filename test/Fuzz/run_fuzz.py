@@ -233,6 +233,52 @@ def normalize(stdout):
     return out
 
 
+ARENA_RE = re.compile(
+    r"^\s*func\.func @f\(.*#memsched\.certificate<.*arena = (\d+), "
+    r"arena_size = (\d+)", re.M)
+
+
+def strip_counts(lines):
+    """The output without the allocator's counts (an arena replaces many
+    allocations by one)."""
+    return [l for l in lines if not l.startswith("memsched-measured-peak=")]
+
+
+def check_arena(args, tools, work, sched, seed, orig_hashes, orig_out, info):
+    """The scheduled program with its buffers placed in arenas
+    (--memsched-plan-arena=arena=MODE, which may reorder again): it must pass
+    --memsched-verify, compute what the original computes, and, for @f with
+    an arena, measure the certificate's arena."""
+    planned = os.path.join(work, "planned.mlir")
+    p = run([tools.opt, sched,
+             "--memsched-plan-arena=count-alignment-padding arena=%s" %
+             args.arena, "--memsched-verify",
+             "--mlir-print-op-on-diagnostic=false", "-o", planned], tools,
+            what="memsched-opt --memsched-plan-arena --memsched-verify")
+    with open(planned) as f:
+        text = f.read()
+    m = ARENA_RE.search(text)
+    if m:
+        info["arena"] = True
+    if args.arena != "alloc":
+        # The harness calls @f with its original arguments only.
+        return
+    peak, hashes, out = execute(tools, planned, "f", seed,
+                                os.path.join(work, "planned.out"), "planned")
+    problems = []
+    if hashes != orig_hashes:
+        problems.append("outputs of the program with arenas differ from the "
+                        "original's (see original.out, planned.out)")
+    elif strip_counts(out) != strip_counts(orig_out):
+        problems.append("printed output of the program with arenas differs "
+                        "(see original.out, planned.out)")
+    if m and peak != int(m.group(1)):
+        problems.append("measured peak of the program with arenas %d != "
+                        "certificate arena %s" % (peak, m.group(1)))
+    if problems:
+        raise Failure("\n".join(problems))
+
+
 def check_program(seed, args, tools):
     """Returns (ok, message, info)."""
     work = tempfile.mkdtemp(prefix="memsched-fuzz-%d-" % seed,
@@ -328,6 +374,9 @@ def check_program(seed, args, tools):
                     cert_peak=cert_peak)
         if problems:
             raise Failure("\n".join(problems))
+        if args.arena:
+            check_arena(args, tools, work, sched, seed, orig_hashes, orig_out,
+                        info)
     except Exception as e:  # noqa: BLE001 - a driver error fails this program
         if not isinstance(e, Failure):
             e = Failure("run_fuzz.py internal error (a driver bug):\n" +
@@ -388,6 +437,11 @@ def main():
     p.add_argument("--only", action="append", default=[],
                    help="of the new constructs, only this group "
                         "(random_program.py --only)")
+    p.add_argument("--arena", choices=["alloc", "argument", "global"],
+                   help="also place the scheduled program's buffers with "
+                        "--memsched-plan-arena=arena=MODE and check it: "
+                        "--memsched-verify; with alloc, run it too (same "
+                        "outputs, measured peak = certificate arena)")
     p.add_argument("--require-reordered", type=float, default=None,
                    metavar="FRACTION",
                    help="fail the run when fewer than this share of the "
@@ -474,7 +528,7 @@ def run_all(args, tools):
         args.jobs, ", generator flags: " if gflags else "",
         " ".join(gflags)), flush=True)
     start = time.time()
-    passed = failed = reordered = declined = 0
+    passed = failed = reordered = declined = arenas = 0
     features = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         futures = {ex.submit(check_program, s, args, tools): s for s in seeds}
@@ -496,6 +550,8 @@ def run_all(args, tools):
                 reordered += 1
             if ok and info.get("declined"):
                 declined += 1
+            if ok and info.get("arena"):
+                arenas += 1
             for f in info.get("features", []):
                 features[f] = features.get(f, 0) + 1
             if args.verbose and ok:
@@ -522,6 +578,9 @@ def run_all(args, tools):
                   math.ceil(args.require_reordered * len(seeds) - 1e-9)),
               flush=True)
         status = 1
+    if args.arena:
+        print("%d programs with @f planned into an arena (arena=%s)" % (
+            arenas, args.arena))
     print("%d passed, %d failed" % (passed, failed))
     return status
 

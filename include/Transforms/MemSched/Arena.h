@@ -46,6 +46,16 @@ bool runsRegionsSequentially(Operation *op);
 /// memref.get_global in the body).
 FailureOr<std::optional<Arena>> findArena(func::FuncOp func, std::string &why);
 
+/// The ops using `root` or a value that may alias it (views, casts,
+/// side-effect free ops returning memrefs such as arith.select), appended
+/// to `users`. Fails, with `why` and the op `at` fault, when some use cannot
+/// be followed: the value flows out of its block (a terminator, a region
+/// op's operand), is freed (other than by `free`), has its address taken,
+/// or may come back from an op the walk does not know.
+LogicalResult collectArenaUses(Value root, Operation *free,
+                               SmallVectorImpl<Operation *> &users,
+                               std::string &why, Operation *&at);
+
 /// Checks the placement as it stands: every use of the arena is a
 /// memref.view at a constant offset within the arena (or, for an allocated
 /// arena, its deallocation), no view leaves the block it is defined in or is

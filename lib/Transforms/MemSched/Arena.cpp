@@ -105,6 +105,80 @@ static FailureOr<uint64_t> getViewBytes(memref::ViewOp view,
   return bytes;
 }
 
+LogicalResult mlir::memsched::collectArenaUses(
+    Value root, Operation *free, SmallVectorImpl<Operation *> &users,
+    std::string &why, Operation *&at) {
+  SmallVector<Value> work{root};
+  DenseSet<Value> seen{root};
+  auto addAliases = [&](Operation *op) {
+    for (Value r : op->getResults())
+      if (isa<BaseMemRefType>(r.getType()) && seen.insert(r).second)
+        work.push_back(r);
+  };
+  auto fail = [&](Operation *op, const Twine &reason) {
+    at = op;
+    why = reason.str();
+    return failure();
+  };
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    for (OpOperand &u : value.getUses()) {
+      Operation *op = u.getOwner();
+      users.push_back(op);
+      StringRef name = op->getName().getStringRef();
+      if (op == free)
+        continue;
+      if (op->hasTrait<OpTrait::IsTerminator>() ||
+          isa<RegionBranchOpInterface>(op))
+        return fail(op, "it flows out of its block through " + name);
+      if (getDeallocatedValue(op) || isa<memref::ReallocOp>(op))
+        return fail(op, "it is freed by " + name);
+      if (auto viewLike = dyn_cast<ViewLikeOpInterface>(op)) {
+        if (viewLike.getViewSource() == value) {
+          addAliases(op);
+          continue;
+        }
+      }
+      if (isa<CastOpInterface>(op)) {
+        addAliases(op);
+        continue;
+      }
+      bool memrefResults =
+          llvm::any_of(op->getResultTypes(),
+                       [](Type t) { return isa<BaseMemRefType>(t); });
+      if (isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
+          op->getNumResults() > 0 &&
+          llvm::all_of(op->getResultTypes(),
+                       [](Type t) { return isa<BaseMemRefType>(t); })) {
+        // e.g. arith.select: its result may be this buffer.
+        addAliases(op);
+        continue;
+      }
+      if (isa<CallOpInterface>(op)) {
+        // Used while the call runs, unless it hands back a memref.
+        if (memrefResults)
+          return fail(op, "it is passed to " + name +
+                              ", which returns a memref that may alias it");
+        continue;
+      }
+      SmallVector<Value> accessed;
+      if (auto mem = dyn_cast<MemoryEffectOpInterface>(op)) {
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        mem.getEffects(effects);
+        for (const MemoryEffects::EffectInstance &e : effects)
+          if (Value accessedValue = e.getValue())
+            accessed.push_back(accessedValue);
+      }
+      if (mayCapture(op, value, accessed))
+        return fail(op, "its address is taken by " + name +
+                            ": its uses cannot all be followed");
+      if (memrefResults)
+        return fail(op, "it may be returned by " + name);
+    }
+  }
+  return success();
+}
+
 namespace {
 /// A view of the arena: its bytes and the ops using it or an alias of it.
 struct ArenaView {
@@ -176,61 +250,9 @@ LogicalResult mlir::memsched::checkArenaPlacement(func::FuncOp func,
               ", whose regions may run at the same time or out of order";
         return failure();
       }
-    // The ops using the view or an alias of it (views and casts of it).
-    SmallVector<Value> work{view.getResult()};
-    DenseSet<Value> seen{view.getResult()};
-    while (!work.empty()) {
-      Value value = work.pop_back_val();
-      for (OpOperand &u : value.getUses()) {
-        Operation *op = u.getOwner();
-        at = op;
-        v.users.push_back(op);
-        SmallVector<Value> accessed;
-        if (auto mem = dyn_cast<MemoryEffectOpInterface>(op)) {
-          SmallVector<MemoryEffects::EffectInstance> effects;
-          mem.getEffects(effects);
-          for (const MemoryEffects::EffectInstance &e : effects)
-            if (Value accessedValue = e.getValue())
-              accessed.push_back(accessedValue);
-        }
-        // A call uses the view while it runs (its position covers that).
-        if (op->hasTrait<OpTrait::IsTerminator>() ||
-            isa<RegionBranchOpInterface>(op) || isa<memref::DeallocOp>(op) ||
-            (!isa<CallOpInterface>(op) && mayCapture(op, value, accessed))) {
-          why = "a view of the arena leaves its block, is freed or is "
-                "captured by " +
-                op->getName().getStringRef().str();
-          return failure();
-        }
-        auto addAlias = [&](Value r) {
-          if (isa<BaseMemRefType>(r.getType()) && seen.insert(r).second)
-            work.push_back(r);
-        };
-        if (auto viewLike = dyn_cast<ViewLikeOpInterface>(op)) {
-          if (viewLike.getViewSource() == value)
-            for (Value r : op->getResults())
-              addAlias(r);
-        } else if (isa<CastOpInterface>(op)) {
-          for (Value r : op->getResults())
-            addAlias(r);
-        } else if (!isa<CallOpInterface>(op)) {
-          // Results that are memrefs may alias the view.
-          for (Value r : op->getResults())
-            if (isa<BaseMemRefType>(r.getType())) {
-              why = "a view of the arena may be returned by " +
-                    op->getName().getStringRef().str();
-              return failure();
-            }
-        } else {
-          for (Value r : op->getResults())
-            if (isa<BaseMemRefType>(r.getType())) {
-              why = "a view of the arena passed to a call that returns a "
-                    "memref";
-              return failure();
-            }
-        }
-      }
-    }
+    if (failed(collectArenaUses(view.getResult(), /*free=*/nullptr, v.users,
+                                why, at)))
+      return failure();
     views.push_back(std::move(v));
   }
 

@@ -186,6 +186,18 @@ struct PlanArenaPass
         return signalPassFailure();
     if (kind == ArenaKind::Argument)
       passArenasAroundCalls(module);
+    // A function left as it is can still need other memory now: its callees
+    // have arenas (or, with arena=argument, its calls allocate one). Its
+    // certificate is computed again when it no longer matches.
+    for (func::FuncOp func : funcs) {
+      CertificateAttr cert = getCertificate(func);
+      if (func.isExternal() || !cert || cert.getArena())
+        continue;
+      BufferLifetimeAnalysis analysis(func, getSizeModel(cert));
+      if (analysis.isSupported() &&
+          analysis.getPeakAsWritten() != cert.getPeak())
+        (void)certifyFunction(func, getSizeModel(cert), /*attach=*/true);
+    }
   }
 
   void leaveUnchanged(func::FuncOp func, Operation *at, StringRef reason) {
@@ -490,6 +502,11 @@ struct PlanArenaPass
       return ("it is freed by " + dealloc->getName().getStringRef() +
               " in another block: its lifetime in this block is not known")
           .str();
+    SmallVector<Operation *> users;
+    Operation *at = nullptr;
+    if (failed(collectArenaUses(alloc.getResult(), dealloc, users, why, at)))
+      return why + " (" + at->getName().getStringRef().str() +
+             "), so its placement could not be checked";
     size = *bytes;
     return "";
   }
