@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cassert>
 #include <numeric>
+#include <unordered_map>
 
 using namespace memsched;
 
@@ -248,6 +249,9 @@ struct GroupProblem {
   std::vector<std::vector<uint32_t>> overlaps;
   uint32_t sections = 0;
   uint64_t ideal = 0, maxSize = 0;
+  /// Where a part of a group starts (empty: all 0): the floor of each
+  /// buffer.
+  std::vector<uint64_t> floors;
 };
 
 /// The preorders tried in turn; they differ in which buffers go first among
@@ -354,6 +358,41 @@ GroupProblem buildGroup(const std::vector<ArenaBuffer> &buffers,
   return p;
 }
 
+/// Parts proved not to fit: the buffers (global index) with their floors
+/// and a lower bound on the top of any placement of them above those floors.
+class FailedParts {
+public:
+  /// The bound recorded for `key`, 0 if none.
+  uint64_t lookup(const std::vector<uint64_t> &key) const {
+    auto it = parts.find(key);
+    return it == parts.end() ? 0 : it->second;
+  }
+  void record(const std::vector<uint64_t> &key, uint64_t bound) {
+    if (stored + key.size() > kMaxStored)
+      return;
+    auto [it, inserted] = parts.emplace(key, bound);
+    if (inserted)
+      stored += key.size();
+    else
+      it->second = std::max(it->second, bound);
+  }
+
+private:
+  struct Hash {
+    size_t operator()(const std::vector<uint64_t> &v) const {
+      uint64_t h = 0x9e3779b97f4a7c15ull ^ v.size();
+      for (uint64_t x : v) {
+        h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        h *= 0xff51afd7ed558ccdull;
+      }
+      return static_cast<size_t>(h ^ (h >> 29));
+    }
+  };
+  static constexpr size_t kMaxStored = 1 << 22;
+  std::unordered_map<std::vector<uint64_t>, uint64_t, Hash> parts;
+  size_t stored = 0;
+};
+
 /// The decision problem "can the group be placed within `capacity`", by a
 /// depth-first search over canonical placements (see the file comment):
 /// buffers are placed in nondecreasing (offset, local index) order, each at
@@ -362,6 +401,11 @@ GroupProblem buildGroup(const std::vector<ArenaBuffer> &buffers,
 ///    buffer would have at its own floor (that one could drop below it);
 ///  - sections: in each section the unplaced buffers stack above both the
 ///    section's top and the current offset; their total must fit.
+/// When a placement leaves the unplaced buffers in parts that no time point
+/// joins (no unplaced buffer crosses it), each part is searched on its own
+/// above the floors it has (dropping the order constraint: a relaxation, so
+/// a part that does not fit cuts the node, and parts that fit combine into a
+/// valid placement); parts that do not fit are remembered.
 /// When the search space is exhausted, the smallest bound of a pruned node
 /// is a lower bound on every placement of the group (the canonical placement
 /// of least total offset among the optimal ones is never cut otherwise).
@@ -369,31 +413,54 @@ class CanonicalSearch {
 public:
   enum class Result { Found, Infeasible, Aborted };
 
-  explicit CanonicalSearch(const GroupProblem &p) : p(p) {}
+  CanonicalSearch(const GroupProblem &p, FailedParts &failed, unsigned depth = 0)
+      : p(p), failed(failed), depth(depth) {}
 
-  /// Searches within `capacity` for at most `limit` nodes (added to `work`).
+  /// Searches within `capacity` while `work` is below `limit`.
   Result run(uint64_t capacity, uint64_t limit, uint64_t &work) {
     size_t n = p.items.size();
+    this->capacity = capacity;
+    this->limit = limit;
+    this->work = &work;
     placed.assign(n, 0);
-    floorOf.assign(n, 0);
+    floorOf = p.floors.empty() ? std::vector<uint64_t>(n, 0) : p.floors;
     currentOffset.assign(n, 0);
     floors.init(n, 0);
     heights.init(n, 0);
-    for (uint32_t x = 0; x < n; ++x)
-      heights.set(x, p.items[x].size);
-    sectionTop.assign(p.sections, 0);
-    sectionLoad.assign(p.sections, 0);
-    for (const GroupProblem::Item &it : p.items)
-      for (uint32_t s = it.lo; s < it.hi; ++s)
-        sectionLoad[s] += it.size;
-    loads.init(p.sections, 0);
-    tops.init(p.sections, 0);
-    for (uint32_t s = 0; s < p.sections; ++s) {
-      loads.set(s, sectionLoad[s]);
-      tops.set(s, sectionLoad[s]);
+    for (uint32_t x = 0; x < n; ++x) {
+      floors.set(x, floorOf[x]);
+      heights.set(x, floorOf[x] + p.items[x].size);
     }
+    sectionLoad.assign(p.sections, 0);
+    cuts.assign(p.sections, 0);
+    memberStart.assign(p.sections + 1, 0);
+    for (const GroupProblem::Item &it : p.items) {
+      for (uint32_t s = it.lo; s < it.hi; ++s) {
+        sectionLoad[s] += it.size;
+        ++memberStart[s + 1];
+      }
+      for (uint32_t s = it.lo; s + 1 < it.hi; ++s)
+        ++cuts[s];
+    }
+    for (uint32_t s = 0; s < p.sections; ++s)
+      memberStart[s + 1] += memberStart[s];
+    members.resize(memberStart[p.sections]);
+    {
+      std::vector<uint32_t> fill(memberStart.begin(), memberStart.end() - 1);
+      for (uint32_t x = 0; x < n; ++x)
+        for (uint32_t s = p.items[x].lo; s < p.items[x].hi; ++s)
+          members[fill[s]++] = x;
+    }
+    stackTop.assign(p.sections, 0);
+    stamp.assign(p.sections, 0);
+    stampNow = 1;
+    loads.init(p.sections, 0);
+    stacks.init(p.sections, 0);
+    for (uint32_t s = 0; s < p.sections; ++s)
+      loads.set(s, sectionLoad[s]);
+    refresh(0, p.sections);
     floorLog.clear();
-    topLog.clear();
+    stackLog.clear();
     stack.clear();
     pool.clear();
     prunedBound = UINT64_MAX;
@@ -401,20 +468,21 @@ public:
       offsets.clear();
       return Result::Found;
     }
-    if (loads.top() > capacity) {
-      prunedBound = loads.top();
+    uint64_t bound = stacks.top();
+    if (bound > capacity) {
+      prunedBound = bound;
       return Result::Infeasible;
     }
     openCount = n;
-    // Listing many candidates is work too: one unit more per 64 looked at,
-    // so that time stays proportional to work on large groups.
-    work += expand(0, 0, capacity) / 64;
+    expand(0, 0);
     while (!stack.empty()) {
       Frame &f = stack.back();
       if (f.hasChild) {
-        unplace(pool[f.next - 1], f.floorMark);
+        unplace(pool[f.next - 1], f.floorMark, f.stackMark);
         f.hasChild = false;
       }
+      if (f.next == f.end && f.more)
+        refill(f);
       if (f.next == f.end) {
         pool.resize(f.begin);
         stack.pop_back();
@@ -427,17 +495,28 @@ public:
       uint64_t o = floorOf[x];
       f.hasChild = true;
       f.floorMark = floorLog.size();
+      f.stackMark = stackLog.size();
       place(x, o);
       if (openCount == 0) {
         offsets = currentOffset;
         return Result::Found;
       }
-      uint64_t bound = std::max(o + loads.top(), tops.top());
+      bound = std::max(o + loads.top(), stacks.top());
       if (bound > capacity) {
         prunedBound = std::min(prunedBound, bound);
         continue;
       }
-      work += expand(o, x, capacity) / 64;
+      if (splits(x)) {
+        Result r = solveParts();
+        if (r == Result::Found) {
+          offsets = currentOffset;
+          return r;
+        }
+        if (r == Result::Aborted)
+          return r;
+        continue;
+      }
+      expand(o, x);
     }
     return Result::Infeasible;
   }
@@ -449,36 +528,63 @@ public:
 
 private:
   struct Frame {
-    size_t begin, next, end; // children in `pool`
-    size_t floorMark;
-    bool hasChild;
+    size_t begin, next, end; // the listed children in `pool`
+    size_t floorMark, stackMark;
+    // Children are the unplaced buffers at or above (cursorOffset,
+    // cursorIndex) in (floor, index) order whose floor is below minHeight.
+    uint64_t cursorOffset;
+    uint32_t cursorIndex;
+    uint64_t minHeight;
+    bool hasChild, more;
   };
+  static constexpr size_t kBatch = 32;
 
-  /// Pushes the node after placing `lastIndex` at `lastOffset` and returns
-  /// how many buffers were looked at. Its
+  /// Pushes the node after placing `lastIndex` at `lastOffset`. Its
   /// children are the unplaced buffers whose floor is at or above the last
   /// (offset, index) and below the lowest top an unplaced buffer would have
   /// at its floor, in (floor, index) order; those that cannot fit are cut.
-  size_t expand(uint64_t lastOffset, uint32_t lastIndex, uint64_t capacity) {
-    size_t begin = pool.size();
+  void expand(uint64_t lastOffset, uint32_t lastIndex) {
+    stack.push_back({pool.size(), pool.size(), pool.size(), 0, 0, lastOffset,
+                     lastIndex, heights.top(), false, true});
+    refill(stack.back());
+  }
+
+  /// Lists the next children of `f` (at most kBatch), those at or above the
+  /// cursor, and moves the cursor past them. Counts one unit of work per 64
+  /// buffers looked at, so that time stays proportional to work.
+  void refill(Frame &f) {
+    pool.resize(f.begin);
     scratch.clear();
-    floors.collectBelow(heights.top(), scratch);
+    if (f.more)
+      floors.collectBelow(f.minHeight, scratch);
+    *work += scratch.size() / 64;
     for (uint32_t y : scratch) {
-      uint64_t f = floorOf[y];
-      if (f < lastOffset || (f == lastOffset && y < lastIndex))
+      uint64_t fl = floorOf[y];
+      if (fl < f.cursorOffset || (fl == f.cursorOffset && y < f.cursorIndex))
         continue;
-      uint64_t end = f + p.items[y].size;
+      uint64_t end = fl + p.items[y].size;
       if (end > capacity) {
         prunedBound = std::min(prunedBound, end);
         continue;
       }
       pool.push_back(y);
     }
-    std::sort(pool.begin() + begin, pool.end(), [&](uint32_t a, uint32_t b) {
+    auto byKey = [&](uint32_t a, uint32_t b) {
       return std::make_pair(floorOf[a], a) < std::make_pair(floorOf[b], b);
-    });
-    stack.push_back({begin, begin, pool.size(), 0, false});
-    return scratch.size();
+    };
+    auto first = pool.begin() + f.begin;
+    f.more = pool.size() - f.begin > kBatch;
+    if (f.more) {
+      std::nth_element(first, first + kBatch, pool.end(), byKey);
+      pool.resize(f.begin + kBatch);
+    }
+    std::sort(first, pool.end(), byKey);
+    f.next = f.begin;
+    f.end = pool.size();
+    if (f.more) {
+      f.cursorOffset = floorOf[pool.back()];
+      f.cursorIndex = pool.back() + 1;
+    }
   }
 
   void place(uint32_t x, uint64_t o) {
@@ -490,12 +596,12 @@ private:
     heights.set(x, UINT64_MAX);
     uint64_t end = o + it.size;
     for (uint32_t s = it.lo; s < it.hi; ++s) {
-      topLog.push_back(sectionTop[s]);
-      sectionTop[s] = end;
       sectionLoad[s] -= it.size;
       loads.set(s, sectionLoad[s]);
-      tops.set(s, end + sectionLoad[s]);
     }
+    for (uint32_t s = it.lo; s + 1 < it.hi; ++s)
+      --cuts[s];
+    size_t mark = floorLog.size();
     for (uint32_t y : p.overlaps[x]) {
       if (placed[y])
         continue;
@@ -505,9 +611,39 @@ private:
       floorLog.push_back({y, floorOf[y]});
       setFloor(y, a);
     }
+    // The stacks of the sections whose unplaced buffers changed.
+    ++stampNow;
+    refresh(it.lo, it.hi);
+    for (size_t k = mark; k < floorLog.size(); ++k)
+      refresh(p.items[floorLog[k].first].lo, p.items[floorLog[k].first].hi);
   }
 
-  void unplace(uint32_t x, size_t floorMark) {
+  /// Recomputes what the unplaced buffers of sections [lo, hi) reach at
+  /// least. Those of one section are live together, so they stack, each at
+  /// or above its floor: for every floor f, the buffers with a floor >= f
+  /// end at or above f plus their total size.
+  void refresh(uint32_t lo, uint32_t hi) {
+    for (uint32_t s = lo; s < hi; ++s) {
+      if (stamp[s] == stampNow)
+        continue;
+      stamp[s] = stampNow;
+      byFloor.clear();
+      for (uint32_t k = memberStart[s]; k < memberStart[s + 1]; ++k)
+        if (!placed[members[k]])
+          byFloor.push_back({floorOf[members[k]], p.items[members[k]].size});
+      std::sort(byFloor.begin(), byFloor.end());
+      uint64_t above = 0, reach = 0;
+      for (size_t k = byFloor.size(); k-- > 0;) {
+        above += byFloor[k].second;
+        reach = std::max(reach, byFloor[k].first + above);
+      }
+      stackLog.push_back({s, stackTop[s]});
+      stackTop[s] = reach;
+      stacks.set(s, reach);
+    }
+  }
+
+  void unplace(uint32_t x, size_t floorMark, size_t stackMark) {
     const GroupProblem::Item &it = p.items[x];
     uint64_t o = currentOffset[x];
     while (floorLog.size() > floorMark) {
@@ -515,12 +651,17 @@ private:
       floorLog.pop_back();
       setFloor(y, old);
     }
-    for (uint32_t s = it.hi; s-- > it.lo;) {
-      sectionTop[s] = topLog.back();
-      topLog.pop_back();
+    for (uint32_t s = it.lo; s + 1 < it.hi; ++s)
+      ++cuts[s];
+    for (uint32_t s = it.lo; s < it.hi; ++s) {
       sectionLoad[s] += it.size;
       loads.set(s, sectionLoad[s]);
-      tops.set(s, sectionTop[s] + sectionLoad[s]);
+    }
+    while (stackLog.size() > stackMark) {
+      auto [s, old] = stackLog.back();
+      stackLog.pop_back();
+      stackTop[s] = old;
+      stacks.set(s, old);
     }
     placed[x] = 0;
     ++openCount;
@@ -534,18 +675,127 @@ private:
     heights.set(y, value + p.items[y].size);
   }
 
+  /// Whether placing `x` left unplaced buffers on both sides of a time
+  /// point in its lifetime that no unplaced buffer crosses; `parts` then
+  /// holds the section ranges with unplaced buffers.
+  bool splits(uint32_t x) {
+    const GroupProblem::Item &it = p.items[x];
+    if (depth >= kMaxDepth)
+      return false;
+    bool any = false;
+    for (uint32_t s = it.lo; s + 1 < it.hi && !any; ++s)
+      any = cuts[s] == 0;
+    if (!any)
+      return false;
+    parts.clear();
+    uint32_t from = 0;
+    auto close = [&](uint32_t to) {
+      for (uint32_t s = from; s < to; ++s)
+        if (sectionLoad[s]) {
+          parts.push_back({from, to});
+          break;
+        }
+      from = to;
+    };
+    for (uint32_t s = it.lo; s + 1 < it.hi; ++s)
+      if (cuts[s] == 0)
+        close(s + 1);
+    close(p.sections);
+    return parts.size() >= 2;
+  }
+
+  /// Searches each part on its own, the most loaded first.
+  Result solveParts() {
+    size_t n = p.items.size();
+    std::vector<std::pair<uint64_t, size_t>> byPressure;
+    for (size_t k = 0; k < parts.size(); ++k) {
+      uint64_t pressure = 0;
+      for (uint32_t s = parts[k].first; s < parts[k].second; ++s)
+        pressure = std::max(pressure, stackTop[s]);
+      byPressure.push_back({UINT64_MAX - pressure, k});
+    }
+    std::sort(byPressure.begin(), byPressure.end());
+    std::vector<std::pair<uint32_t, uint32_t>> ranges = parts;
+    std::vector<uint32_t> local(n, 0);
+    for (auto [unused, k] : byPressure) {
+      (void)unused;
+      auto [lo, hi] = ranges[k];
+      GroupProblem sub;
+      std::vector<uint32_t> members;
+      for (uint32_t y = 0; y < n; ++y)
+        if (!placed[y] && p.items[y].lo >= lo && p.items[y].lo < hi) {
+          local[y] = members.size();
+          members.push_back(y);
+        }
+      *work += n / 64;
+      sub.sections = hi - lo;
+      std::vector<uint64_t> key;
+      for (uint32_t y : members) {
+        GroupProblem::Item item = p.items[y];
+        item.lo -= lo;
+        item.hi -= lo;
+        sub.items.push_back(item);
+        sub.floors.push_back(floorOf[y]);
+        std::vector<uint32_t> adj;
+        for (uint32_t z : p.overlaps[y])
+          if (!placed[z])
+            adj.push_back(local[z]);
+        sub.overlaps.push_back(std::move(adj));
+        key.push_back(item.global);
+        key.push_back(floorOf[y]);
+      }
+      // The key: (buffer, floor) pairs by buffer.
+      std::vector<std::pair<uint64_t, uint64_t>> pairs;
+      for (size_t k2 = 0; k2 < key.size(); k2 += 2)
+        pairs.push_back({key[k2], key[k2 + 1]});
+      std::sort(pairs.begin(), pairs.end());
+      key.clear();
+      for (auto [g, f] : pairs) {
+        key.push_back(g);
+        key.push_back(f);
+      }
+      uint64_t known = failed.lookup(key);
+      if (known > capacity) {
+        prunedBound = std::min(prunedBound, known);
+        return Result::Infeasible;
+      }
+      CanonicalSearch search(sub, failed, depth + 1);
+      Result r = search.run(capacity, limit, *work);
+      if (r == Result::Aborted)
+        return r;
+      if (r == Result::Infeasible) {
+        failed.record(key, search.prunedBound);
+        prunedBound = std::min(prunedBound, search.prunedBound);
+        return r;
+      }
+      for (size_t m = 0; m < members.size(); ++m)
+        currentOffset[members[m]] = search.offsets[m];
+    }
+    return Result::Found;
+  }
+
+  static constexpr unsigned kMaxDepth = 48;
   const GroupProblem &p;
+  FailedParts &failed;
+  unsigned depth;
+  uint64_t capacity = 0, limit = 0;
+  uint64_t *work = nullptr;
   std::vector<uint8_t> placed;
   std::vector<uint64_t> floorOf, currentOffset;
   size_t openCount = 0;
   ExtremumTree<false> floors;  // floor of each unplaced buffer
   ExtremumTree<false> heights; // floor + size of each unplaced buffer
-  std::vector<uint64_t> sectionTop, sectionLoad;
-  ExtremumTree<true> loads, tops; // unplaced bytes; top + unplaced bytes
+  std::vector<uint64_t> sectionLoad, stackTop;
+  std::vector<uint32_t> memberStart, members, stamp; // buffers by section
+  uint32_t stampNow = 0;
+  std::vector<uint32_t> cuts; // unplaced buffers live in s and s + 1
+  ExtremumTree<true> loads, stacks; // unplaced bytes; stackTop
+  std::vector<std::pair<uint64_t, uint64_t>> byFloor;
   std::vector<std::pair<uint32_t, uint64_t>> floorLog;
-  std::vector<uint64_t> topLog;
+  std::vector<std::pair<uint32_t, uint64_t>> stackLog;
   std::vector<Frame> stack;
   std::vector<uint32_t> pool, scratch;
+  std::vector<std::pair<uint32_t, uint32_t>> parts;
 };
 
 uint64_t roundUpTo(uint64_t x, uint64_t g) {
@@ -563,6 +813,7 @@ void minimizeGroup(const std::vector<ArenaBuffer> &buffers,
                    std::vector<uint64_t> &offsets, uint64_t &arena,
                    uint64_t &lowerBound, uint64_t budget, uint64_t &work) {
   std::vector<GroupProblem> problems;
+  FailedParts failed;
   for (Preorder order : kPreorders)
     problems.push_back(buildGroup(buffers, group, order));
   lowerBound = roundUpTo(std::max({lowerBound, problems[0].ideal,
@@ -585,7 +836,7 @@ void minimizeGroup(const std::vector<ArenaBuffer> &buffers,
     for (const GroupProblem &p : problems) {
       if (work >= stop)
         return CanonicalSearch::Result::Aborted;
-      CanonicalSearch s(p);
+      CanonicalSearch s(p, failed);
       uint64_t cap = std::min(stop, work + limit);
       CanonicalSearch::Result r = s.run(capacity, cap, work);
       if (r == CanonicalSearch::Result::Found) {
