@@ -451,7 +451,20 @@ public:
         for (uint32_t s = p.items[x].lo; s < p.items[x].hi; ++s)
           members[fill[s]++] = x;
     }
+    // A section whose buffers all live in a neighbour too (none starts or
+    // none ends there) has a stack no higher than the neighbour's.
+    maximal.assign(p.sections, 0);
+    {
+      std::vector<uint8_t> starts(p.sections, 0), ends(p.sections, 0);
+      for (const GroupProblem::Item &it : p.items) {
+        starts[it.lo] = 1;
+        ends[it.hi - 1] = 1;
+      }
+      for (uint32_t s = 0; s < p.sections; ++s)
+        maximal[s] = starts[s] && ends[s];
+    }
     stackTop.assign(p.sections, 0);
+    scanned = 0;
     stamp.assign(p.sections, 0);
     stampNow = 1;
     loads.init(p.sections, 0);
@@ -616,6 +629,11 @@ private:
     refresh(it.lo, it.hi);
     for (size_t k = mark; k < floorLog.size(); ++k)
       refresh(p.items[floorLog[k].first].lo, p.items[floorLog[k].first].hi);
+    // Dense sections make a node costly: one unit of work more per 256
+    // steps of sorting (m log m for m buffers), so that time stays
+    // proportional to work.
+    *work += scanned / 256;
+    scanned %= 256;
   }
 
   /// Recomputes what the unplaced buffers of sections [lo, hi) reach at
@@ -624,7 +642,7 @@ private:
   /// end at or above f plus their total size.
   void refresh(uint32_t lo, uint32_t hi) {
     for (uint32_t s = lo; s < hi; ++s) {
-      if (stamp[s] == stampNow)
+      if (stamp[s] == stampNow || !maximal[s])
         continue;
       stamp[s] = stampNow;
       byFloor.clear();
@@ -632,6 +650,8 @@ private:
         if (!placed[members[k]])
           byFloor.push_back({floorOf[members[k]], p.items[members[k]].size});
       std::sort(byFloor.begin(), byFloor.end());
+      uint64_t m = byFloor.size();
+      scanned += m * (64 - __builtin_clzll(m | 1));
       uint64_t above = 0, reach = 0;
       for (size_t k = byFloor.size(); k-- > 0;) {
         above += byFloor[k].second;
@@ -787,7 +807,9 @@ private:
   ExtremumTree<false> heights; // floor + size of each unplaced buffer
   std::vector<uint64_t> sectionLoad, stackTop;
   std::vector<uint32_t> memberStart, members, stamp; // buffers by section
+  std::vector<uint8_t> maximal;
   uint32_t stampNow = 0;
+  uint64_t scanned = 0;
   std::vector<uint32_t> cuts; // unplaced buffers live in s and s + 1
   ExtremumTree<true> loads, stacks; // unplaced bytes; stackTop
   std::vector<std::pair<uint64_t, uint64_t>> byFloor;
