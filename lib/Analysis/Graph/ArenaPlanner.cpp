@@ -1021,7 +1021,7 @@ ArenaPlan memsched::planArena(const std::vector<ArenaBuffer> &buffers,
     uint64_t groupBound = plan.lowerBound;
     minimizeGroup(buffers, g, granule, plan.offsets, arena, groupBound, share,
                   plan.work);
-    assert(groupBound <= arena);
+    assert(groupBound <= std::max(arena, plan.lowerBound));
     plan.lowerBound = std::max(plan.lowerBound, groupBound);
   }
   plan.arenaSize = getArenaSize(buffers, plan.offsets);
