@@ -5,9 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <random>
+#include <sstream>
 
 using namespace memsched;
 
@@ -301,4 +305,74 @@ TEST(ArenaPlanner, ProvesABoundAboveTheIdeal) {
   EXPECT_TRUE(plan.optimal);
   std::string why;
   EXPECT_TRUE(isValidPlacement(b, plan.offsets, plan.arenaSize, &why)) << why;
+}
+
+// Not a test: plans the CSV files (id,lower,upper,size[,alignment], as
+// memsched-arena reads them) named in $MEMSCHED_ARENA_BENCH (separated by
+// ':') with the default options and prints one line per file with the
+// arena, the bound, the work and the seconds. bench/arena_instances.py
+// --table runs it:
+//   MemSchedGraphTests --gtest_also_run_disabled_tests
+//                      --gtest_filter=ArenaPlannerBench.*
+TEST(ArenaPlannerBench, DISABLED_PlanFiles) {
+  const char *files = std::getenv("MEMSCHED_ARENA_BENCH");
+  if (!files)
+    GTEST_SKIP() << "MEMSCHED_ARENA_BENCH is not set";
+  std::stringstream list(files);
+  std::string path;
+  while (std::getline(list, path, ':')) {
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << path;
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::string> header;
+    {
+      std::stringstream cells(line);
+      std::string cell;
+      while (std::getline(cells, cell, ','))
+        header.push_back(cell);
+    }
+    auto column = [&](const std::string &name) {
+      auto it = std::find(header.begin(), header.end(), name);
+      return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+    };
+    int lower = column("lower"), upper = column("upper"), size = column("size"),
+        alignment = column("alignment");
+    ASSERT_TRUE(lower >= 0 && upper >= 0 && size >= 0) << path;
+    std::vector<ArenaBuffer> buffers;
+    while (std::getline(in, line)) {
+      if (line.empty())
+        continue;
+      std::vector<std::string> cells;
+      std::stringstream row(line);
+      std::string cell;
+      while (std::getline(row, cell, ','))
+        cells.push_back(cell);
+      ArenaBuffer b;
+      b.first = std::stoull(cells[lower]);
+      b.last = std::stoull(cells[upper]) - 1;
+      b.size = std::stoull(cells[size]);
+      if (alignment >= 0)
+        b.alignment = std::stoull(cells[alignment]);
+      buffers.push_back(b);
+    }
+    auto start = std::chrono::steady_clock::now();
+    ArenaPlan plan = planArena(buffers);
+    double seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+    std::string why;
+    EXPECT_TRUE(isValidPlacement(buffers, plan.offsets, plan.arenaSize, &why))
+        << path << ": " << why;
+    std::printf("arena-bench file=%s buffers=%zu arena=%llu bound=%llu "
+                "ideal=%llu heuristic=%llu optimal=%s work=%llu seconds=%.2f\n",
+                path.c_str(), buffers.size(),
+                static_cast<unsigned long long>(plan.arenaSize),
+                static_cast<unsigned long long>(plan.lowerBound),
+                static_cast<unsigned long long>(plan.ideal),
+                static_cast<unsigned long long>(bestHeuristic(plan)),
+                plan.optimal ? "yes" : "no",
+                static_cast<unsigned long long>(plan.work), seconds);
+    std::fflush(stdout);
+  }
 }
