@@ -5,12 +5,13 @@
 // lower bound never exceeds the arena of any valid placement.
 //
 // The exact search relies on compaction: in an optimal placement let every
-// buffer fall (to an aligned offset) until it rests on 0 or on the end of a
-// buffer live with it; the arena does not grow. Sorted by (offset, index),
-// each buffer of such a placement rests on 0 or on one placed before it. So a
-// search that places buffers in nondecreasing (offset, index) order, each at
-// 0 or at the aligned end of a placed buffer live with it, meets every
-// compacted placement, and an optimal one among them.
+// buffer fall (to an aligned offset) as far as it can; the arena does not
+// grow. Repeating until nothing moves, and sorting by (offset, rank), each
+// buffer rests exactly at its floor: the aligned top of the buffers before it
+// that live with it (0 if none). So a search that places buffers in
+// nondecreasing (offset, rank) order, each at its floor, meets an optimal
+// placement; among the optimal ones, the one of least total offset is cut
+// neither by the order nor by the dominance rule (see CanonicalSearch).
 //
 //===----------------------------------------------------------------------===//
 
