@@ -9,35 +9,103 @@ random:  lifetimes of random start and length over a horizon of about
 layered: the activations of a deep network: most buffers live one or two
          steps, some (skip connections) many, sizes of a few channel widths.
 Deterministic in --seed.
+
+  bench/arena_instances.py --table [--build-dir build] [--seeds 1-5]
+                           [--sizes 150,300,500] [--scaling 100000]
+
+plans the instance set (random and layered, each size and seed, plus one
+layered instance of --scaling buffers) with the default options through the
+unit test binary (its disabled ArenaPlannerBench test, which reports the
+work) and prints a Markdown table: arena, bound, gap, optimal, work,
+seconds.
 """
 import argparse
+import os
 import random
+import re
+import subprocess
+import sys
+import tempfile
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--buffers", type=int, required=True)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--kind", choices=["random", "layered"], default="random")
-    args = ap.parse_args()
-    r = random.Random(args.seed)
-    n = args.buffers
-    print("id,lower,upper,size")
-    if args.kind == "random":
+def write_instance(out, n, seed, kind):
+    r = random.Random(seed)
+    out.write("id,lower,upper,size\n")
+    if kind == "random":
         horizon = max(4, n // 4)
         for i in range(n):
             lo = r.randrange(horizon)
             hi = min(horizon, lo + 1 + int(r.expovariate(1.0 / 6)))
             size = int(64 * 2 ** (r.random() * 10)) // 16 * 16 + 16
-            print("b%d,%d,%d,%d" % (i, lo, hi, size))
+            out.write("b%d,%d,%d,%d\n" % (i, lo, hi, size))
     else:
         widths = [r.choice([16, 32, 64, 128]) * 1024 for _ in range(4)]
         t = 0
         for i in range(n):
             life = 1 + (r.randrange(12) if r.random() < 0.15 else r.randrange(2))
-            print("b%d,%d,%d,%d" % (i, t, t + life + 1, r.choice(widths)))
+            out.write("b%d,%d,%d,%d\n" % (i, t, t + life + 1, r.choice(widths)))
             t += 1 if r.random() < 0.7 else 0
+
+
+def parse_range(text):
+    lo, _, hi = text.partition("-")
+    return list(range(int(lo), int(hi or lo) + 1))
+
+
+def table(args):
+    binary = os.path.join(args.build_dir, "unittests", "MemSchedGraphTests")
+    if not os.path.exists(binary):
+        sys.exit("no %s: build the MemSchedGraphTests target" % binary)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    seeds = parse_range(args.seeds)
+    cases = [(kind, n, s) for kind in ("random", "layered")
+             for n in sizes for s in seeds]
+    if args.scaling:
+        cases.append(("layered", args.scaling, 1))
+    print("| kind | buffers | seed | heuristic | arena | bound | gap | optimal | work | seconds |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind, n, seed in cases:
+            path = os.path.join(tmp, "%s-%d-%d.csv" % (kind, n, seed))
+            with open(path, "w") as f:
+                write_instance(f, n, seed, kind)
+            env = dict(os.environ, MEMSCHED_ARENA_BENCH=path)
+            out = subprocess.run(
+                [binary, "--gtest_also_run_disabled_tests",
+                 "--gtest_filter=ArenaPlannerBench.*"],
+                env=env, capture_output=True, text=True)
+            m = re.search(r"arena-bench .*", out.stdout)
+            if out.returncode or not m:
+                sys.exit("%s failed:\n%s%s" % (path, out.stdout, out.stderr))
+            v = dict(kv.split("=", 1) for kv in m.group(0).split()[1:])
+            arena, bound = int(v["arena"]), int(v["bound"])
+            gap = 100.0 * (arena - bound) / bound if bound else 0.0
+            print("| %s | %d | %d | %s | %s | %s | %.2f%% | %s | %s | %s |" % (
+                kind, n, seed, v["heuristic"], arena, bound, gap,
+                v["optimal"], v["work"], v["seconds"]))
+            sys.stdout.flush()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--buffers", type=int)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--kind", choices=["random", "layered"], default="random")
+    ap.add_argument("--table", action="store_true",
+                    help="plan the instance set and print a Markdown table")
+    ap.add_argument("--build-dir", default="build")
+    ap.add_argument("--seeds", default="1-5", help="with --table: FIRST-LAST")
+    ap.add_argument("--sizes", default="150,300,500", help="with --table")
+    ap.add_argument("--scaling", type=int, default=100000,
+                    help="with --table: buffers of one more layered instance (0: none)")
+    args = ap.parse_args()
+    if args.table:
+        table(args)
+        return
+    if args.buffers is None:
+        ap.error("--buffers is required (or --table)")
+    write_instance(sys.stdout, args.buffers, args.seed, args.kind)
 
 
 if __name__ == "__main__":

@@ -8,10 +8,13 @@
 // on any arena. The planner runs a portfolio of heuristics (greedy by size
 // first fit, as TensorFlow Lite Micro ships; best fit by size; first fit in
 // allocation order, as ONNX Runtime and IREE; first fit by conflicts), then,
-// when the best of them is above the bound, an exact branch and bound over
-// compacted placements, split where no buffer crosses a time point, within a
-// work budget. Work is counted in search nodes: results are deterministic.
-// Includes no MLIR header.
+// when the best of them is above the bound, an exact search over canonical
+// placements (each buffer at the top of the placed buffers it lives with, in
+// offset order) with dominance, per-section stack bounds and independent
+// parts, deciding at the lower bound first (exhausting it raises the bound),
+// within a work budget. Work is counted in search nodes (and listing and
+// sorting steps), never time: results are deterministic. Includes no MLIR
+// header.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,7 +50,8 @@ enum class ArenaHeuristic {
 const char *getHeuristicName(ArenaHeuristic h);
 
 struct ArenaOptions {
-  /// Search nodes the exact search may expand over the whole instance.
+  /// Work (search nodes, plus one unit per 64 buffers listed and per 256
+  /// sorting steps) the exact search may spend over the whole instance.
   uint64_t workBudget = 2000000;
   /// Skip the exact search.
   bool heuristicOnly = false;
@@ -59,15 +63,17 @@ struct ArenaPlan {
   uint64_t arenaSize = 0;
   /// The largest total of bytes live at one position.
   uint64_t ideal = 0;
-  /// A lower bound on the arena of every valid placement (>= ideal).
+  /// A lower bound on the arena of every valid placement (>= ideal): the
+  /// ideal and the largest buffer rounded up to the gcd of the sizes and
+  /// alignments, or what the exact search proved.
   uint64_t lowerBound = 0;
-  /// arenaSize == lowerBound, or the exact search completed.
+  /// arenaSize == lowerBound (proved optimal).
   bool optimal = false;
   /// Which method produced the placement: a heuristic's name or "exact".
   std::string method;
-  /// Search nodes expanded.
+  /// Work spent by the exact search.
   uint64_t work = 0;
-  /// False when the budget stopped the exact search.
+  /// False when the budget stopped the exact search before a proof.
   bool complete = true;
   /// Arena of each heuristic, by ArenaHeuristic value.
   std::vector<uint64_t> heuristicArenas;
