@@ -27,12 +27,12 @@ namespace memsched {
 struct TimelineBuffer {
   std::string name;
   std::string type;
-  /// Where the allocation is ("file:line:col"), empty when unknown.
-  std::string location;
   uint64_t size = 0;
   size_t first = 0, last = 0;
+  /// Where the allocation is ("file:line:col"), empty when unknown.
+  std::string location = {};
   /// Its offset in the arena, for a function planned into one.
-  std::optional<uint64_t> offset;
+  std::optional<uint64_t> offset = {};
 };
 
 /// Memory over one op order.
