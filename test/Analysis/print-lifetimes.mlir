@@ -323,3 +323,42 @@ func.func @dead_alloc(%x: memref<16xf32> {llvm.noalias}) {
   memref.dealloc %a : memref<16xf32>
   return
 }
+
+// -----
+
+// Tests that a buffer passed to an op with unknown effects escapes (the op
+// may keep its address), so that a later op with unknown effects, which may
+// use that address, counts as touching it: the buffer stays live, and its
+// deallocation stays after @use_saved.
+// CHECK-LABEL: memsched lifetimes: @stashed_address
+// CHECK-NEXT: peak-as-written=64 peak-tight=64 nodes=3 buffers=1
+// CHECK-NEXT: buffer#0 memref.alloc memref<16xf32> size=64 first=linalg.fill#0 last=func.call#2 escape=passed to func.call, which has unknown effects
+// CHECK-NEXT: node func.call#1 barrier
+// CHECK-NEXT: node func.call#2 barrier
+func.func private @save_address(memref<16xf32>)
+func.func private @use_saved()
+func.func @stashed_address() {
+  %f = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%f : f32) outs(%a : memref<16xf32>)
+  func.call @save_address(%a) : (memref<16xf32>) -> ()
+  func.call @use_saved() : () -> ()
+  memref.dealloc %a : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests that an effect on no value (vector.print writes the output stream)
+// makes a barrier: it keeps its place among the ops with effects.
+// CHECK-LABEL: memsched lifetimes: @global_effect
+// CHECK-NEXT: peak-as-written=0 peak-tight=0 nodes=3 buffers=0 edges=3
+// CHECK-NEXT: node vector.print#1 barrier
+func.func @global_effect(%arg: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %arg[%c0] : memref<4xf32>
+  vector.print %x : f32
+  %f = arith.constant 2.0 : f32
+  memref.store %f, %arg[%c0] : memref<4xf32>
+  return
+}
