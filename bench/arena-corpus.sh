@@ -73,10 +73,10 @@ for t in "$ROOT"/bench/models/*.tensor.mlir; do
     row="| $name | $([ $variant = outparams ] && echo out-params || echo returned) | $(peak_as_written "$in") | $peak | $bound"
     row="$row | $(field arena_size "$a") ($(pct "$(field arena_size "$a")" "$peak")) | $(field arena "$a") ($(pct "$(field arena "$a")" "$peak"))"
     for h in $HEURISTICS; do
-      "$OPT" "$s" "--memsched-plan-arena=heuristic=$h" -o "$WORK/h.mlir" 2>/dev/null
+      "$OPT" "$s" "--memsched-plan-arena=heuristic=$h reorder=0" -o "$WORK/h.mlir" 2>/dev/null
       row="$row | $(field arena "$WORK/h.mlir") ($(pct "$(field arena "$WORK/h.mlir")" "$peak"))"
     done
-    "$OPT" "$in" --memsched-certify "--memsched-plan-arena=heuristic=greedy-by-size" -o "$WORK/h.mlir" 2>/dev/null
+    "$OPT" "$in" --memsched-certify "--memsched-plan-arena=heuristic=greedy-by-size reorder=0" -o "$WORK/h.mlir" 2>/dev/null
     row="$row | $(field arena "$WORK/h.mlir") ($(pct "$(field arena "$WORK/h.mlir")" "$peak"))"
     row="$row | $(awk -v n=$((end - start)) 'BEGIN {printf "%.2f", n / 1e9}') |"
     echo "$row"
