@@ -17,6 +17,11 @@ public architecture descriptions:
   * A transformer encoder block (post-norm, as torch.nn.TransformerEncoderLayer)
     written out with explicit matmuls, softmax and layer norm.
   * One SGD training step (forward + backward + update) of a small CNN.
+  * A small U-Net (Ronneberger et al. 2015, in the bilinear-upsampling form
+    of the common PyTorch re-implementations): 3 pooling levels, the decoder
+    concatenates the encoder's skip connections.
+  * A two-tower network: two convolutional towers on two inputs (an RGB image
+    and a one-channel map), merged by concatenation, then a shared head.
 """
 
 import random
@@ -343,6 +348,94 @@ class EncoderBlock(nn.Module):
 
 
 # ===----------------------------------------------------------------------===#
+# U-Net and two-tower (multi-branch, long-lived skip buffers)
+# ===----------------------------------------------------------------------===#
+
+
+class DoubleConv(nn.Module):
+    """(3x3 conv, BN, ReLU) twice, the U-Net block."""
+
+    def __init__(self, cin, cout):
+        super().__init__()
+        self.conv1 = conv_bn(cin, cout, 3)
+        self.conv2 = conv_bn(cout, cout, 3)
+
+    def forward(self, x):
+        return F.relu(self.conv2(F.relu(self.conv1(x))))
+
+
+class UNetSmall(nn.Module):
+    """U-Net with 3 pooling levels (64 -> 32 -> 16 -> 8 for a 64x64 input):
+    encoder blocks at widths c, 2c, 4c, a 4c bottleneck at 1/8 resolution;
+    each decoder step upsamples bilinearly (align_corners=True, no transposed
+    conv), concatenates the skip of the same resolution and runs a DoubleConv;
+    a 1x1 conv gives per-pixel class scores."""
+
+    def __init__(self, c=8, classes=2):
+        super().__init__()
+        self.enc1 = DoubleConv(3, c)
+        self.enc2 = DoubleConv(c, 2 * c)
+        self.enc3 = DoubleConv(2 * c, 4 * c)
+        self.mid = DoubleConv(4 * c, 4 * c)
+        self.dec3 = DoubleConv(8 * c, 2 * c)
+        self.dec2 = DoubleConv(4 * c, c)
+        self.dec1 = DoubleConv(2 * c, c)
+        self.out = nn.Conv2d(c, classes, 1)
+
+    @staticmethod
+    def up(x, skip):
+        x = F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=True)
+        return torch.cat([skip, x], 1)
+
+    def forward(self, x):
+        s1 = self.enc1(x)
+        s2 = self.enc2(F.max_pool2d(s1, 2))
+        s3 = self.enc3(F.max_pool2d(s2, 2))
+        y = self.mid(F.max_pool2d(s3, 2))
+        y = self.dec3(self.up(y, s3))
+        y = self.dec2(self.up(y, s2))
+        y = self.dec1(self.up(y, s1))
+        return self.out(y)
+
+
+class TwoTower(nn.Module):
+    """Two convolutional towers on two inputs, merged by concatenation.
+
+    Tower a (RGB, 3x64x64) downsamples at once with strided convs (16, 32, 64
+    channels at 32, 16, 8); tower b (one channel, 1x64x64, e.g. depth) keeps
+    full resolution longer (5x5 conv, 8 channels at 64x64, then 3x3 convs
+    between 2x2 max pools: 16 at 32x32, 32 at 16x16, pooled to 8x8). The 8x8
+    maps (64 + 32 channels) are concatenated; the head is a 1x1 and a 3x3
+    conv, global average pool and a linear layer."""
+
+    def __init__(self, classes=10):
+        super().__init__()
+        self.a1 = conv_bn(3, 16, 3, 2)
+        self.a2 = conv_bn(16, 16, 3)
+        self.a3 = conv_bn(16, 32, 3, 2)
+        self.a4 = conv_bn(32, 32, 3)
+        self.a5 = conv_bn(32, 64, 3, 2)
+        self.b1 = conv_bn(1, 8, 5)
+        self.b2 = conv_bn(8, 16, 3)
+        self.b3 = conv_bn(16, 32, 3)
+        self.head1 = conv_bn(96, 64, 1)
+        self.head2 = conv_bn(64, 64, 3)
+        self.fc = nn.Linear(64, classes)
+
+    def forward(self, rgb, depth):
+        a = rgb
+        for layer in (self.a1, self.a2, self.a3, self.a4, self.a5):
+            a = F.relu(layer(a))
+        b = F.relu(self.b1(depth))
+        b = F.relu(self.b2(F.max_pool2d(b, 2)))
+        b = F.relu(self.b3(F.max_pool2d(b, 2)))
+        b = F.max_pool2d(b, 2)
+        y = F.relu(self.head2(F.relu(self.head1(torch.cat([a, b], 1)))))
+        y = F.adaptive_avg_pool2d(y, 1)
+        return self.fc(torch.flatten(y, 1))
+
+
+# ===----------------------------------------------------------------------===#
 # Training step
 # ===----------------------------------------------------------------------===#
 
@@ -452,4 +545,6 @@ SPECS = {
         [(1, 3, 96, 96)], "torchvision.models.segmentation.deeplabv3_mobilenet_v3_large"),
     "randwire_small": Spec(RandWireSmall, [(1, 3, 64, 64)], "networks.RandWireSmall (seed 1)"),
     "transformer_encoder": Spec(EncoderBlock, [(64, 128)], "networks.EncoderBlock"),
+    "unet_small": Spec(UNetSmall, [(1, 3, 64, 64)], "networks.UNetSmall"),
+    "two_tower": Spec(TwoTower, [(1, 3, 64, 64), (1, 1, 64, 64)], "networks.TwoTower"),
 }
