@@ -187,3 +187,40 @@ func.func @select_dealloc(%c: i1, %out: memref<16xf32>) {
   memref.dealloc %t : memref<16xf32>
   return
 }
+
+// -----
+
+// Tests that an allocation sized by a load is scheduled after that load: the
+// small buffer's whole life (load of its size, allocation, fill, read, free)
+// moves before the big buffer's. Peak as written 4096 + 64 bytes (the small
+// buffer at its bound of 16 floats while the big one is live), after 4096.
+// CHECK-LABEL: func.func @loaded_size
+// CHECK-SAME: peak = 4096, lower_bound = 4096
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[N0:.*]] = memref.load %arg0[%[[C0]]] : memref<1xindex>
+// CHECK-NEXT: %[[N:.*]] = affine.min #{{.*}}(%[[N0]])
+// CHECK-NEXT: %[[SMALL:.*]] = memref.alloc(%[[N]]) : memref<?xf32>
+// CHECK-NEXT: arith.constant 1.0
+// CHECK-NEXT: linalg.fill {{.*}} outs(%[[SMALL]] : memref<?xf32>)
+// CHECK-NEXT: memref.load %[[SMALL]]
+// CHECK-NEXT: memref.dealloc %[[SMALL]]
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: memref.alloc() : memref<1024xf32>
+func.func @loaded_size(%sizes: memref<1xindex>, %out: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  %big = memref.alloc() : memref<1024xf32>
+  linalg.fill ins(%f : f32) outs(%big : memref<1024xf32>)
+  %n0 = memref.load %sizes[%c0] : memref<1xindex>
+  %n = affine.min affine_map<(d0) -> (d0, 16)>(%n0)
+  %small = memref.alloc(%n) : memref<?xf32>
+  linalg.fill ins(%f : f32) outs(%small : memref<?xf32>)
+  %v = memref.load %small[%c0] : memref<?xf32>
+  memref.store %v, %out[%c0] : memref<64xf32>
+  memref.dealloc %small : memref<?xf32>
+  %w = memref.load %big[%c0] : memref<1024xf32>
+  memref.store %w, %out[%c1] : memref<64xf32>
+  memref.dealloc %big : memref<1024xf32>
+  return
+}
