@@ -321,6 +321,15 @@ struct PlanArenaPass
     }
     if (kind == ArenaKind::Alloc)
       outside += chooseArenaSpan(func.getBody().front(), frees, top, placed);
+    if (top.items.empty()) {
+      // Every buffer is better left outside (all live with a result that
+      // outlives them).
+      if (emitRemarks)
+        func.emitRemark() << "memsched-plan-arena: '" << func.getSymName()
+                          << "' has no buffer worth placing: every one is "
+                             "live with a buffer that outlives the arena";
+      return success();
+    }
 
     // The report shows the buffers before the rewrite, at their offsets.
     std::optional<FunctionReport> report;
