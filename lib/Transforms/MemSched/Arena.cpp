@@ -191,14 +191,9 @@ struct ArenaView {
 /// The blocks containing `op`, innermost first, up to the function's body.
 static SmallVector<Block *> getEnclosingBlocks(Operation *op,
                                                Operation *func) {
-  SmallVector<Block *> blocks;
-  for (Block *b = op->getBlock(); b; b = b->getParentOp() == func
-                                             ? nullptr
-                                             : b->getParentOp()->getBlock()) {
-    blocks.push_back(b);
-    if (b->getParentOp() == func)
-      break;
-  }
+  SmallVector<Block *> blocks{op->getBlock()};
+  while (blocks.back()->getParentOp() != func)
+    blocks.push_back(blocks.back()->getParentOp()->getBlock());
   return blocks;
 }
 

@@ -524,8 +524,10 @@ struct PlanArenaPass
                  const DenseMap<Operation *, SmallVector<Operation *, 1>> &frees,
                  BlockPlan &plan, unsigned &placed, unsigned &outside) {
     uint64_t position = 0;
+    DenseMap<Operation *, uint64_t> positions;
     for (Operation &op : block) {
       uint64_t pos = position++;
+      positions[&op] = pos;
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
         uint64_t size = 0;
         Operation *dealloc = nullptr;
@@ -596,10 +598,6 @@ struct PlanArenaPass
         plan.items.push_back(std::move(item));
     }
     // Lifetimes of the allocations end at their deallocations.
-    DenseMap<Operation *, uint64_t> positions;
-    position = 0;
-    for (Operation &op : block)
-      positions[&op] = position++;
     for (Item &item : plan.items)
       if (item.kind == Item::Kind::Alloc)
         item.last = positions.lookup(item.dealloc);
