@@ -6,6 +6,9 @@
 //   edges, buffers, input and result peak, the scheduler's static lower bound
 //   for the whole graph (not the certificate's), segments, exact and
 //   heuristic segments, seconds, max_rss_kb.
+// memsched-graph-bench --graph FILE.graph.json [--budget N] [...]
+//   The same line for a graph read from a file (docs/graph-format.md), e.g.
+//   one written by `memsched-schedule{graph-dir=DIR}`; family=file.
 // memsched-graph-bench --optimality N [--seed S]
 //   Per family, N graphs of 2..30 nodes and N graphs of 31..200 nodes. Up to
 //   20 nodes the result is compared with bruteForceMinPeak; above, the line
@@ -17,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/Graph/GraphGenerators.h"
+#include "Analysis/Graph/GraphIO.h"
 #include "Analysis/Graph/SchedSegment.h"
 #include "Analysis/Graph/Scheduler.h"
 
@@ -24,6 +28,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <sys/resource.h>
 
@@ -33,19 +39,22 @@ namespace {
 
 struct Args {
   std::string family = "layered";
+  std::string graphFile;
   unsigned nodes = 10000;
   uint64_t seed = 1;
   ScheduleOptions options;
   unsigned optimality = 0;
+  bool verbose = false;
 };
 
 int usage(const char *prog) {
   std::fprintf(stderr,
                "usage: %s [--family F] [--nodes N] [--seed S] [--budget N]\n"
                "          [--rounds N] [--heuristic-only]\n"
+               "       %s --graph FILE [--budget N] [--rounds N] [--heuristic-only]\n"
                "       %s --optimality N [--seed S]\n"
                "families:",
-               prog, prog);
+               prog, prog, prog);
   for (GraphFamily f : allFamilies())
     std::fprintf(stderr, " %s", familyName(f));
   std::fprintf(stderr, "\n");
@@ -69,8 +78,18 @@ bool parseArgs(int argc, char **argv, Args &args) {
       args.options.heuristicOnly = true;
       continue;
     }
+    if (a == "-v") {
+      args.verbose = true;
+      continue;
+    }
+    if (a == "--no-peers") {
+      args.options.peerCandidates = false;
+      continue;
+    }
     if (a == "--family" && value) {
       args.family = value;
+    } else if (a == "--graph" && value) {
+      args.graphFile = value;
     } else if (a == "--nodes" && parseUnsigned(value, x) && x <= 50000000) {
       args.nodes = static_cast<unsigned>(x);
     } else if (a == "--seed" && parseUnsigned(value, x)) {
@@ -120,13 +139,33 @@ uint64_t staticLowerBound(const MemoryGraph &g) {
   return always + sched::segmentStaticBound(whole);
 }
 
+
 int runOne(const Args &args) {
-  GraphFamily family;
-  if (!familyByName(args.family, family)) {
-    std::fprintf(stderr, "unknown family '%s'\n", args.family.c_str());
-    return 2;
+  MemoryGraph g;
+  const char *familyLabel = "file";
+  if (!args.graphFile.empty()) {
+    std::ifstream in(args.graphFile, std::ios::binary);
+    if (!in) {
+      std::fprintf(stderr, "error: cannot read '%s'\n", args.graphFile.c_str());
+      return 2;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string error;
+    if (!readGraphJson(text.str(), g, error)) {
+      std::fprintf(stderr, "error: %s: %s\n", args.graphFile.c_str(),
+                   error.c_str());
+      return 2;
+    }
+  } else {
+    GraphFamily family;
+    if (!familyByName(args.family, family)) {
+      std::fprintf(stderr, "unknown family '%s'\n", args.family.c_str());
+      return 2;
+    }
+    familyLabel = familyName(family);
+    g = generateGraph(family, args.nodes, args.seed);
   }
-  MemoryGraph g = generateGraph(family, args.nodes, args.seed);
   auto start = std::chrono::steady_clock::now();
   ScheduleResult r = schedule(g, args.options);
   double seconds =
@@ -137,17 +176,48 @@ int runOne(const Args &args) {
     return 1;
   }
   uint64_t bound = staticLowerBound(g);
+  // The peers' orders on the same graph, for comparison.
+  std::string peers;
+  uint64_t bestPeer = UINT64_MAX;
+  for (sched::PeerScheduler peer : sched::allPeers()) {
+    std::vector<NodeId> order = sched::peerOrder(g, peer);
+    if (!g.isValidOrder(order)) {
+      std::fprintf(stderr, "error: %s gave an invalid order\n",
+                   sched::peerName(peer));
+      return 1;
+    }
+    uint64_t p = evaluatePeak(g, order);
+    bestPeer = std::min(bestPeer, p);
+    peers += std::string(" ") + sched::peerName(peer) + "=" + std::to_string(p);
+  }
+  if (g.numNodes() && args.options.peerCandidates && r.peak > bestPeer) {
+    std::fprintf(stderr, "error: peak above a peer's\n");
+    return 1;
+  }
+  if (args.verbose)
+    for (const SegmentInfo &si : r.segments)
+      std::printf("segment begin=%u nodes=%u heuristic_peak=%llu "
+                  "static_bound=%llu peak=%llu proved_bound=%llu exact=%d "
+                  "expanded=%llu limit=%s\n",
+                  si.begin, si.end - si.begin,
+                  (unsigned long long)si.heuristicPeak,
+                  (unsigned long long)si.staticBound,
+                  (unsigned long long)si.peak,
+                  (unsigned long long)si.provedBound, int(si.exact),
+                  (unsigned long long)si.expanded,
+                  *si.limit ? si.limit : "-");
   std::printf("family=%s nodes=%zu edges=%zu buffers=%zu seed=%llu "
               "input_peak=%llu peak=%llu ratio=%.4f static_bound=%llu "
               "segments=%u "
               "exact_segments=%u heuristic_segments=%u proved_optimal=%d "
-              "seconds=%.3f max_rss_kb=%ld\n",
-              familyName(family), g.numNodes(), g.numEdges(), g.numBuffers(),
+              "seconds=%.3f max_rss_kb=%ld best_peer=%llu%s\n",
+              familyLabel, g.numNodes(), g.numEdges(), g.numBuffers(),
               (unsigned long long)args.seed, (unsigned long long)r.inputPeak,
               (unsigned long long)r.peak,
               r.inputPeak ? double(r.peak) / double(r.inputPeak) : 1.0,
               (unsigned long long)bound, r.numSegments, r.exactSegments,
-              r.heuristicSegments, int(r.provedOptimal), seconds, maxRssKb());
+              r.heuristicSegments, int(r.provedOptimal), seconds, maxRssKb(),
+              (unsigned long long)(g.numNodes() ? bestPeer : 0), peers.c_str());
   return 0;
 }
 

@@ -190,6 +190,84 @@ func.func @select_dealloc(%c: i1, %out: memref<16xf32>) {
 
 // -----
 
+// Tests that an allocation's size operand orders the allocation after the
+// node that computes it, even when no toucher depends on that node otherwise:
+// the small buffer's size is loaded from %sizes after the store that writes
+// it from the big buffer, so its whole life lies inside the big buffer's, and
+// its value is written back into the big buffer. Peak 4096 + 64 bytes (16
+// floats, the bound of affine.min), which is also the lower bound. Without the
+// size dependency the small buffer's life would be put before the big one
+// (4096) and the planned order would be invalid.
+// CHECK-LABEL: func.func @size_written_late
+// CHECK-SAME: peak = 4160, lower_bound = 4160
+// CHECK: memref.store %{{.+}}, %arg0[
+// CHECK-NEXT: memref.load %arg0[
+// CHECK-NEXT: affine.min
+// CHECK-NEXT: memref.alloc(%{{.+}}) : memref<?xf32>
+// CHECK-NEXT: linalg.fill
+func.func @size_written_late(%sizes: memref<1xindex>, %out: memref<64xf32>, %out3: memref<1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  %big = memref.alloc() : memref<1024xf32>
+  linalg.fill ins(%f : f32) outs(%big : memref<1024xf32>)
+  %w = memref.load %big[%c0] : memref<1024xf32>
+  %wi = arith.fptosi %w : f32 to i64
+  %wn = arith.index_cast %wi : i64 to index
+  memref.store %wn, %sizes[%c0] : memref<1xindex>
+  %n0 = memref.load %sizes[%c0] : memref<1xindex>
+  %n = affine.min affine_map<(d0) -> (d0, 16)>(%n0)
+  %small = memref.alloc(%n) : memref<?xf32>
+  linalg.fill ins(%f : f32) outs(%small : memref<?xf32>)
+  %v = memref.load %small[%c0] : memref<?xf32>
+  memref.store %v, %out[%c0] : memref<64xf32>
+  memref.dealloc %small : memref<?xf32>
+  memref.store %v, %big[%c1] : memref<1024xf32>
+  linalg.copy ins(%big : memref<1024xf32>) outs(%out3 : memref<1024xf32>)
+  memref.dealloc %big : memref<1024xf32>
+  return
+}
+
+// -----
+
+// Tests that a deallocation's own operands order it: the small buffer is
+// freed through a memref.reinterpret_cast whose size is loaded from %sizes
+// after the store that writes it from the big buffer, so the free comes after
+// the big buffer's fill and the two overlap (4096 + 64 bytes, also the lower
+// bound), though the small buffer's last read could run before the big
+// buffer exists.
+// CHECK-LABEL: func.func @free_through_cast
+// CHECK-SAME: peak = 4160, lower_bound = 4160
+// CHECK: memref.load %arg0[
+// CHECK-NEXT: affine.min
+// CHECK-NEXT: memref.reinterpret_cast
+// CHECK-NEXT: memref.dealloc
+func.func @free_through_cast(%sizes: memref<1xindex>, %out: memref<64xf32>, %out3: memref<1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  %big = memref.alloc() : memref<1024xf32>
+  linalg.fill ins(%f : f32) outs(%big : memref<1024xf32>)
+  %w = memref.load %big[%c0] : memref<1024xf32>
+  %wi = arith.fptosi %w : f32 to i64
+  %wn = arith.index_cast %wi : i64 to index
+  memref.store %wn, %sizes[%c0] : memref<1xindex>
+  %small = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%f : f32) outs(%small : memref<16xf32>)
+  %v = memref.load %small[%c0] : memref<16xf32>
+  memref.store %v, %out[%c0] : memref<64xf32>
+  %n0 = memref.load %sizes[%c0] : memref<1xindex>
+  %n = affine.min affine_map<(d0) -> (d0, 16)>(%n0)
+  %r = memref.reinterpret_cast %small to offset: [0], sizes: [%n], strides: [1] : memref<16xf32> to memref<?xf32>
+  memref.dealloc %r : memref<?xf32>
+  memref.store %v, %big[%c1] : memref<1024xf32>
+  linalg.copy ins(%big : memref<1024xf32>) outs(%out3 : memref<1024xf32>)
+  memref.dealloc %big : memref<1024xf32>
+  return
+}
+
+// -----
+
 // Tests that an allocation sized by a load is scheduled after that load: the
 // small buffer's whole life (load of its size, allocation, fill, read, free)
 // moves before the big buffer's. Peak as written 4096 + 64 bytes (the small

@@ -58,3 +58,51 @@ func.func @early_alloc(%x: memref<16xf32> {llvm.noalias}, %out: memref<16xf32> {
   memref.dealloc %a : memref<64xf32>
   return
 }
+
+// -----
+
+// Tests that a pinned allocation's size operand orders the node it is pinned
+// to: the small buffer (returned, so no deallocation constrains it) is
+// allocated right before the load of %t, and its size is loaded from %sizes
+// after the store that writes it from the big buffer. So the load of %t, and
+// the end of %t, come after the big buffer's fill: 4096 (big) + 512 (%t, 64
+// indices) + 64 (small, 16 floats at the bound of affine.min) = 4672 bytes,
+// the peak as written. Ignoring the size operand, the load of %t would run
+// first (4096 + 64) and the allocation would precede its own size. The lower
+// bound, for every order of the unpinned body, is big + small = 4160.
+// CHECK-LABEL: func.func @pinned_returned_size
+// CHECK-SAME: peak = 4672, lower_bound = 4160
+// CHECK: memref.load %arg1[
+// CHECK-NEXT: affine.min
+// CHECK-NEXT: %[[SMALL:.+]] = memref.alloc(%{{.+}}) : memref<?xf32>
+// CHECK-NEXT: memref.load %{{.+}}[%{{.+}}] : memref<64xindex>
+// CHECK-NEXT: memref.dealloc %{{.+}} : memref<64xindex>
+// CHECK-NEXT: linalg.fill {{.*}} outs(%[[SMALL]] :
+// expected-remark @+1 {{memsched-schedule: peak 4672 -> 4672 bytes, lower bound 4160 bytes}}
+func.func @pinned_returned_size(%in: memref<64xindex>, %sizes: memref<1xindex>, %out: memref<64xf32>, %out3: memref<1024xf32>) -> memref<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %f = arith.constant 1.0 : f32
+  %t = memref.alloc() : memref<64xindex>
+  linalg.copy ins(%in : memref<64xindex>) outs(%t : memref<64xindex>)
+  memref.store %c3, %in[%c0] : memref<64xindex>
+  %big = memref.alloc() : memref<1024xf32>
+  linalg.fill ins(%f : f32) outs(%big : memref<1024xf32>)
+  %w = memref.load %big[%c0] : memref<1024xf32>
+  %wi = arith.fptosi %w : f32 to i64
+  %wn = arith.index_cast %wi : i64 to index
+  memref.store %wn, %sizes[%c0] : memref<1xindex>
+  %n0 = memref.load %sizes[%c0] : memref<1xindex>
+  %n = affine.min affine_map<(d0) -> (d0, 16)>(%n0)
+  %small = memref.alloc(%n) : memref<?xf32>
+  %k = memref.load %t[%c0] : memref<64xindex>
+  memref.dealloc %t : memref<64xindex>
+  linalg.fill ins(%f : f32) outs(%small : memref<?xf32>)
+  %v = memref.load %small[%c0] : memref<?xf32>
+  memref.store %v, %out[%c0] : memref<64xf32>
+  memref.store %v, %big[%c1] : memref<1024xf32>
+  linalg.copy ins(%big : memref<1024xf32>) outs(%out3 : memref<1024xf32>)
+  memref.dealloc %big : memref<1024xf32>
+  return %small : memref<?xf32>
+}

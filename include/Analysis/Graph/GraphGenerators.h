@@ -28,6 +28,11 @@ enum class GraphFamily {
   WideFan,
   /// Several ops updating one buffer in place, in a fixed order.
   InPlace,
+  /// A training step: a forward chain with residual blocks, a loss, and the
+  /// backward pass reading the forward activations again in reverse order
+  /// (gradients summed where an activation had several consumers; weight
+  /// gradients, live-out, hanging off the backward chain).
+  Training,
 };
 
 const char *familyName(GraphFamily family);

@@ -116,6 +116,27 @@ enum class Priority {
 /// List-schedules `seg` with `priority`. O((V + E + touches) log V).
 std::vector<LocalId> listSchedule(const SegmentGraph &seg, Priority priority);
 
+/// The schedulers of other compilers, as memsched computes them on a segment
+/// (SchedPeers.cpp documents each): memsched's candidates include their
+/// orders, and the benchmarks compare with them.
+enum class PeerScheduler {
+  XlaList,
+  XlaDfs,
+  XlaPostOrder,
+  InductorLpmf,
+  InductorBfs,
+  InductorDfs,
+};
+const char *peerName(PeerScheduler peer);
+const std::vector<PeerScheduler> &allPeers();
+
+/// The order `peer` computes for `seg`. Deterministic.
+std::vector<LocalId> peerSchedule(const SegmentGraph &seg, PeerScheduler peer);
+
+/// The order `peer` computes for the whole graph (finalized, valid program
+/// order).
+std::vector<NodeId> peerOrder(const MemoryGraph &graph, PeerScheduler peer);
+
 /// Improves `order` around its peak: moves single nodes to other valid
 /// positions, and reorders small windows of consecutive positions with the
 /// exact search (small budgets). At most `rounds` rounds of bounded work.
@@ -124,11 +145,13 @@ uint64_t improveOrder(const SegmentGraph &seg, std::vector<LocalId> &order,
                       unsigned rounds);
 
 /// The best order the heuristics find: the program order, every priority
-/// forwards and on the reversed segment, then local search on the best
+/// forwards and on the reversed segment, the `extra` orders (e.g. the
+/// peers' orders restricted to the segment), then local search on the best
 /// unless its peak already equals `lowerBound`.
-std::vector<LocalId> heuristicSchedule(const SegmentGraph &seg,
-                                       unsigned localSearchRounds,
-                                       uint64_t lowerBound, uint64_t &peak);
+std::vector<LocalId>
+heuristicSchedule(const SegmentGraph &seg, unsigned localSearchRounds,
+                  uint64_t lowerBound, uint64_t &peak,
+                  const std::vector<std::vector<LocalId>> &extra = {});
 
 /// Outcome of the exact search below a bound.
 enum class ExactStatus {
@@ -151,6 +174,8 @@ struct ExactResult {
   uint64_t lowerBound = 0;
   /// States expanded (including free-first steps).
   uint64_t expanded = 0;
+  /// Why the search gave up (status GaveUp).
+  enum class Limit { None, States, Work, Memory } limit = Limit::None;
 };
 
 /// Best-first search over executed sets for an order of `seg` with peak below

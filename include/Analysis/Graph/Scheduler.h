@@ -23,10 +23,27 @@ struct ScheduleOptions {
   bool heuristicOnly = false;
   /// Rounds of local improvement after list scheduling (0 disables it).
   unsigned localSearchRounds = 2;
+  /// Include the orders of XLA's and Inductor's schedulers, computed on the
+  /// whole graph, among the candidates of every segment: the result's peak
+  /// is then at most each of theirs.
+  bool peerCandidates = true;
   /// A proven lower bound on the peak of every valid order (e.g. from
   /// computeLowerBound). No order can beat it, so a segment whose heuristic
   /// order keeps the global memory within it needs no exact search.
   uint64_t lowerBound = 0;
+};
+
+/// What happened to one segment (for reports and benchmarks).
+struct SegmentInfo {
+  NodeId begin = 0, end = 0;
+  /// Best heuristic peak, the segment's static bound, the final peak and
+  /// the bound proved (segment-local memory).
+  uint64_t heuristicPeak = 0, staticBound = 0, peak = 0, provedBound = 0;
+  bool exact = false;
+  /// Exact search: states expanded, and what stopped it ("" when it
+  /// finished or did not run): "states", "work" or "memory".
+  uint64_t expanded = 0;
+  const char *limit = "";
 };
 
 struct ScheduleResult {
@@ -40,10 +57,13 @@ struct ScheduleResult {
   /// True when every segment was solved exactly: `peak` is then the minimum
   /// over all valid orders.
   bool provedOptimal = false;
+  /// Per segment of more than one node.
+  std::vector<SegmentInfo> segments;
 };
 
 /// Schedules `graph` (finalized). The result's order is valid and its peak is
-/// at most the program order's peak.
+/// at most the program order's peak (and, with peerCandidates, at most the
+/// peak of each peer scheduler's order).
 ScheduleResult schedule(const MemoryGraph &graph,
                         const ScheduleOptions &options = {});
 

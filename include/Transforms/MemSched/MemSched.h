@@ -113,6 +113,12 @@ std::string getReportFileStem(StringRef symbol);
 LogicalResult writeFunctionReport(Operation *func, const FunctionReport &report,
                                   StringRef dir, StringRef suffix = "");
 
+/// Writes `<dir>/<stem>.graph.json` (see getReportFileStem): `graph` in the
+/// format of Analysis/Graph/GraphIO.h; errors go to `func`'s diagnostics.
+LogicalResult writeFunctionGraph(Operation *func,
+                                 const ::memsched::MemoryGraph &graph,
+                                 StringRef dir);
+
 /// Computes the certificate of `func` as it stands and attaches it when
 /// `attach` is set.
 CertifyFunctionResult certifyFunction(Operation *func, SizeModel sizes = {},

@@ -112,6 +112,11 @@ def Schedule : Pass<"memsched-schedule", "::mlir::ModuleOp"> {
            "Write <dir>/<function>.json (peaks, bound, op at the peak, live "
            "buffers, cut) and <dir>/<function>.svg (memory timeline before "
            "and after) for every function scheduled">,
+    Option<"graphDir", "graph-dir", "std::string", /*default=*/"",
+           "Write <dir>/<function>.graph.json, the scheduling graph of the "
+           "body as written (nodes, buffers, dependencies; "
+           "docs/graph-format.md), for every function analysed; "
+           "memsched-graph-bench --graph reads it">,
   ];
   let dependentDialects = ["::mlir::memsched::MemSchedDialect"];
   let statistics = [

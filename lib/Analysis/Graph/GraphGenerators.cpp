@@ -34,15 +34,18 @@ class Builder {
 public:
   Builder(Rng &rng, uint64_t maxSize) : rng(rng), maxSize(maxSize) {}
 
-  NodeId op(const std::vector<NodeId> &inputs, bool lastUse = false) {
+  /// A node reading the outputs of `inputs` and writing a fresh output of
+  /// `size` bytes (random in [1, maxSize] when 0).
+  NodeId op(const std::vector<NodeId> &inputs, bool lastUse = false,
+            uint64_t size = 0) {
     uint64_t transient = rng.chance(15) ? rng.range(1, maxSize) : 0;
     NodeId n = g.addNode(transient, "op" + std::to_string(g.numNodes()));
     for (NodeId in : inputs) {
       g.addEdge(in, n);
       g.addTouch(outputs[in], n);
     }
-    BufferId out = g.addBuffer(rng.range(1, maxSize), false, lastUse,
-                               "b" + std::to_string(n));
+    BufferId out = g.addBuffer(size ? size : rng.range(1, maxSize), false,
+                               lastUse, "b" + std::to_string(n));
     g.addTouch(out, n);
     outputs.push_back(out);
     return n;
@@ -78,6 +81,8 @@ const char *memsched::familyName(GraphFamily family) {
     return "wide-fan";
   case GraphFamily::InPlace:
     return "in-place";
+  case GraphFamily::Training:
+    return "training";
   }
   return "unknown";
 }
@@ -86,7 +91,8 @@ const std::vector<GraphFamily> &memsched::allFamilies() {
   static const std::vector<GraphFamily> families = {
       GraphFamily::Random,          GraphFamily::Layered,
       GraphFamily::SeriesParallel,  GraphFamily::SkipConnections,
-      GraphFamily::WideFan,         GraphFamily::InPlace};
+      GraphFamily::WideFan,         GraphFamily::InPlace,
+      GraphFamily::Training};
   return families;
 }
 
@@ -227,6 +233,98 @@ MemoryGraph memsched::generateGraph(GraphFamily family, unsigned numNodes,
       } else {
         cur = add(rng.chance(70) ? std::vector<NodeId>{cur}
                                  : pick(rng, all, 2));
+      }
+    }
+    break;
+  }
+  case GraphFamily::Training: {
+    // The forward pass grows while the whole graph stays within numNodes:
+    // each forward op with inputs gets an input-gradient node, a weighted
+    // one a weight gradient and its update, an activation read by several
+    // ops a sum of its gradients; the loss is one node. Activations and
+    // their gradients are large, weights small.
+    uint64_t large = std::max<uint64_t>(maxSize / 4, 1);
+    uint64_t small = std::max<uint64_t>(maxSize / 8, 1);
+    auto sorted = [](std::vector<NodeId> v) {
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+      return v;
+    };
+    std::vector<std::vector<NodeId>> inputsOf;
+    std::vector<uint8_t> weighted;
+    std::vector<unsigned> consumers;
+    size_t total = 1; // the loss
+    auto fwd = [&](std::vector<NodeId> in) {
+      inputsOf.push_back(sorted(std::move(in)));
+      weighted.push_back(rng.chance(50));
+      consumers.push_back(0);
+      total += 1 + (inputsOf.back().empty() ? 0 : 1) +
+               (weighted.back() ? 2 : 0);
+      for (NodeId i : inputsOf.back())
+        total += ++consumers[i] == 2;
+      NodeId n = b.op(inputsOf.back(), false, rng.range(large, maxSize));
+      all.push_back(n);
+      return n;
+    };
+    // Upper bound on what one more forward op (or a block of k) adds.
+    auto fits = [&](unsigned k) { return total + 6 * k <= numNodes; };
+    NodeId cur = fwd({});
+    while (fits(1)) {
+      unsigned kind = rng.range(0, 99);
+      if (kind < 25 && fits(3)) {
+        // A residual block: two ops on the main path, the sum with the skip.
+        NodeId skip = cur;
+        cur = fwd({cur});
+        cur = fwd({cur});
+        cur = fwd({cur, skip});
+      } else if (kind < 40 && fits(4)) {
+        // Two parallel branches joined (inception-like).
+        NodeId head = cur;
+        NodeId a = fwd({head});
+        NodeId c = fwd({head});
+        if (rng.chance(50))
+          a = fwd({a});
+        cur = fwd({a, c});
+      } else {
+        cur = fwd({cur});
+      }
+    }
+    size_t numForward = inputsOf.size();
+    NodeId loss = b.op({cur}, false, 1);
+    all.push_back(loss);
+    // Backward in reverse: gradient sources per forward node.
+    std::vector<std::vector<NodeId>> gradSources(numForward);
+    gradSources[cur].push_back(loss);
+    for (size_t i = numForward; i-- > 0;) {
+      std::vector<NodeId> &src = gradSources[i];
+      if (src.empty())
+        continue;
+      uint64_t gradSize = b.g.buffer(b.outputs[i]).size;
+      NodeId grad = src.front();
+      if (src.size() > 1) { // the sum of the gradient contributions
+        grad = b.op(sorted(src), false, gradSize);
+        all.push_back(grad);
+      }
+      if (!inputsOf[i].empty()) {
+        // The input gradient reads the incoming gradient, the op's own
+        // output and its inputs (saved activations).
+        std::vector<NodeId> reads{grad, static_cast<NodeId>(i)};
+        reads.insert(reads.end(), inputsOf[i].begin(), inputsOf[i].end());
+        NodeId back = b.op(sorted(reads), false,
+                           b.g.buffer(b.outputs[inputsOf[i][0]]).size);
+        all.push_back(back);
+        for (NodeId in : inputsOf[i])
+          gradSources[in].push_back(back);
+      }
+      if (weighted[i]) {
+        // The weight gradient and the SGD update (its output returned).
+        std::vector<NodeId> w{grad};
+        w.insert(w.end(), inputsOf[i].begin(), inputsOf[i].end());
+        uint64_t weightSize = rng.range(1, small);
+        NodeId dw = b.op(sorted(w), false, weightSize);
+        NodeId update = b.op({dw}, /*lastUse=*/true, weightSize);
+        all.push_back(dw);
+        all.push_back(update);
       }
     }
     break;

@@ -436,8 +436,12 @@ ExactResult ExactSearch::run() {
     for (;;) {
       work += words;
       if (++result.expanded > budget || work > workCap ||
-          overMemory(open.size()))
+          overMemory(open.size())) {
+        result.limit = result.expanded > budget ? ExactResult::Limit::States
+                       : work > workCap         ? ExactResult::Limit::Work
+                                                : ExactResult::Limit::Memory;
         return result;
+      }
       StateInfo info = closed[k].info;
       if (info.depth == n) {
         result.status = ExactStatus::Improved;

@@ -518,10 +518,10 @@ uint64_t sched::improveOrder(const SegmentGraph &seg,
 /// Up to this many nodes local search starts from every candidate order.
 static constexpr size_t kLocalSearchAllNodes = 4096;
 
-std::vector<LocalId> sched::heuristicSchedule(const SegmentGraph &seg,
-                                              unsigned localSearchRounds,
-                                              uint64_t lowerBound,
-                                              uint64_t &peak) {
+std::vector<LocalId>
+sched::heuristicSchedule(const SegmentGraph &seg, unsigned localSearchRounds,
+                         uint64_t lowerBound, uint64_t &peak,
+                         const std::vector<std::vector<LocalId>> &extra) {
   size_t n = seg.numNodes();
   std::vector<LocalId> best(n);
   for (LocalId v = 0; v < n; ++v)
@@ -543,6 +543,7 @@ std::vector<LocalId> sched::heuristicSchedule(const SegmentGraph &seg,
       v = static_cast<LocalId>(n - 1 - v);
     candidates.push_back(std::move(order));
   }
+  candidates.insert(candidates.end(), extra.begin(), extra.end());
   // Local search from every candidate, best first (local optima differ);
   // from the best one only on big segments, where it is the slow part.
   std::vector<uint64_t> peaks;

@@ -120,6 +120,26 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
       options.lowerBound ? spanningBytes(graph, starts)
                          : std::vector<uint64_t>(starts.size(), 0);
 
+  // The peers' orders of the whole graph, split by segment: every valid
+  // order runs the segments one after the other, so each peer order is the
+  // concatenation of its restrictions, and a segment order at least as good
+  // as every restriction keeps the whole peak at most the peer's.
+  std::vector<std::vector<std::vector<LocalId>>> peerParts(starts.size() - 1);
+  if (options.peerCandidates && starts.size() > 1) {
+    std::vector<uint32_t> segmentOf(n);
+    for (size_t s = 0; s + 1 < starts.size(); ++s)
+      for (NodeId v = starts[s]; v < starts[s + 1]; ++v)
+        segmentOf[v] = static_cast<uint32_t>(s);
+    for (PeerScheduler peer : allPeers()) {
+      for (auto &parts : peerParts)
+        parts.emplace_back();
+      for (NodeId v : peerOrder(graph, peer)) {
+        uint32_t s = segmentOf[v];
+        peerParts[s].back().push_back(v - starts[s]);
+      }
+    }
+  }
+
   result.order.reserve(n);
   for (size_t s = 0; s + 1 < starts.size(); ++s) {
     NodeId begin = starts[s], end = starts[s + 1];
@@ -136,15 +156,35 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
     // Local search runs after a failed exact search only: when the exact
     // search succeeds it is wasted work.
     unsigned rounds = options.heuristicOnly ? options.localSearchRounds : 0;
-    std::vector<LocalId> order = heuristicSchedule(seg, rounds, bound, peak);
+    std::vector<LocalId> order =
+        heuristicSchedule(seg, rounds, bound, peak, peerParts[s]);
     // Within the global lower bound, this segment cannot be what keeps the
     // peak above the optimum.
+    SegmentInfo info;
+    info.begin = begin;
+    info.end = end;
+    info.heuristicPeak = peak;
+    info.staticBound = bound;
     bool exact = peak <= bound || peak + spanning[s] <= options.lowerBound;
     if (!exact && !options.heuristicOnly) {
       uint64_t budget = options.exactStateBudget;
       if (seg.numNodes() > kFullBudgetNodes)
         budget = budget / seg.numNodes() * kFullBudgetNodes;
       ExactResult r = exactSearch(seg, peak, budget, &bounds);
+      info.expanded = r.expanded;
+      switch (r.limit) {
+      case ExactResult::Limit::None:
+        break;
+      case ExactResult::Limit::States:
+        info.limit = "states";
+        break;
+      case ExactResult::Limit::Work:
+        info.limit = "work";
+        break;
+      case ExactResult::Limit::Memory:
+        info.limit = "memory";
+        break;
+      }
       if (r.status == ExactStatus::Improved) {
         order = std::move(r.order);
         exact = true;
@@ -154,11 +194,17 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
         // What the search proved before giving up still counts.
         bound = std::max(bound, r.lowerBound);
         if (options.localSearchRounds > 0)
-          order =
-              heuristicSchedule(seg, options.localSearchRounds, bound, peak);
+          order = heuristicSchedule(seg, options.localSearchRounds, bound,
+                                    peak, peerParts[s]);
         exact = peak <= bound;
       }
     }
+    peerParts[s].clear();
+    peerParts[s].shrink_to_fit();
+    info.peak = segmentPeak(seg, order);
+    info.provedBound = exact ? info.peak : bound;
+    info.exact = exact;
+    result.segments.push_back(info);
     ++(exact ? result.exactSegments : result.heuristicSegments);
     for (LocalId v : order)
       result.order.push_back(begin + v);

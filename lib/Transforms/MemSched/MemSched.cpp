@@ -3,6 +3,8 @@
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Certificate.h"
 
+#include "Analysis/Graph/GraphIO.h"
+
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringExtras.h"
@@ -290,5 +292,24 @@ LogicalResult mlir::memsched::writeFunctionReport(Operation *func,
       writeTimelineSVG(report, file.os());
     file.keep();
   }
+  return success();
+}
+
+LogicalResult mlir::memsched::writeFunctionGraph(
+    Operation *func, const ::memsched::MemoryGraph &graph, StringRef dir) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return func->emitError() << "cannot create graph directory '" << dir
+                             << "': " << ec.message();
+  SmallString<128> path(dir);
+  llvm::sys::path::append(
+      path, getReportFileStem(SymbolTable::getSymbolName(func).getValue()) +
+                ".graph.json");
+  std::error_code ec;
+  llvm::ToolOutputFile file(path, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return func->emitError() << "cannot write '" << path
+                             << "': " << ec.message();
+  file.os() << ::memsched::writeGraphJson(graph);
+  file.keep();
   return success();
 }

@@ -40,6 +40,13 @@ struct SchedulePass
     options.moveAllocations = moveAllocations;
     options.certify = attachCertificate;
     options.skipCertified = skipCertified;
+    if (!graphDir.empty()) {
+      BufferLifetimeAnalysis analysis(func, options.sizes,
+                                      /*pinAllocations=*/!moveAllocations);
+      if (analysis.isSupported() &&
+          failed(writeFunctionGraph(func, analysis.getGraph(), graphDir)))
+        return signalPassFailure();
+    }
     FailureOr<ScheduleFunctionResult> result = scheduleFunction(func, options);
     if (failed(result))
       return signalPassFailure();
