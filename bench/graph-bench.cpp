@@ -82,6 +82,10 @@ bool parseArgs(int argc, char **argv, Args &args) {
       args.verbose = true;
       continue;
     }
+    if (a == "--no-contract") {
+      args.options.contract = false;
+      continue;
+    }
     if (a == "--no-peers") {
       args.options.peerCandidates = false;
       continue;
@@ -196,10 +200,10 @@ int runOne(const Args &args) {
   }
   if (args.verbose)
     for (const SegmentInfo &si : r.segments)
-      std::printf("segment begin=%u nodes=%u heuristic_peak=%llu "
+      std::printf("segment begin=%u nodes=%u contracted=%u heuristic_peak=%llu "
                   "static_bound=%llu peak=%llu proved_bound=%llu exact=%d "
                   "expanded=%llu limit=%s\n",
-                  si.begin, si.end - si.begin,
+                  si.begin, si.end - si.begin, si.contractedNodes,
                   (unsigned long long)si.heuristicPeak,
                   (unsigned long long)si.staticBound,
                   (unsigned long long)si.peak,

@@ -36,6 +36,12 @@ echo "## Real networks (bench/models)"
 echo
 } > "$WORK/corpus.md"
 "$ROOT/bench/corpus-table.sh" "$OPT" "$WORK" --times >> "$WORK/corpus.md"
+{
+echo
+echo "## Against the peers' schedulers (bench/peers-table.sh)"
+echo
+"$ROOT/bench/peers-table.sh" "$BUILD_DIR"
+} >> "$WORK/corpus.md"
 cat "$WORK/corpus.md"
 
 if ! $QUICK; then

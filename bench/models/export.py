@@ -4,13 +4,16 @@
 Pipeline: nn.Module (random weights, eval mode) -> functorch `make_fx` of a
 function whose parameters are explicit inputs (`functional_call`), wrapped in
 `functionalize` so in-place aten ops become value semantics -> one lowering
-function per aten op (the `LOWERINGS` table below) -> MLIR text.
+function per aten op (the `LOWERINGS` table below) -> MLIR text. Training
+steps (networks.train_step_fn: forward, loss, functorch backward, SGD update)
+trace in training mode and decompose the few ops in TRAIN_DECOMPOSITIONS.
 
 Conventions of the emitted `func.func @forward`:
   * the input(s) come first, then every floating-point parameter and buffer
     (weights, biases, batch-norm statistics) in `named_parameters()` /
     `named_buffers()` order: no large constants in the IR;
-  * outputs are returned; batch 1 (except the training step);
+  * outputs are returned; batch 1 (except the training steps, which return
+    the loss and the updated parameters);
   * ops are named linalg ops where one exists (conv_2d_nchw_fchw,
     depthwise_conv_2d_nchw_chw, conv_2d_ngchw_fgchw, matmul, batch_matmul,
     pooling_nchw_max / _sum, fill, transpose), `linalg.generic` for
@@ -19,7 +22,9 @@ Conventions of the emitted `func.func @forward`:
   * aten view ops (t, transpose, permute, expand, unsqueeze of a broadcast) are
     not materialised: consumers that take an indexing map (elementwise
     generics, matmul) read through them, other consumers copy them once;
-  * batch norm (eval) is one per-channel affine `linalg.generic`;
+  * batch norm (eval) is one per-channel affine `linalg.generic`; in training
+    mode (batch statistics) a mean and a variance reduction, the inverse std
+    per channel and one affine generic;
   * bilinear upsampling is a `linalg.generic` that gathers with
     `tensor.extract` (PyTorch's align_corners=False/True formulas).
 
@@ -521,6 +526,19 @@ def lower_threshold_backward(em, args, kwargs, node):
     return elementwise(em, [grad, x, Scalar(thr), Scalar(0.0)], fn)
 
 
+@lowers(aten.hardtanh_backward.default)
+def lower_hardtanh_backward(em, args, kwargs, node):
+    # PyTorch: grad_input = (x <= min || x >= max) ? 0 : grad.
+    grad, x, lo, hi = args[0], args[1], float(args[2]), float(args[3])
+
+    def fn(b, v):
+        c1 = b.op(f"arith.cmpf ole, {v[1]}, {v[2]}", "f32")
+        c2 = b.op(f"arith.cmpf oge, {v[1]}, {v[3]}", "f32")
+        c = b.op(f"arith.ori {c1}, {c2}", "i1")
+        return b.op(f"arith.select {c}, {v[4]}, {v[0]}", "f32")
+    return elementwise(em, [grad, x, Scalar(lo), Scalar(hi), Scalar(0.0)], fn)
+
+
 # --- views and shapes ---------------------------------------------------------
 
 
@@ -609,6 +627,27 @@ def _extract_slice(em, v, dim, start, size, step=1, drop=False):
     return Val(name, out)
 
 
+@lowers(aten.slice_backward.default)
+def lower_slice_backward(em, args, kwargs, node):
+    # Zeros of the input's shape with the gradient inserted at the slice
+    # (a strided tensor.insert_slice when step > 1).
+    go, sizes, dim, start, end, step = args[:6]
+    sizes = [int(d) for d in sizes]
+    dim %= len(sizes)
+    if list(go.shape) == sizes:
+        return go
+    go = em.materialize(go)
+    n = sizes[dim]
+    start = max(min(start + n if start < 0 else start, n), 0)
+    z = em.fill(0.0, sizes)
+    offs, strides = [0] * len(sizes), [1] * len(sizes)
+    offs[dim], strides[dim] = start, step
+    name = em.fresh()
+    em.emit(f"{name} = tensor.insert_slice {go.ssa} into {z.ssa}{offs} {list(go.shape)} "
+            f"{strides} : {ttype(go.shape)} into {ttype(sizes)}")
+    return Val(name, sizes)
+
+
 @lowers(aten.select.int)
 def lower_select(em, args, kwargs, node):
     v = em.materialize(args[0])
@@ -641,7 +680,15 @@ def lower_constant_pad(em, args, kwargs, node):
         d = v.rank - 1 - k
         low[d], high[d] = pads[2 * k], pads[2 * k + 1]
     if min(low + high) < 0:
-        raise UnsupportedOp("aten.constant_pad_nd with negative padding")
+        # Negative padding crops (the backward of a pad): extract_slice first.
+        v = em.materialize(v)
+        offs = [max(-lo, 0) for lo in low]
+        sizes = [s + min(lo, 0) + min(hi, 0) for s, lo, hi in zip(v.shape, low, high)]
+        name = em.fresh()
+        em.emit(f"{name} = tensor.extract_slice {v.ssa}{offs}{sizes}{[1] * v.rank} : "
+                f"{ttype(v.shape)} to {ttype(sizes)}")
+        v = Val(name, sizes)
+        low, high = [max(lo, 0) for lo in low], [max(hi, 0) for hi in high]
     return em.pad(v, low, high, value)
 
 
@@ -794,15 +841,19 @@ def lower_layer_norm(em, args, kwargs, node):
             r = bd.add(r, v[k])
         return r
     out = elementwise(em, ops, norm, out_shape=x.shape)
-    return [out, None, None]
+    if not any(u.target is operator.getitem and u.args[1] != 0 for u in node.users):
+        return [out, None, None]
+    # The saved mean and rstd (keepdim shapes), read by native_layer_norm_backward.
+    rstd = elementwise(em, [var], lambda bd, v: bd.div(bd.const(1.0), bd.sqrt(
+        bd.add(bd.mul(v[0], bd.const(1.0 / n)), bd.const(eps)))))
+    return [out, mean, rstd]
 
 
 @lowers(aten.native_batch_norm.default)
 def lower_batch_norm(em, args, kwargs, node):
     x, w, b, rm, rv, training, momentum, eps = args
     if training:
-        raise UnsupportedOp("aten.native_batch_norm with training=True "
-                            "(batch statistics) is not lowered: use eval mode")
+        return _batch_norm_train(em, x, w, b, rm, rv, eps)
     c = x.shape[1]
     per_ch = lambda v: Val(v.ssa, x.shape, v.base, [1])  # noqa: E731
     ops = [x, per_ch(rm), per_ch(rv)]
@@ -822,6 +873,91 @@ def lower_batch_norm(em, args, kwargs, node):
             r = bd.add(r, i[k])
         return r
     return [em.generic(x.shape, ops, body), None, None]
+
+
+def _per_channel(v, x):
+    """A [C] tensor viewed as broadcast along every dim of x but dim 1."""
+    assert v.base == (x.shape[1],) and v.is_identity()
+    return Val(v.ssa, x.shape, v.base, [1])
+
+
+def _channel_reduce(em, x, others, fn):
+    """[C] = sum over every dim of x but 1 of fn(body, x elt, other elts):
+    one reduction generic; `others` are read through their views."""
+    axes = [0] + list(range(2, x.rank))
+    lol = {d: ([1] + axes).index(d) for d in range(x.rank)}
+    acc = em.fill(0.0, [x.shape[1]])
+    ins = [x] + list(others)
+    return em.generic(acc.shape, ins, lambda b, i, o: b.add(fn(b, i), o), loop_rank=x.rank,
+                      iterators=["parallel"] + ["reduction"] * (x.rank - 1),
+                      out_exprs=ident(1), init=acc, in_exprs=[v.exprs(lol) for v in ins])
+
+
+def _batch_norm_train(em, x, w, b, rm, rv, eps):
+    """Training-mode batch norm (batch statistics, biased variance): mean and
+    variance reductions over N, H, W, the inverse std per channel, then one
+    affine generic. Returns (out, save_mean, save_invstd) as aten does."""
+    if rm is not None or rv is not None:
+        raise UnsupportedOp("aten.native_batch_norm with training=True and running "
+                            "statistics (their update is not lowered): use "
+                            "track_running_stats=False")
+    c = x.shape[1]
+    n = math.prod(x.shape) // c
+    mean = _scale_in_place(em, _channel_reduce(em, x, [], lambda bd, i: i[0]), 1.0 / n)
+    mb = _per_channel(mean, x)
+
+    def sq(bd, i):
+        d = bd.sub(i[0], i[1])
+        return bd.mul(d, d)
+    var = _channel_reduce(em, x, [mb], sq)
+    invstd = elementwise(em, [var], lambda bd, v: bd.div(bd.const(1.0), bd.sqrt(
+        bd.add(bd.mul(v[0], bd.const(1.0 / n)), bd.const(eps)))))
+    ops = [x, mb, _per_channel(invstd, x)]
+    ops += [_per_channel(v, x) for v in (w, b) if v is not None]
+
+    def body(bd, v):
+        r = bd.mul(bd.sub(v[0], v[1]), v[2])
+        k = 3
+        if w is not None:
+            r = bd.mul(r, v[k])
+            k += 1
+        if b is not None:
+            r = bd.add(r, v[k])
+        return r
+    return [elementwise(em, ops, body, out_shape=x.shape), mean, invstd]
+
+
+@lowers(aten.native_batch_norm_backward.default)
+def lower_batch_norm_backward(em, args, kwargs, node):
+    """Training mode (PyTorch's CPU formula): with k = dot * invstd^2 / n,
+    grad_in = (go - sum_go / n - (x - mean) * k) * invstd * w, where
+    sum_go = sum(go), dot = sum(go * (x - mean)) over N, H, W;
+    grad_w = dot * invstd, grad_b = sum_go."""
+    go, x, w, rm, rv, mean, invstd, train, eps, mask = args
+    if not train:
+        raise UnsupportedOp("aten.native_batch_norm_backward in eval mode")
+    c = x.shape[1]
+    n = math.prod(x.shape) // c
+    mb, ib = _per_channel(mean, x), _per_channel(invstd, x)
+    sum_go = _channel_reduce(em, go, [], lambda bd, i: i[0])
+    dot = _channel_reduce(em, go, [x, mb], lambda bd, i: bd.mul(i[0], bd.sub(i[1], i[2])))
+    results = [None, None, None]
+    if mask[0]:
+        ops = [go, x, mb, ib, _per_channel(dot, x), _per_channel(sum_go, x)]
+        ops += [_per_channel(w, x)] if w is not None else []
+
+        def body(bd, v):
+            k = bd.mul(bd.mul(bd.mul(v[4], v[3]), v[3]), bd.const(1.0 / n))
+            dx = bd.mul(bd.sub(v[1], v[2]), k)
+            gm = bd.mul(v[5], bd.const(1.0 / n))
+            scale = bd.mul(v[3], v[6]) if w is not None else v[3]
+            return bd.mul(bd.sub(bd.sub(v[0], gm), dx), scale)
+        results[0] = elementwise(em, ops, body, out_shape=x.shape)
+    if mask[1]:
+        results[1] = elementwise(em, [dot, invstd], lambda bd, v: bd.mul(v[0], v[1]))
+    if mask[2]:
+        results[2] = sum_go
+    return results
 
 
 # --- matmul ---------------------------------------------------------------------
@@ -957,26 +1093,24 @@ def _live_taps(size, out, k, s, p, d):
 @lowers(aten.convolution_backward.default)
 def lower_convolution_backward(em, args, kwargs, node):
     go, x, w, bias_sizes, stride, padding, dilation, transposed, out_pad, groups, mask = args
-    if transposed or groups != 1 or x.rank != 4 or list(dilation) != [1, 1]:
-        raise UnsupportedOp("aten.convolution_backward: only 2-D, groups=1, dilation=1, "
-                            "non-transposed convolutions")
+    depthwise = groups != 1 and groups == x.shape[1] == w.shape[0] and w.shape[1] == 1
+    if transposed or (groups != 1 and not depthwise) or x.rank != 4 \
+            or list(dilation) != [1, 1]:
+        raise UnsupportedOp("aten.convolution_backward: only 2-D, groups=1 or depthwise, "
+                            "dilation=1, non-transposed convolutions")
     go, x, w = em.materialize(go), em.materialize(x), em.materialize(w)
     n, c, h, wd = x.shape
     f, _, kh, kw = w.shape
     _, _, ho, wo = go.shape
     results = [None, None, None]
+    if depthwise:
+        return _depthwise_conv_backward(em, go, x, w, stride, padding, mask)
     if mask[0]:
         # grad_input = conv(zero-dilate-and-pad(grad_out), flip(w)^T), stride 1.
         low = [kh - 1 - padding[0], kw - 1 - padding[1]]
         if min(low) < 0:
             raise UnsupportedOp("aten.convolution_backward with padding >= kernel size")
-        ph, pw = h + kh - 1, wd + kw - 1
-        z = em.fill(0.0, [n, f, ph, pw])
-        name = em.fresh()
-        em.emit(f"{name} = tensor.insert_slice {go.ssa} into {z.ssa}[0, 0, {low[0]}, {low[1]}]"
-                f" [{n}, {f}, {ho}, {wo}] [1, 1, {stride[0]}, {stride[1]}] : "
-                f"{ttype(go.shape)} into {ttype(z.shape)}")
-        dil = Val(name, z.shape)
+        dil = _dilate_and_pad(em, go, [h + kh - 1, wd + kw - 1], low, stride)
         wf = em.generic([c, f, kh, kw], [w], lambda b, i, o: i[0],
                         in_exprs=[["d1", "d0", f"{kh - 1} - d2", f"{kw - 1} - d3"]])
         gi = em.fill(0.0, [n, c, h, wd])
@@ -997,6 +1131,60 @@ def lower_convolution_backward(em, args, kwargs, node):
             out_exprs=ident(4), init=acc,
             in_exprs=[["d4", "d0", "d5", "d6"],
                       ["d4", "d1", f"d5 * {s0} + d2", f"d6 * {s1} + d3"]])
+    if mask[2]:
+        results[2] = _sum(em, go, [0, 2, 3], False)
+    return results
+
+
+def _dilate_and_pad(em, go, size, low, stride):
+    """grad_out with stride-1 zeros inserted between elements and padded to
+    `size` (H, W), low padding `low`: zeros + a strided tensor.insert_slice;
+    grad_out itself when that is the identity (stride 1, no padding)."""
+    n, f, ho, wo = go.shape
+    if list(stride) == [1, 1] and list(low) == [0, 0] and list(size) == [ho, wo]:
+        return go
+    z = em.fill(0.0, [n, f] + list(size))
+    name = em.fresh()
+    em.emit(f"{name} = tensor.insert_slice {go.ssa} into {z.ssa}[0, 0, {low[0]}, {low[1]}]"
+            f" [{n}, {f}, {ho}, {wo}] [1, 1, {stride[0]}, {stride[1]}] : "
+            f"{ttype(go.shape)} into {ttype(z.shape)}")
+    return Val(name, z.shape)
+
+
+def _depthwise_conv_backward(em, go, x, w, stride, padding, mask):
+    """convolution_backward of a depthwise conv (groups = channels, one filter
+    per channel): the same as groups=1 per channel, with depthwise ops."""
+    n, c, h, wd = x.shape
+    _, _, kh, kw = w.shape
+    _, _, ho, wo = go.shape
+    results = [None, None, None]
+    if mask[0]:
+        # grad_input = depthwise conv(zero-dilate-and-pad(grad_out), flip(w)), stride 1.
+        low = [kh - 1 - padding[0], kw - 1 - padding[1]]
+        if min(low) < 0:
+            raise UnsupportedOp("aten.convolution_backward with padding >= kernel size")
+        dil = _dilate_and_pad(em, go, [h + kh - 1, wd + kw - 1], low, stride)
+        wf = em.generic([c, kh, kw], [w], lambda b, i, o: i[0],
+                        in_exprs=[["d0", "0", f"{kh - 1} - d1", f"{kw - 1} - d2"]])
+        gi = em.fill(0.0, [n, c, h, wd])
+        name = em.fresh()
+        em.emit(f"{name} = linalg.depthwise_conv_2d_nchw_chw {{dilations = dense<1> : "
+                f"tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} ins({dil.ssa}, {wf.ssa} : "
+                f"{ttype(dil.shape)}, {ttype(wf.shape)}) outs({gi.ssa} : {ttype(gi.shape)}) "
+                f"-> {ttype(gi.shape)}")
+        results[0] = Val(name, gi.shape)
+    if mask[1]:
+        # grad_weight[c,0,i,j] = sum_{n,y,x} go[n,c,y,x] * xpad[n,c,y*s+i,x*s+j]
+        xp = em.pad(x, [0, 0, padding[0], padding[1]], [0, 0, padding[0], padding[1]], 0.0)
+        acc = em.fill(0.0, [c, kh, kw])
+        s0, s1 = stride
+        gw = em.generic(
+            acc.shape, [go, xp], lambda b, i, o: b.add(b.mul(i[0], i[1]), o),
+            loop_rank=6, iterators=["parallel"] * 3 + ["reduction"] * 3,
+            out_exprs=ident(3), init=acc,
+            in_exprs=[["d3", "d0", "d4", "d5"],
+                      ["d3", "d0", f"d4 * {s0} + d1", f"d5 * {s1} + d2"]])
+        results[1] = em.expand(gw, [c, 1, kh, kw], [[0, 1], [2], [3]])
     if mask[2]:
         results[2] = _sum(em, go, [0, 2, 3], False)
     return results
@@ -1036,11 +1224,125 @@ def lower_max_pool(em, args, kwargs, node):
     padding = list(args[3]) if len(args) > 3 else [0, 0]
     dilation = list(args[4]) if len(args) > 4 else [1, 1]
     ceil = args[5] if len(args) > 5 else False
+    used = False
     for user in node.users:
-        if user.target is not operator.getitem or user.args[1] != 0:
-            raise UnsupportedOp("aten.max_pool2d_with_indices: the indices output is used")
+        if user.target is not operator.getitem:
+            raise UnsupportedOp("aten.max_pool2d_with_indices: output used as a tuple")
+        used |= user.args[1] != 0
     out = _pool(em, x, "max", kernel, stride, padding, dilation, ceil, -math.inf, -math.inf)
-    return [out, None]
+    if not used:
+        return [out, None]
+    return [out, _max_pool_indices(em, x, out, kernel, stride, padding, dilation)]
+
+
+def _max_pool_indices(em, x, m, kernel, stride, padding, dilation):
+    """The indices output of max_pool2d_with_indices, as f32 (exact below 2^24):
+    the flat index h*W+w into the input plane of the first (row-major) window
+    element equal to the window max m, as PyTorch's CPU kernel picks it."""
+    n, c, h, w = x.shape
+    if h * w >= 1 << 24:
+        raise UnsupportedOp("aten.max_pool2d_with_indices: plane too large for f32 indices")
+    _, _, ho, wo = m.shape
+    hi_h = max((ho - 1) * stride[0] + dilation[0] * (kernel[0] - 1) + 1 - h - padding[0], 0)
+    hi_w = max((wo - 1) * stride[1] + dilation[1] * (kernel[1] - 1) + 1 - w - padding[1], 0)
+    xp = em.pad(x, [0, 0, padding[0], padding[1]], [0, 0, hi_h, hi_w], -math.inf)
+    acc = em.fill(math.inf, m.shape)
+
+    def body(b, i, o):
+        def coord(loop, win, s, d, p):
+            a = b.raw(f"linalg.index {loop} : index")
+            k = b.raw(f"linalg.index {win} : index")
+            a = b.op(f"arith.index_cast {a}", "index to i32")
+            k = b.op(f"arith.index_cast {k}", "index to i32")
+            a = b.op(f"arith.muli {a}, {b.op(f'arith.constant {s}', 'i32')}", "i32")
+            k = b.op(f"arith.muli {k}, {b.op(f'arith.constant {d}', 'i32')}", "i32")
+            r = b.op(f"arith.addi {a}, {k}", "i32")
+            return b.op(f"arith.subi {r}, {b.op(f'arith.constant {p}', 'i32')}", "i32")
+        row = coord(2, 4, stride[0], dilation[0], padding[0])
+        col = coord(3, 5, stride[1], dilation[1], padding[1])
+        flat = b.op(f"arith.muli {row}, {b.op(f'arith.constant {w}', 'i32')}", "i32")
+        flat = b.op(f"arith.addi {flat}, {col}", "i32")
+        fidx = b.op(f"arith.sitofp {flat}", "i32 to f32")
+        eq = b.op(f"arith.cmpf oeq, {i[0]}, {i[1]}", "f32")
+        cand = b.op(f"arith.select {eq}, {fidx}, {b.const(math.inf)}", "f32")
+        return b.min(cand, o)
+    s0, s1 = stride
+    d0, d1 = dilation
+    # The window operand (unread, as the pooling ops' second operand) gives
+    # the window loops their bounds.
+    win = Val(em.empty(list(kernel)), list(kernel))
+    return em.generic(m.shape, [xp, m, win], body, loop_rank=6,
+                      iterators=["parallel"] * 4 + ["reduction"] * 2,
+                      out_exprs=ident(4), init=acc,
+                      in_exprs=[["d0", "d1", f"d2 * {s0} + d4 * {d0}", f"d3 * {s1} + d5 * {d1}"],
+                                ["d0", "d1", "d2", "d3"], ["d4", "d5"]])
+
+
+@lowers(aten.max_pool2d_with_indices_backward.default)
+def lower_max_pool_backward(em, args, kwargs, node):
+    go, x, kernel, stride, padding, dilation, ceil, idx = args
+    kernel = list(kernel)
+    stride = list(stride) or kernel
+    n, c, h, w = x.shape
+    _, _, ho, wo = go.shape
+    if stride != kernel or any(padding) or list(dilation) != [1, 1] \
+            or ho * kernel[0] != h or wo * kernel[1] != w:
+        raise UnsupportedOp("aten.max_pool2d_with_indices_backward: only non-overlapping "
+                            "windows (stride = kernel) that tile the input, no padding")
+    kh, kw = kernel
+    # Each input element is in exactly one window: grad_input viewed as
+    # [n, c, ho, kh, wo, kw] is grad_out where the window's index names it.
+    lol = {0: 0, 1: 1, 2: 2, 3: 4}
+
+    def body(b, i, o):
+        def pos(out_loop, win_loop, k):
+            a = b.raw(f"linalg.index {out_loop} : index")
+            r = b.raw(f"linalg.index {win_loop} : index")
+            a = b.op(f"arith.index_cast {a}", "index to i32")
+            r = b.op(f"arith.index_cast {r}", "index to i32")
+            a = b.op(f"arith.muli {a}, {b.op(f'arith.constant {k}', 'i32')}", "i32")
+            return b.op(f"arith.addi {a}, {r}", "i32")
+        flat = b.op(f"arith.muli {pos(2, 3, kh)}, {b.op(f'arith.constant {w}', 'i32')}", "i32")
+        flat = b.op(f"arith.addi {flat}, {pos(4, 5, kw)}", "i32")
+        fidx = b.op(f"arith.sitofp {flat}", "i32 to f32")
+        eq = b.op(f"arith.cmpf oeq, {i[1]}, {fidx}", "f32")
+        return b.op(f"arith.select {eq}, {i[0]}, {b.const(0.0)}", "f32")
+    g = em.generic([n, c, ho, kh, wo, kw], [go, idx], body,
+                   in_exprs=[go.exprs(lol), idx.exprs(lol)])
+    return em.collapse(g, [n, c, h, w], [[0], [1], [2, 3], [4, 5]])
+
+
+def _unpool_mean(em, go, x_shape, divisor):
+    """Backward of an average pool whose windows tile the input (stride =
+    kernel, no padding): grad_out[n, c, y, x] / divisor broadcast to each
+    window, as [n, c, ho, kh, wo, kw] collapsed to the input shape."""
+    n, c, ho, wo = go.shape
+    kh, kw = x_shape[2] // ho, x_shape[3] // wo
+    g = em.generic([n, c, ho, kh, wo, kw], [go], lambda b, i, o: b.div(i[0], b.const(divisor)),
+                   in_exprs=[go.exprs({0: 0, 1: 1, 2: 2, 3: 4})])
+    return em.collapse(g, list(x_shape), [[0], [1], [2, 3], [4, 5]])
+
+
+@lowers(aten.avg_pool2d_backward.default)
+def lower_avg_pool_backward(em, args, kwargs, node):
+    go, x, kernel, stride, padding, ceil, include_pad, divisor = args[:8]
+    kernel = list(kernel)
+    stride = list(stride) or kernel
+    n, c, h, w = x.shape
+    _, _, ho, wo = go.shape
+    if stride != kernel or any(padding) or ho * kernel[0] != h or wo * kernel[1] != w:
+        raise UnsupportedOp("aten.avg_pool2d_backward: only non-overlapping windows "
+                            "(stride = kernel) that tile the input, no padding")
+    return _unpool_mean(em, go, x.shape, divisor or kernel[0] * kernel[1])
+
+
+@lowers(aten._adaptive_avg_pool2d_backward.default)
+def lower_adaptive_avg_pool_backward(em, args, kwargs, node):
+    go, x = args[:2]
+    ho, wo = go.shape[2:]
+    if x.shape[2] % ho or x.shape[3] % wo:
+        raise UnsupportedOp("aten._adaptive_avg_pool2d_backward with non-divisible sizes")
+    return _unpool_mean(em, go, x.shape, (x.shape[2] // ho) * (x.shape[3] // wo))
 
 
 @lowers(aten.avg_pool2d.default)
@@ -1133,6 +1435,61 @@ def lower_upsample(em, args, kwargs, node):
     return em.generic([n, c, oh, ow], [], body)
 
 
+@lowers(aten.upsample_bilinear2d_backward.vec)
+def lower_upsample_bilinear_backward(em, args, kwargs, node):
+    """The adjoint of the bilinear gather, separably: with W[o, i] the weight
+    of input row i in output row o (the forward's formula: 1 - lambda at i0,
+    lambda at i1), grad_in = Wh^T . grad_out . Ww, as two reduction generics
+    (over the output columns, then rows) that compute the weights from
+    linalg.index."""
+    go, out_size, in_size, align, scales = args[:5]
+    go = em.materialize(go)
+    n, c, h, w = [int(d) for d in in_size]
+    oh, ow = go.shape[2:]
+
+    def scale(i, o, k):
+        if align:
+            return (i - 1) / (o - 1) if o > 1 else 0.0
+        if scales is not None:
+            return 1.0 / scales[k]
+        return i / o
+    sh, sw = scale(h, oh, 0), scale(w, ow, 1)
+
+    def weight(b, o_loop, i_loop, sc, insize):
+        """W[o, i] as the forward computes lambda (same f32 operations)."""
+        o = b.raw(f"linalg.index {o_loop} : index")
+        oi = b.op(f"arith.index_cast {o}", "index to i32")
+        fo = b.op(f"arith.sitofp {oi}", "i32 to f32")
+        if align:
+            src = b.mul(fo, b.const(sc))
+        else:
+            src = b.max(b.sub(b.mul(b.add(fo, b.const(0.5)), b.const(sc)), b.const(0.5)),
+                        b.const(0.0))
+        i0 = b.op(f"arith.fptosi {src}", "f32 to i32")
+        lam = b.sub(src, b.op(f"arith.sitofp {i0}", "i32 to f32"))
+        one = b.op("arith.constant 1", "i32")
+        hi = b.op(f"arith.constant {insize - 1}", "i32")
+        i1 = b.op(f"arith.minsi {b.op(f'arith.addi {i0}, {one}', 'i32')}, {hi}", "i32")
+        i = b.raw(f"linalg.index {i_loop} : index")
+        ii = b.op(f"arith.index_cast {i}", "index to i32")
+        zero = b.const(0.0)
+        at0 = b.op(f"arith.cmpi eq, {ii}, {i0}", "i32")
+        at1 = b.op(f"arith.cmpi eq, {ii}, {i1}", "i32")
+        w0 = b.op(f"arith.select {at0}, {b.sub(b.const(1.0), lam)}, {zero}", "f32")
+        w1 = b.op(f"arith.select {at1}, {lam}, {zero}", "f32")
+        return b.add(w0, w1)
+    # t[n, c, y, j] = sum_x go[n, c, y, x] * Ww[x, j]   (loops n, c, y, j, x)
+    acc = em.fill(0.0, [n, c, oh, w])
+    t = em.generic(acc.shape, [go], lambda b, i, o: b.add(b.mul(i[0], weight(b, 4, 3, sw, w)), o),
+                   loop_rank=5, iterators=["parallel"] * 4 + ["reduction"],
+                   out_exprs=ident(4), init=acc, in_exprs=[["d0", "d1", "d2", "d4"]])
+    # gi[n, c, i, j] = sum_y Wh[y, i] * t[n, c, y, j]   (loops n, c, i, j, y)
+    acc = em.fill(0.0, [n, c, h, w])
+    return em.generic(acc.shape, [t], lambda b, i, o: b.add(b.mul(i[0], weight(b, 4, 2, sh, h)), o),
+                      loop_rank=5, iterators=["parallel"] * 4 + ["reduction"],
+                      out_exprs=ident(4), init=acc, in_exprs=[["d0", "d1", "d4", "d3"]])
+
+
 @lowers(aten.mse_loss.default)
 def lower_mse_loss(em, args, kwargs, node):
     a, b = args[0], args[1]
@@ -1149,9 +1506,22 @@ def lower_mse_loss(em, args, kwargs, node):
 # ===----------------------------------------------------------------------===#
 
 
-def trace(fn, example_inputs):
-    """make_fx + functionalize: an aten graph with value semantics."""
-    g = make_fx(functionalize(fn, remove="mutations"))(*example_inputs)
+# Decomposed at trace time in training steps (into sum reductions and
+# elementwise aten ops that have lowerings): the layer norm backward. (The
+# layer norm forward keeps its lowering, which also returns the saved mean and
+# rstd when the backward reads them; batch norm in training mode and its
+# backward have lowerings: decomposed, each batch norm became ~30 generics.)
+TRAIN_DECOMPOSITIONS = [aten.native_layer_norm_backward]
+
+
+def trace(fn, example_inputs, decompositions=None):
+    """make_fx + functionalize: an aten graph with value semantics.
+    decompositions: aten ops (packets) to decompose with torch._decomp."""
+    kw = {}
+    if decompositions:
+        import torch._decomp
+        kw["decomposition_table"] = torch._decomp.get_decompositions(decompositions)
+    g = make_fx(functionalize(fn, remove="mutations"), **kw)(*example_inputs)
     g.graph.eliminate_dead_code()
     g.recompile()
     return g
@@ -1266,7 +1636,7 @@ def export(name, out_dir):
     import networks
     spec = networks.SPECS[name]
     fn, arg_names, inputs, source = spec.build()
-    gm = trace(fn, inputs)
+    gm = trace(fn, inputs, TRAIN_DECOMPOSITIONS if spec.train else None)
     text = to_mlir(gm, arg_names, source)
     path = os.path.join(out_dir, f"{name}.tensor.mlir")
     with open(path, "w") as f:

@@ -16,7 +16,10 @@ public architecture descriptions:
     branches advanced block by block across branches, with exchange units.
   * A transformer encoder block (post-norm, as torch.nn.TransformerEncoderLayer)
     written out with explicit matmuls, softmax and layer norm.
-  * One SGD training step (forward + backward + update) of a small CNN.
+  * SGD training steps (forward + loss + backward + update): a small CNN
+    without batch norm, ResNet-8, a CIFAR ResNet-20, a MobileNetV2-style
+    network, a 4-block transformer encoder and a reduced U-Net, the
+    batch-norm ones with batch statistics (training mode).
   * A small U-Net (Ronneberger et al. 2015, in the bilinear-upsampling form
     of the common PyTorch re-implementations): 3 pooling levels, the decoder
     concatenates the encoder's skip connections.
@@ -457,9 +460,129 @@ class SmallCNN(nn.Module):
         return self.fc(torch.flatten(x, 1))
 
 
-def train_step_fn(model, lr=0.01):
+class CifarBlock(nn.Module):
+    """ResNet basic block for CIFAR (He et al. 2016, section 4.2): two 3x3
+    conv-BN, identity shortcut; when the shape changes, option A (parameter
+    free): subsample by 2 and zero-pad the new channels."""
+
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.pad = (cout - cin) // 2 if stride != 1 or cin != cout else None
+
+    def forward(self, x):
+        y = self.bn2(self.conv2(F.relu(self.bn1(self.conv1(x)))))
+        if self.pad is not None:
+            x = F.pad(x[:, :, ::2, ::2], (0, 0, 0, 0, self.pad, self.pad))
+        return F.relu(y + x)
+
+
+class ResNet20(nn.Module):
+    """CIFAR ResNet-20: 3x3 conv 16, 3 stages x 3 basic blocks (16/32/64
+    channels, stride 2 at the start of stages 2 and 3, option-A shortcuts),
+    global average pool, FC 10."""
+
+    def __init__(self, classes=10, blocks=3):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 16, 3, 1, 1, bias=False)
+        self.bn = nn.BatchNorm2d(16)
+        layers, c = [], 16
+        for cout, stride in ((16, 1), (32, 2), (64, 2)):
+            for k in range(blocks):
+                layers.append(CifarBlock(c, cout, stride if k == 0 else 1))
+                c = cout
+        self.layers = nn.Sequential(*layers)
+        self.fc = nn.Linear(64, classes)
+
+    def forward(self, x):
+        x = self.layers(F.relu(self.bn(self.conv(x))))
+        x = F.adaptive_avg_pool2d(x, 1)
+        return self.fc(torch.flatten(x, 1))
+
+
+class InvertedResidual(nn.Module):
+    """MobileNetV2 block: 1x1 expand (t), 3x3 depthwise (stride s), 1x1
+    linear projection, each with BN; ReLU6 after the first two; residual
+    when the shape is kept."""
+
+    def __init__(self, cin, cout, stride, t):
+        super().__init__()
+        mid = cin * t
+        self.expand = nn.Sequential(nn.Conv2d(cin, mid, 1, bias=False),
+                                    nn.BatchNorm2d(mid)) if t != 1 else None
+        self.dw = nn.Conv2d(mid, mid, 3, stride, 1, groups=mid, bias=False)
+        self.bn_dw = nn.BatchNorm2d(mid)
+        self.project = nn.Conv2d(mid, cout, 1, bias=False)
+        self.bn_project = nn.BatchNorm2d(cout)
+        self.residual = stride == 1 and cin == cout
+
+    def forward(self, x):
+        y = F.relu6(self.expand(x)) if self.expand is not None else x
+        y = F.relu6(self.bn_dw(self.dw(y)))
+        y = self.bn_project(self.project(y))
+        return x + y if self.residual else y
+
+
+class MobileNetV2Small(nn.Module):
+    """MobileNetV2-style network for 32x32 inputs: 3x3 conv 16 (stride 2),
+    9 inverted residual blocks (t, c, n, s) = (1, 16, 1, 1), (4, 24, 2, 2),
+    (4, 32, 3, 2), (4, 64, 2, 2), (4, 96, 1, 1), 1x1 conv 128, global
+    average pool, FC 10."""
+
+    CFG = [(1, 16, 1, 1), (4, 24, 2, 2), (4, 32, 3, 2), (4, 64, 2, 2), (4, 96, 1, 1)]
+
+    def __init__(self, classes=10):
+        super().__init__()
+        self.stem = conv_bn(3, 16, 3, 2)
+        blocks, c = [], 16
+        for t, cout, n, s in self.CFG:
+            for k in range(n):
+                blocks.append(InvertedResidual(c, cout, s if k == 0 else 1, t))
+                c = cout
+        self.blocks = nn.Sequential(*blocks)
+        self.head = conv_bn(c, 128, 1)
+        self.fc = nn.Linear(128, classes)
+
+    def forward(self, x):
+        x = self.blocks(F.relu6(self.stem(x)))
+        x = F.relu6(self.head(x))
+        x = F.adaptive_avg_pool2d(x, 1)
+        return self.fc(torch.flatten(x, 1))
+
+
+class TransformerTagger(nn.Module):
+    """`blocks` EncoderBlocks (post-norm) on a [S, D] sequence and a linear
+    head per token (a token classifier: the loss is over the S tokens)."""
+
+    def __init__(self, d=32, heads=2, ff=64, blocks=4, classes=10):
+        super().__init__()
+        self.blocks = nn.Sequential(*[EncoderBlock(d, heads, ff) for _ in range(blocks)])
+        self.head = nn.Linear(d, classes)
+
+    def forward(self, x):
+        return self.head(self.blocks(x))
+
+
+def batch_stats_only(model):
+    """Batch norm with batch statistics only: drop the running mean/var (the
+    training step then neither reads nor updates them)."""
+    for mod in model.modules():
+        if isinstance(mod, nn.modules.batchnorm._BatchNorm):
+            mod.track_running_stats = False
+            mod.running_mean = mod.running_var = mod.num_batches_tracked = None
+    return model
+
+
+def train_step_fn(model, lr=0.01, fused_update=False):
     """fn(x, y, *params) -> (loss, *updated params): one SGD step with a
-    soft-target cross-entropy loss; the joint graph comes from functorch."""
+    soft-target cross-entropy loss; the joint graph comes from functorch.
+
+    The update is p - lr * g (aten mul + sub), or with fused_update
+    p.add(g, alpha=-lr) as torch.optim.SGD writes it (one aten add: one
+    generic per parameter; the same f32 values)."""
     names = [n for n, _ in model.named_parameters()]
 
     def loss_fn(ps, x, y):
@@ -468,6 +591,8 @@ def train_step_fn(model, lr=0.01):
 
     def step(x, y, *ps):
         gs, loss = grad_and_value(loss_fn)(ps, x, y)
+        if fused_update:
+            return (loss,) + tuple(torch.add(p, g, alpha=-lr) for p, g in zip(ps, gs))
         return (loss,) + tuple(p - lr * g for p, g in zip(ps, gs))
     return step, names
 
@@ -478,11 +603,12 @@ def train_step_fn(model, lr=0.01):
 
 
 class Spec:
-    def __init__(self, make, input_shapes, source, train=False):
+    def __init__(self, make, input_shapes, source, train=False, fused_update=False):
         self.make = make
         self.input_shapes = input_shapes
         self.source = source
         self.train = train
+        self.fused_update = fused_update
 
     def model(self):
         torch.manual_seed(0)
@@ -497,7 +623,10 @@ class Spec:
         gen = torch.Generator().manual_seed(1)
         inputs = [torch.randn(*s, generator=gen) for s in self.input_shapes]
         if self.train:
-            fn, names = train_step_fn(m)
+            # Training mode: batch norm normalises with the batch statistics;
+            # the running statistics are dropped (see batch_stats_only).
+            batch_stats_only(m).train()
+            fn, names = train_step_fn(m, fused_update=self.fused_update)
             params = [p.detach() for p in m.parameters()]
             arg_names = ["input", "target"] + names
             return fn, arg_names, inputs + params, self.source
@@ -547,4 +676,20 @@ SPECS = {
     "transformer_encoder": Spec(EncoderBlock, [(64, 128)], "networks.EncoderBlock"),
     "unet_small": Spec(UNetSmall, [(1, 3, 64, 64)], "networks.UNetSmall"),
     "two_tower": Spec(TwoTower, [(1, 3, 64, 64), (1, 1, 64, 64)], "networks.TwoTower"),
+    "train_step_resnet8": Spec(ResNet8, [(2, 3, 32, 32), (2, 10)],
+                               "SGD step of MLPerf Tiny ResNet-8 (networks.ResNet8, BN "
+                               "batch statistics)", train=True, fused_update=True),
+    "train_step_resnet20": Spec(ResNet20, [(2, 3, 32, 32), (2, 10)],
+                                "SGD step of CIFAR ResNet-20 (networks.ResNet20, BN "
+                                "batch statistics)", train=True, fused_update=True),
+    "train_step_mobilenet": Spec(MobileNetV2Small, [(2, 3, 32, 32), (2, 10)],
+                                 "SGD step of networks.MobileNetV2Small (BN batch "
+                                 "statistics)", train=True, fused_update=True),
+    "train_step_transformer": Spec(TransformerTagger, [(16, 32), (16, 10)],
+                                   "SGD step of networks.TransformerTagger (4 "
+                                   "EncoderBlocks d=32, 2 heads, FF 64)", train=True,
+                                   fused_update=True),
+    "train_step_unet": Spec(lambda: UNetSmall(c=4), [(2, 3, 32, 32), (2, 2, 32, 32)],
+                            "SGD step of networks.UNetSmall(c=4) (BN batch statistics)",
+                            train=True, fused_update=True),
 }

@@ -102,12 +102,14 @@ func.func @unet(%x: memref<256xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.n
 // -----
 
 // Tests in-place accumulation: both updates write %acc and keep their order;
-// each addend is produced just before it is consumed.
+// each addend is produced just before it is consumed, and the fill of %acc
+// runs right before the first update (it only starts %acc).
 // CHECK-LABEL: func.func @accumulate
-// CHECK: %[[ACC:.+]] = memref.alloc() : memref<16xf32>
-// CHECK: linalg.fill {{.*}} outs(%[[ACC]]
-// CHECK-NEXT: %[[T2:.+]] = memref.alloc() : memref<16xf32>
+// CHECK: %[[T2:.+]] = memref.alloc() : memref<16xf32>
 // CHECK-NEXT: linalg.copy {{.*}} outs(%[[T2]]
+// CHECK-NEXT: %[[ACC:.+]] = memref.alloc() : memref<16xf32>
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: linalg.fill {{.*}} outs(%[[ACC]]
 // CHECK-NEXT: linalg.add ins(%[[ACC]], %[[T2]] : {{.*}}) outs(%[[ACC]]
 // CHECK-NEXT: memref.dealloc %[[T2]]
 // CHECK-NEXT: %[[T1:.+]] = memref.alloc() : memref<16xf32>

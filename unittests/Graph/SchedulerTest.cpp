@@ -749,3 +749,131 @@ TEST(SchedulerCases, LiveInFreedEarly) {
 }
 
 } // namespace
+
+namespace {
+
+/// A segment graph as a MemoryGraph (same nodes, buffers, edges, flags).
+MemoryGraph graphOfSegment(const SegmentGraph &seg) {
+  MemoryGraph g;
+  for (LocalId v = 0; v < seg.numNodes(); ++v)
+    g.addNode(seg.transient[v]);
+  for (uint32_t b = 0; b < seg.numBuffers(); ++b) {
+    BufferId id = g.addBuffer(seg.size[b], seg.liveIn[b], seg.liveOut[b]);
+    for (LocalId t : seg.touchers(b))
+      g.addTouch(id, t);
+  }
+  for (LocalId v = 0; v < seg.numNodes(); ++v)
+    for (LocalId s : seg.succs(v))
+      g.addEdge(v, s);
+  g.finalize();
+  return g;
+}
+
+bool validLocalOrder(const SegmentGraph &seg, const std::vector<LocalId> &o) {
+  if (o.size() != seg.numNodes())
+    return false;
+  std::vector<size_t> pos(o.size(), SIZE_MAX);
+  for (size_t i = 0; i < o.size(); ++i) {
+    if (o[i] >= o.size() || pos[o[i]] != SIZE_MAX)
+      return false;
+    pos[o[i]] = i;
+  }
+  for (LocalId v = 0; v < seg.numNodes(); ++v)
+    for (LocalId s : seg.succs(v))
+      if (pos[v] > pos[s])
+        return false;
+  return true;
+}
+
+/// Contraction keeps the optimum (brute force on both graphs), expands every
+/// contracted order to a valid order of the same peak, and projects every
+/// valid order to a valid contracted order that is no worse.
+void checkContraction(const MemoryGraph &g, unsigned &merged) {
+  SegmentGraph seg = buildSegment(g, 0, static_cast<NodeId>(g.numNodes()));
+  ContractedSegment c = contractSegment(seg);
+  merged += seg.numNodes() - c.graph.numNodes();
+  MemoryGraph cg = graphOfSegment(c.graph);
+  ASSERT_TRUE(cg.isValidOrder(cg.programOrder()))
+      << "contracted ids are not a topological order";
+  std::vector<NodeId> best;
+  uint64_t optimum = bruteForceMinPeak(graphOfSegment(seg));
+  uint64_t contractedOptimum = bruteForceMinPeak(cg, &best);
+  EXPECT_EQ(contractedOptimum, optimum);
+  std::vector<LocalId> local(best.begin(), best.end());
+  std::vector<LocalId> expanded = expandOrder(c, local);
+  ASSERT_TRUE(validLocalOrder(seg, expanded));
+  EXPECT_EQ(segmentPeak(seg, expanded), segmentPeak(c.graph, local));
+  std::vector<LocalId> program(seg.numNodes());
+  for (LocalId v = 0; v < seg.numNodes(); ++v)
+    program[v] = v;
+  for (const std::vector<LocalId> &order :
+       {program, listSchedule(seg, Priority::MinNetAlloc),
+        listSchedule(seg, Priority::Depth)}) {
+    std::vector<LocalId> projected = projectOrder(c, order);
+    ASSERT_TRUE(validLocalOrder(c.graph, projected));
+    EXPECT_LE(segmentPeak(c.graph, projected), segmentPeak(seg, order));
+  }
+  // The identity order of the contracted graph is the projected program order.
+  EXPECT_EQ(projectOrder(c, program), [&] {
+    std::vector<LocalId> id(c.graph.numNodes());
+    for (LocalId v = 0; v < id.size(); ++v)
+      id[v] = v;
+    return id;
+  }());
+}
+
+TEST(SchedulerContract, KeepsTheOptimumOnEveryFamily) {
+  unsigned merged = 0, cases = 0;
+  for (GraphFamily f : allFamilies())
+    for (uint64_t seed = 0; seed < 300; ++seed) {
+      unsigned nodes = 2 + seed % 15;
+      SCOPED_TRACE(caseName(f, nodes, seed));
+      checkContraction(caseGraph(f, nodes, seed), merged);
+      ++cases;
+    }
+  EXPECT_EQ(cases, 300u * allFamilies().size());
+  EXPECT_GT(merged, cases / 4); // the rules do apply
+}
+
+TEST(SchedulerContract, KeepsTheOptimumOnArbitraryGraphs) {
+  unsigned merged = 0;
+  for (uint64_t seed = 0; seed < 3000; ++seed) {
+    SCOPED_TRACE("arbitrary seed " + std::to_string(seed));
+    checkContraction(arbitraryGraph(seed, 14), merged);
+  }
+  EXPECT_GT(merged, 1000u);
+}
+
+TEST(SchedulerContract, FillsSinkIntoTheirConsumer) {
+  // Fills of an accumulator a (node 0) and of b (node 1) before the
+  // matmul-like node 2, which touches both and x; node 3 reads b and x and
+  // writes the result y. Each fill's first successor touches its buffer, so
+  // both merge into node 2.
+  MemoryGraph g;
+  for (int i = 0; i < 4; ++i)
+    g.addNode();
+  BufferId a = g.addBuffer(40), b = g.addBuffer(30), x = g.addBuffer(20),
+           y = g.addBuffer(10, false, true);
+  g.addTouch(a, 0);
+  g.addTouch(a, 2);
+  g.addTouch(b, 1);
+  g.addTouch(b, 2);
+  g.addTouch(b, 3);
+  g.addTouch(x, 2);
+  g.addTouch(x, 3);
+  g.addTouch(y, 3);
+  g.addEdge(0, 2);
+  g.addEdge(1, 2);
+  g.addEdge(1, 3); // implied by 1 -> 2 -> 3: node 2 is still 1's first
+  g.addEdge(2, 3);
+  g.finalize();
+  SegmentGraph seg = buildSegment(g, 0, 4);
+  ContractedSegment c = contractSegment(seg);
+  // 0 and 1 sink into 2 (1's successors both come after 2); 3 touches y,
+  // which 2 does not, so it stays.
+  ASSERT_EQ(c.graph.numNodes(), 2u);
+  EXPECT_EQ(c.members[0], (std::vector<LocalId>{1, 0, 2}));
+  EXPECT_EQ(c.members[1], (std::vector<LocalId>{3}));
+}
+
+} // namespace

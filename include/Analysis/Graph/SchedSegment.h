@@ -103,6 +103,34 @@ NodeBounds segmentNodeBounds(const SegmentGraph &seg,
 /// segmentNodeBounds().peakBound().
 uint64_t segmentStaticBound(const SegmentGraph &seg);
 
+/// A segment with nodes merged that some optimal order runs next to each
+/// other (SchedReduce.cpp: a node with one successor whose buffers that
+/// successor touches runs right before it, and the time reversal). Same
+/// buffers as the segment; the optimal peak is the same.
+struct ContractedSegment {
+  SegmentGraph graph;
+  /// Per contracted node: the segment's nodes it stands for, in the order
+  /// they run.
+  std::vector<std::vector<LocalId>> members;
+  /// Per contracted node: the member the others were merged into; the
+  /// contracted ids follow these in program order.
+  std::vector<LocalId> representatives;
+};
+
+/// Contracts `seg` until no rule applies. O((V + E) * degree).
+ContractedSegment contractSegment(const SegmentGraph &seg);
+
+/// An order of the segment from an order of the contracted graph: each
+/// contracted node replaced by its members. Same peak.
+std::vector<LocalId> expandOrder(const ContractedSegment &contracted,
+                                 const std::vector<LocalId> &order);
+
+/// An order of the contracted graph from a valid order of the segment: each
+/// group at the position of its representative. Valid, and its peak is at
+/// most the segment order's.
+std::vector<LocalId> projectOrder(const ContractedSegment &contracted,
+                                  const std::vector<LocalId> &order);
+
 /// Memory-aware list scheduling priorities.
 enum class Priority {
   /// Least net allocation (bytes allocated minus bytes freed) first.
@@ -180,10 +208,14 @@ struct ExactResult {
 
 /// Best-first search over executed sets for an order of `seg` with peak below
 /// `upperBound`, expanding at most `stateBudget` states. `bounds`, when given,
-/// must be segmentNodeBounds(seg) (saves recomputing it).
+/// must be segmentNodeBounds(seg) (saves recomputing it). `floor`: a peak
+/// that is good enough (e.g. what a bound on the whole graph allows this
+/// segment); the search then stops at the first order within it, and the
+/// lowerBound it reports is only "optimal or within the floor".
 ExactResult exactSearch(const SegmentGraph &seg, uint64_t upperBound,
                         uint64_t stateBudget,
-                        const NodeBounds *bounds = nullptr);
+                        const NodeBounds *bounds = nullptr,
+                        uint64_t floor = 0);
 
 } // namespace sched
 } // namespace memsched

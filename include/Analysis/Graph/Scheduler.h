@@ -18,7 +18,7 @@ namespace memsched {
 struct ScheduleOptions {
   /// Maximum number of search states the exact search may expand per segment
   /// before giving up on that segment (then the heuristic result stands).
-  uint64_t exactStateBudget = 200000;
+  uint64_t exactStateBudget = 1000000;
   /// Skip the exact search entirely.
   bool heuristicOnly = false;
   /// Rounds of local improvement after list scheduling (0 disables it).
@@ -27,6 +27,9 @@ struct ScheduleOptions {
   /// whole graph, among the candidates of every segment: the result's peak
   /// is then at most each of theirs.
   bool peerCandidates = true;
+  /// Merge nodes that some optimal order runs next to each other before
+  /// searching a segment (same optimal peak, fewer states).
+  bool contract = true;
   /// A proven lower bound on the peak of every valid order (e.g. from
   /// computeLowerBound). No order can beat it, so a segment whose heuristic
   /// order keeps the global memory within it needs no exact search.
@@ -40,6 +43,8 @@ struct SegmentInfo {
   /// the bound proved (segment-local memory).
   uint64_t heuristicPeak = 0, staticBound = 0, peak = 0, provedBound = 0;
   bool exact = false;
+  /// Nodes after contraction (what the search saw).
+  uint32_t contractedNodes = 0;
   /// Exact search: states expanded, and what stopped it ("" when it
   /// finished or did not run): "states", "work" or "memory".
   uint64_t expanded = 0;

@@ -89,7 +89,7 @@ def Schedule : Pass<"memsched-schedule", "::mlir::ModuleOp"> {
     ```
   }];
   let options = SizeModelOptions # [
-    Option<"stateBudget", "state-budget", "uint64_t", /*default=*/"200000",
+    Option<"stateBudget", "state-budget", "uint64_t", /*default=*/"1000000",
            "Search states the exact search may expand per graph segment "
            "before the heuristic result is kept for that segment">,
     Option<"heuristicOnly", "heuristic-only", "bool", /*default=*/"false",

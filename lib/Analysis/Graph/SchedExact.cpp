@@ -65,10 +65,10 @@ using namespace memsched::sched;
 namespace {
 
 /// Search memory cap (states, table, queue): past it the search gives up.
-constexpr uint64_t kMemoryLimitBytes = uint64_t(192) << 20;
+constexpr uint64_t kMemoryLimitBytes = uint64_t(512) << 20;
 /// Work cap per budgeted state (ready nodes evaluated, children queued, set
 /// words copied): bails out early on wide or huge segments, deterministically.
-constexpr uint64_t kWorkPerState = 64;
+constexpr uint64_t kWorkPerState = 256;
 
 /// What is known about a state besides its sets.
 struct StateInfo {
@@ -145,9 +145,10 @@ struct ReadyNode {
 class ExactSearch {
 public:
   ExactSearch(const SegmentGraph &seg, uint64_t upperBound, uint64_t budget,
-              const NodeBounds *bounds)
+              const NodeBounds *bounds, uint64_t floor)
       : seg(seg), n(seg.numNodes()), words((n + 63) / 64),
-        upperBound(upperBound), budget(budget), givenBounds(bounds) {}
+        upperBound(upperBound), budget(budget), floor(floor),
+        givenBounds(bounds) {}
 
   ExactResult run();
 
@@ -182,7 +183,7 @@ private:
 
   const SegmentGraph &seg;
   size_t n, words;
-  uint64_t upperBound, budget;
+  uint64_t upperBound, budget, floor;
   const NodeBounds *givenBounds;
 
   std::vector<uint64_t> zobrist;
@@ -389,7 +390,8 @@ ExactResult ExactSearch::run() {
   if (!givenBounds)
     computed = segmentNodeBounds(seg);
   const NodeBounds &bounds = givenBounds ? *givenBounds : computed;
-  uint64_t lowerBound = bounds.peakBound();
+  // Keys start at the floor: every order within it is as good as any.
+  uint64_t lowerBound = std::max(bounds.peakBound(), floor);
   result.lowerBound = lowerBound;
   if (n == 0 || lowerBound >= upperBound) {
     result.status = ExactStatus::NoneBelowBound;
@@ -498,6 +500,7 @@ ExactResult ExactSearch::run() {
 }
 
 ExactResult sched::exactSearch(const SegmentGraph &seg, uint64_t upperBound,
-                               uint64_t stateBudget, const NodeBounds *bounds) {
-  return ExactSearch(seg, upperBound, stateBudget, bounds).run();
+                               uint64_t stateBudget, const NodeBounds *bounds,
+                               uint64_t floor) {
+  return ExactSearch(seg, upperBound, stateBudget, bounds, floor).run();
 }

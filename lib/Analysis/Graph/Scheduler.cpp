@@ -149,9 +149,21 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
       ++result.exactSegments;
       continue;
     }
-    SegmentGraph seg = buildSegment(graph, begin, end);
+    SegmentGraph original = buildSegment(graph, begin, end);
+    // Search the contracted segment (same optimal peak, fewer nodes); the
+    // peers' orders come along projected onto it, which never raises their
+    // peak, and the program order is its identity order.
+    ContractedSegment contracted;
+    if (options.contract) {
+      contracted = contractSegment(original);
+      for (std::vector<LocalId> &part : peerParts[s])
+        part = projectOrder(contracted, part);
+    }
+    const SegmentGraph &seg = options.contract ? contracted.graph : original;
     NodeBounds bounds = segmentNodeBounds(seg);
     uint64_t bound = bounds.peakBound();
+    if (options.contract)
+      bound = std::max(bound, segmentStaticBound(original));
     uint64_t peak = 0;
     // Local search runs after a failed exact search only: when the exact
     // search succeeds it is wasted work.
@@ -170,7 +182,11 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
       uint64_t budget = options.exactStateBudget;
       if (seg.numNodes() > kFullBudgetNodes)
         budget = budget / seg.numNodes() * kFullBudgetNodes;
-      ExactResult r = exactSearch(seg, peak, budget, &bounds);
+      // Within the global lower bound the segment is good enough.
+      uint64_t floor = options.lowerBound > spanning[s]
+                           ? options.lowerBound - spanning[s]
+                           : 0;
+      ExactResult r = exactSearch(seg, peak, budget, &bounds, floor);
       info.expanded = r.expanded;
       switch (r.limit) {
       case ExactResult::Limit::None:
@@ -204,7 +220,10 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
     info.peak = segmentPeak(seg, order);
     info.provedBound = exact ? info.peak : bound;
     info.exact = exact;
+    info.contractedNodes = static_cast<uint32_t>(seg.numNodes());
     result.segments.push_back(info);
+    if (options.contract)
+      order = expandOrder(contracted, order);
     ++(exact ? result.exactSegments : result.heuristicSegments);
     for (LocalId v : order)
       result.order.push_back(begin + v);

@@ -18,7 +18,7 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   Option<uint64_t> stateBudget{
       *this, "state-budget",
       llvm::cl::desc("Exact search states per graph segment"),
-      llvm::cl::init(200000)};
+      llvm::cl::init(1000000)};
   Option<bool> strict{
       *this, "strict",
       llvm::cl::desc("An unsupported function is an error"),

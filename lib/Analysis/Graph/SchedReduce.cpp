@@ -1,0 +1,283 @@
+//===- SchedReduce.cpp - contractions that keep the optimal peak -*- C++ -*-===//
+//
+// Before searching a segment, nodes that some optimal order runs right next to
+// a neighbour are merged with it, so the search sees fewer nodes and far fewer
+// executed sets. Two rules, one the time reversal of the other:
+//
+//   (S) sink a node into its only successor: u with succs(u) = {v},
+//       bufs(u) a subset of bufs(v), and transient(u) <= transient(v);
+//   (H) hoist a node onto its only predecessor: u with preds(u) = {p},
+//       bufs(u) a subset of bufs(p), and transient(u) <= transient(p).
+//
+// A node whose successors all come after one of them, v (v reaches them),
+// has v as its only successor for (S): in every order v is the first of them
+// to run; likewise for (H) with the predecessor all others reach.
+//
+// Why (S) keeps the optimal peak (docs/lower-bounds.md, "Contractions"):
+// take any valid order and move u later, to just before v (valid: v is u's
+// only successor, and u's predecessors stay before it). Every buffer u
+// touches is also touched by v, which runs after u, so u frees nothing: at the
+// steps u jumps over, a buffer u would have started is started later or by
+// another toucher, so their memory does not grow; steps from v on see the
+// same executed sets. At u's new step the memory is live(S) + transient(u) +
+// start_S(u), and v's step right after has live(S) + start_S(u) +
+// transient(v) + start(v) >= that. So the peak does not grow, some optimal
+// order has u right before v, and the pair can be one node: v's buffers
+// (which include u's), the predecessors of both, v's transient bytes. Its
+// step costs exactly v's step in the expanded order, and u's step costs no
+// more. (H) is (S) on the reversed segment, where every order's peak is the
+// same. Rules are applied until none applies; each merge removes a node.
+//
+// The contracted graph numbers its nodes by the original position of their
+// representative (the node the others were merged into); the identity order
+// is then the program order with each merged group moved to its
+// representative, which the argument above shows is valid and no worse.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/Graph/SchedSegment.h"
+
+#include <algorithm>
+#include <cassert>
+
+using namespace memsched;
+using namespace memsched::sched;
+
+namespace {
+
+void eraseValue(std::vector<LocalId> &v, LocalId x) {
+  v.erase(std::remove(v.begin(), v.end(), x), v.end());
+}
+
+void insertSorted(std::vector<LocalId> &v, LocalId x) {
+  auto it = std::lower_bound(v.begin(), v.end(), x);
+  if (it == v.end() || *it != x)
+    v.insert(it, x);
+}
+
+/// Replaces x by y in the sorted list v.
+void replaceSorted(std::vector<LocalId> &v, LocalId x, LocalId y) {
+  eraseValue(v, x);
+  insertSorted(v, y);
+}
+
+} // namespace
+
+ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
+  size_t n = seg.numNodes();
+  std::vector<std::vector<LocalId>> preds(n), succs(n), bufs(n), members(n);
+  std::vector<uint8_t> alive(n, 1);
+  for (LocalId v = 0; v < n; ++v) {
+    preds[v].assign(seg.preds(v).begin(), seg.preds(v).end());
+    succs[v].assign(seg.succs(v).begin(), seg.succs(v).end());
+    std::sort(preds[v].begin(), preds[v].end());
+    std::sort(succs[v].begin(), succs[v].end());
+    bufs[v].assign(seg.bufs(v).begin(), seg.bufs(v).end());
+    std::sort(bufs[v].begin(), bufs[v].end());
+    members[v] = {v};
+  }
+  auto subset = [&](LocalId a, LocalId b) {
+    return std::includes(bufs[b].begin(), bufs[b].end(), bufs[a].begin(),
+                         bufs[a].end());
+  };
+  // Does `from` reach every node of `targets` (along succs, or along preds
+  // when `backwards`)? Ids are a topological order, so the walk stays
+  // between `from` and the farthest target; it gives up (no) past a fixed
+  // number of visits.
+  std::vector<uint32_t> targetMark(n, 0), visitMark(n, 0);
+  uint32_t stamp = 0;
+  std::vector<LocalId> stack;
+  auto reachesAll = [&](LocalId from, const std::vector<LocalId> &targets,
+                        bool backwards) {
+    ++stamp;
+    LocalId limit = from;
+    size_t left = 0;
+    for (LocalId t : targets)
+      if (t != from && targetMark[t] != stamp) {
+        targetMark[t] = stamp;
+        ++left;
+        limit = backwards ? std::min(limit, t) : std::max(limit, t);
+      }
+    size_t budget = 4096;
+    visitMark[from] = stamp;
+    stack.assign(1, from);
+    while (!stack.empty() && left > 0) {
+      LocalId x = stack.back();
+      stack.pop_back();
+      for (LocalId y : backwards ? preds[x] : succs[x]) {
+        if ((backwards ? y < limit : y > limit) || visitMark[y] == stamp)
+          continue;
+        visitMark[y] = stamp;
+        if (targetMark[y] == stamp)
+          --left;
+        if (budget-- == 0)
+          return false;
+        stack.push_back(y);
+      }
+    }
+    return left == 0;
+  };
+  // The successor every other successor comes after (or the predecessor
+  // every other one comes before), if any.
+  auto onlyNext = [&](LocalId u, LocalId &v) {
+    if (succs[u].empty())
+      return false;
+    v = succs[u].front(); // lowest id: the only one that can reach the rest
+    return succs[u].size() == 1 || reachesAll(v, succs[u], false);
+  };
+  auto onlyPrev = [&](LocalId u, LocalId &p) {
+    if (preds[u].empty())
+      return false;
+    p = preds[u].back();
+    return preds[u].size() == 1 || reachesAll(p, preds[u], true);
+  };
+
+  std::vector<LocalId> work;
+  for (LocalId v = n; v-- > 0;)
+    work.push_back(v);
+  std::vector<uint8_t> queued(n, 1);
+  auto requeue = [&](LocalId v) {
+    if (!queued[v]) {
+      queued[v] = 1;
+      work.push_back(v);
+    }
+  };
+  size_t merged = 0;
+  while (!work.empty()) {
+    LocalId u = work.back();
+    work.pop_back();
+    queued[u] = 0;
+    if (!alive[u])
+      continue;
+    LocalId v = 0;
+    if (onlyNext(u, v)) {
+      if (seg.transient[u] <= seg.transient[v] && subset(u, v)) {
+        // (S): u runs right before v.
+        for (LocalId p : preds[u]) {
+          replaceSorted(succs[p], u, v);
+          insertSorted(preds[v], p);
+          requeue(p);
+        }
+        eraseValue(preds[v], u);
+        // The other successors come after v: their edges now leave v.
+        for (LocalId w : succs[u])
+          if (w != v) {
+            replaceSorted(preds[w], u, v);
+            insertSorted(succs[v], w);
+          }
+        members[u].insert(members[u].end(), members[v].begin(),
+                          members[v].end());
+        members[v] = std::move(members[u]);
+        alive[u] = 0;
+        ++merged;
+        requeue(v);
+        continue;
+      }
+    }
+    LocalId p = 0;
+    if (onlyPrev(u, p)) {
+      if (seg.transient[u] <= seg.transient[p] && subset(u, p)) {
+        // (H): u runs right after p.
+        for (LocalId s : succs[u]) {
+          replaceSorted(preds[s], u, p);
+          insertSorted(succs[p], s);
+          requeue(s);
+        }
+        eraseValue(succs[p], u);
+        // The other predecessors come before p: their edges now enter p.
+        for (LocalId q : preds[u])
+          if (q != p) {
+            replaceSorted(succs[q], u, p);
+            insertSorted(preds[p], q);
+          }
+        members[p].insert(members[p].end(), members[u].begin(),
+                          members[u].end());
+        alive[u] = 0;
+        ++merged;
+        requeue(p);
+        continue;
+      }
+    }
+  }
+
+  ContractedSegment out;
+  // Representatives in program order: the new ids.
+  std::vector<LocalId> newId(n, UINT32_MAX);
+  for (LocalId v = 0; v < n; ++v)
+    if (alive[v]) {
+      newId[v] = static_cast<LocalId>(out.members.size());
+      out.members.push_back(std::move(members[v]));
+      out.representatives.push_back(v);
+    }
+  size_t m = out.members.size();
+  assert(m + merged == n && "every merge removes one node");
+  (void)merged;
+  SegmentGraph &c = out.graph;
+  c.begin = seg.begin;
+  c.size = seg.size;
+  c.liveIn = seg.liveIn;
+  c.liveOut = seg.liveOut;
+  c.transient.resize(m);
+  c.predStart.assign(m + 1, 0);
+  c.succStart.assign(m + 1, 0);
+  c.bufStart.assign(m + 1, 0);
+  std::vector<std::vector<uint32_t>> touch(seg.numBuffers());
+  for (LocalId v = 0; v < n; ++v) {
+    if (!alive[v])
+      continue;
+    LocalId id = newId[v];
+    c.transient[id] = seg.transient[v];
+    std::vector<LocalId> list;
+    for (LocalId p : preds[v])
+      list.push_back(newId[p]);
+    std::sort(list.begin(), list.end());
+    c.predList.insert(c.predList.end(), list.begin(), list.end());
+    c.predStart[id + 1] = static_cast<uint32_t>(c.predList.size());
+    list.clear();
+    for (LocalId s : succs[v])
+      list.push_back(newId[s]);
+    std::sort(list.begin(), list.end());
+    c.succList.insert(c.succList.end(), list.begin(), list.end());
+    c.succStart[id + 1] = static_cast<uint32_t>(c.succList.size());
+    c.bufList.insert(c.bufList.end(), bufs[v].begin(), bufs[v].end());
+    c.bufStart[id + 1] = static_cast<uint32_t>(c.bufList.size());
+    for (uint32_t b : bufs[v])
+      touch[b].push_back(id); // ids ascending: v ascending
+  }
+  c.touchStart.assign(seg.numBuffers() + 1, 0);
+  for (uint32_t b = 0; b < seg.numBuffers(); ++b) {
+    c.touchList.insert(c.touchList.end(), touch[b].begin(), touch[b].end());
+    c.touchStart[b + 1] = static_cast<uint32_t>(c.touchList.size());
+  }
+  return out;
+}
+
+std::vector<LocalId>
+sched::expandOrder(const ContractedSegment &contracted,
+                   const std::vector<LocalId> &order) {
+  std::vector<LocalId> out;
+  for (LocalId v : order)
+    out.insert(out.end(), contracted.members[v].begin(),
+               contracted.members[v].end());
+  return out;
+}
+
+std::vector<LocalId>
+sched::projectOrder(const ContractedSegment &contracted,
+                    const std::vector<LocalId> &order) {
+  // Each group at the position of its representative, the member whose id
+  // the group kept: the one not merged into another.
+  size_t n = order.size();
+  std::vector<uint32_t> position(n);
+  for (size_t i = 0; i < n; ++i)
+    position[order[i]] = static_cast<uint32_t>(i);
+  std::vector<LocalId> groups(contracted.members.size());
+  std::vector<uint32_t> key(groups.size());
+  for (LocalId g = 0; g < groups.size(); ++g) {
+    groups[g] = g;
+    key[g] = position[contracted.representatives[g]];
+  }
+  std::sort(groups.begin(), groups.end(),
+            [&](LocalId a, LocalId b) { return key[a] < key[b]; });
+  return groups;
+}
