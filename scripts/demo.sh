@@ -6,9 +6,10 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 install_missing
-configure_and_build memsched-opt
+configure_and_build memsched-opt memsched-graph-bench
 
 OPT="$BUILD_DIR/bin/memsched-opt"
+GRAPH_BENCH="$BUILD_DIR/bin/memsched-graph-bench"
 MODELS="$MEMSCHED_ROOT/bench/models"
 OUT="${MEMSCHED_DEMO_OUT:-$BUILD_DIR/demo}"
 mkdir -p "$OUT"
@@ -58,6 +59,20 @@ demo() {
   echo
 }
 
+# The orders other compilers' memory schedulers compute on the same graph.
+peers() {
+  local name="$1"
+  echo "=== $name: memsched against XLA's and Inductor's schedulers on the same graph"
+  "$OPT" "$MODELS/$name.mlir" "--memsched-schedule=graph-dir=$OUT/$name.graph" -o /dev/null
+  "$GRAPH_BENCH" --graph "$OUT/$name.graph/forward.graph.json" | tr ' ' '\n' |
+    sed -n -e 's/^input_peak=/as-written /p' -e 's/^\(xla-[a-z]*\)=/\1 /p' \
+      -e 's/^\(inductor-[a-z]*\)=/\1 /p' -e 's/^peak=/memsched       /p' |
+    awk '{printf "  %-14s %12d bytes\n", $1, $2}'
+  echo "(the graph scheduler alone, without the pass's min-cut bound; graph:"
+  echo " $OUT/$name.graph/forward.graph.json, docs/graph-format.md)"
+  echo
+}
+
 # For a device: results as out-params (the caller provides them, as embedded
 # runtimes do), so every buffer of the function goes into the arena.
 deploy() {
@@ -79,3 +94,5 @@ deploy() {
 demo mobilenet_v2 "inference (torchvision mobilenet_v2, input 1x3x64x64)"
 deploy mobilenet_v2
 demo train_step_cnn "one training step (forward + backward) of a small CNN"
+demo train_step_resnet8 "one training step of MLPerf Tiny's ResNet-8 (batch norm in training mode, batch 2)"
+peers train_step_resnet8
