@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/Graph/SchedSegment.h"
+#include "ReadyTracker.h"
 
 #include <algorithm>
 #include <cassert>
@@ -35,40 +36,19 @@ struct ReadyEntry {
 };
 } // namespace
 
-// For every unexecuted node u the scheduler keeps, w.r.t. the executed set:
-//   newBytes(u): bytes of the buffers u would start (none of their touchers
-//                ran, not live-in): they add to the memory while u runs;
-//   alloc(u):    the part of newBytes still live after u;
-//   freed(u):    bytes of started buffers whose only remaining toucher is u
-//                (not live-out): released after u.
-// These only change when a buffer starts or gets down to one remaining
-// toucher, once per buffer each, so keeping them costs O(touches) overall.
+// The memory figures of the nodes left (ReadyTracker.h) decide the priority;
+// a node whose figures change is queued again with a new version, and stale
+// entries are skipped.
 std::vector<LocalId> sched::listSchedule(const SegmentGraph &seg,
                                          Priority priority) {
-  size_t n = seg.numNodes(), numBufs = seg.numBuffers();
-  std::vector<uint32_t> remaining(numBufs), indeg(n), version(n, 0),
-      changedStamp(n, 0);
-  std::vector<uint8_t> started(numBufs), done(n, 0);
-  std::vector<int64_t> newBytes(n, 0), alloc(n, 0), freed(n, 0),
-      enabledAt(n, -1);
-  for (uint32_t b = 0; b < numBufs; ++b) {
-    remaining[b] = static_cast<uint32_t>(seg.touchers(b).size());
-    started[b] = seg.liveIn[b];
-    int64_t size = static_cast<int64_t>(seg.size[b]);
-    for (LocalId u : seg.touchers(b)) {
-      if (!started[b]) {
-        newBytes[u] += size;
-        if (seg.liveOut[b] || remaining[b] > 1)
-          alloc[u] += size;
-      } else if (!seg.liveOut[b] && remaining[b] == 1) {
-        freed[u] += size;
-      }
-    }
-  }
+  size_t n = seg.numNodes();
+  ReadyTracker t(seg);
+  std::vector<uint32_t> version(n, 0), changedStamp(n, 0);
+  std::vector<int64_t> enabledAt(n, -1);
 
   auto entryFor = [&](LocalId u) {
-    int64_t net = alloc[u] - freed[u];
-    int64_t run = static_cast<int64_t>(seg.transient[u]) + newBytes[u];
+    int64_t net = t.net(u);
+    int64_t run = t.runBytes(u);
     ReadyEntry e{0, 0, u, version[u]};
     switch (priority) {
     case Priority::MinNetAlloc:
@@ -88,11 +68,7 @@ std::vector<LocalId> sched::listSchedule(const SegmentGraph &seg,
   };
 
   std::priority_queue<ReadyEntry> heap;
-  for (LocalId v = 0; v < n; ++v) {
-    indeg[v] = static_cast<uint32_t>(seg.preds(v).size());
-    if (indeg[v] == 0)
-      heap.push(entryFor(v));
-  }
+  t.initialReady([&](LocalId v) { heap.push(entryFor(v)); });
 
   std::vector<LocalId> order, changed;
   order.reserve(n);
@@ -100,51 +76,25 @@ std::vector<LocalId> sched::listSchedule(const SegmentGraph &seg,
     ReadyEntry top = heap.top();
     heap.pop();
     LocalId v = top.node;
-    if (done[v] || top.version != version[v])
+    if (t.isDone(v) || top.version != version[v])
       continue;
-    done[v] = 1;
     uint32_t step = static_cast<uint32_t>(order.size());
     order.push_back(v);
     changed.clear();
-    auto noteChanged = [&](LocalId u) {
-      if (changedStamp[u] != step + 1) {
-        changedStamp[u] = step + 1;
-        changed.push_back(u);
-      }
-    };
-    for (uint32_t b : seg.bufs(v)) {
-      int64_t size = static_cast<int64_t>(seg.size[b]);
-      uint32_t left = --remaining[b];
-      if (!started[b]) {
-        started[b] = 1;
-        // Every other toucher counted b in newBytes and alloc (at least two
-        // touchers were pending).
-        for (LocalId u : seg.touchers(b)) {
-          if (done[u])
-            continue;
-          newBytes[u] -= size;
-          alloc[u] -= size;
-          if (left == 1 && !seg.liveOut[b])
-            freed[u] += size;
-          noteChanged(u);
-        }
-      } else if (left == 1 && !seg.liveOut[b]) {
-        for (LocalId u : seg.touchers(b)) {
-          if (done[u])
-            continue;
-          freed[u] += size;
-          noteChanged(u);
-        }
-      }
-    }
-    for (LocalId s : seg.succs(v)) {
-      if (--indeg[s] == 0) {
-        enabledAt[s] = step;
-        heap.push(entryFor(s));
-      }
-    }
+    t.run(
+        v,
+        [&](LocalId u) {
+          if (changedStamp[u] != step + 1) {
+            changedStamp[u] = step + 1;
+            changed.push_back(u);
+          }
+        },
+        [&](LocalId s) {
+          enabledAt[s] = step;
+          heap.push(entryFor(s));
+        });
     for (LocalId u : changed) {
-      if (indeg[u] != 0)
+      if (!t.isReady(u))
         continue;
       ++version[u];
       heap.push(entryFor(u));

@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/Graph/SchedSegment.h"
+#include "ReadyTracker.h"
 
 #include <algorithm>
 #include <cassert>
@@ -236,95 +237,36 @@ std::vector<LocalId> inductorBfs(const SegmentGraph &seg) {
   return order;
 }
 
-/// The ready set with each node's memory figures in memsched's model,
-/// updated as nodes run (as in listSchedule): newBytes(u) = bytes of the
-/// buffers u would start, alloc(u) the part still live after u, freed(u) the
-/// bytes of started buffers whose last pending toucher u is.
-class ReadyTracker {
-public:
-  explicit ReadyTracker(const SegmentGraph &seg)
-      : seg(seg), remaining(seg.numBuffers()), started(seg.numBuffers()),
-        indeg(seg.numNodes()), done(seg.numNodes(), 0),
-        newBytes(seg.numNodes(), 0), alloc(seg.numNodes(), 0),
-        freed(seg.numNodes(), 0) {
-    for (uint32_t b = 0; b < seg.numBuffers(); ++b) {
-      remaining[b] = static_cast<uint32_t>(seg.touchers(b).size());
-      started[b] = seg.liveIn[b];
-      if (seg.liveIn[b])
-        live += seg.size[b];
-      int64_t size = static_cast<int64_t>(seg.size[b]);
-      for (LocalId u : seg.touchers(b)) {
-        if (!started[b]) {
-          newBytes[u] += size;
-          if (seg.liveOut[b] || remaining[b] > 1)
-            alloc[u] += size;
-        } else if (!seg.liveOut[b] && remaining[b] == 1) {
-          freed[u] += size;
-        }
-      }
-    }
-    for (LocalId v = 0; v < seg.numNodes(); ++v) {
-      indeg[v] = static_cast<uint32_t>(seg.preds(v).size());
-      if (indeg[v] == 0)
-        ready.push_back(v);
-    }
-  }
-
-  /// Memory while u runs.
-  uint64_t runMemory(LocalId u) const {
-    return live + seg.transient[u] + static_cast<uint64_t>(newBytes[u]);
-  }
-  int64_t net(LocalId u) const { return alloc[u] - freed[u]; }
-
-  void run(LocalId v) {
-    done[v] = 1;
-    live = static_cast<uint64_t>(static_cast<int64_t>(live) + net(v));
+/// Runs the nodes one by one, each time the one `pick` chooses from the
+/// ready nodes (in the order they became ready).
+template <typename Pick>
+std::vector<LocalId> scanSchedule(const SegmentGraph &seg, Pick pick) {
+  ReadyTracker t(seg);
+  std::vector<LocalId> ready, order;
+  order.reserve(seg.numNodes());
+  t.initialReady([&](LocalId v) { ready.push_back(v); });
+  while (!ready.empty()) {
+    LocalId v = pick(t, ready);
     ready.erase(std::find(ready.begin(), ready.end(), v));
-    for (uint32_t b : seg.bufs(v)) {
-      int64_t size = static_cast<int64_t>(seg.size[b]);
-      uint32_t left = --remaining[b];
-      if (!started[b]) {
-        started[b] = 1;
-        for (LocalId u : seg.touchers(b)) {
-          if (done[u])
-            continue;
-          newBytes[u] -= size;
-          alloc[u] -= size;
-          if (left == 1 && !seg.liveOut[b])
-            freed[u] += size;
-        }
-      } else if (left == 1 && !seg.liveOut[b]) {
-        for (LocalId u : seg.touchers(b))
-          if (!done[u])
-            freed[u] += size;
-      }
-    }
-    for (LocalId s : seg.succs(v))
-      if (--indeg[s] == 0)
-        ready.push_back(s);
+    t.run(
+        v, [](LocalId) {}, [&](LocalId s) { ready.push_back(s); });
+    order.push_back(v);
   }
-
-  const SegmentGraph &seg;
-  std::vector<uint32_t> remaining;
-  std::vector<uint8_t> started;
-  std::vector<uint32_t> indeg;
-  std::vector<uint8_t> done;
-  std::vector<int64_t> newBytes, alloc, freed;
-  std::vector<LocalId> ready;
-  uint64_t live = 0;
-};
+  assert(order.size() == seg.numNodes() && "segment graph has a cycle");
+  return order;
+}
 
 std::vector<LocalId> inductorLpmf(const SegmentGraph &seg) {
-  ReadyTracker t(seg);
-  uint64_t peakSoFar = t.live;
-  std::vector<LocalId> order;
-  order.reserve(seg.numNodes());
-  while (!t.ready.empty()) {
-    LocalId pick = t.ready.front();
+  uint64_t peakSoFar = 0;
+  return scanSchedule(seg, [&](const ReadyTracker &t,
+                               const std::vector<LocalId> &ready) {
+    LocalId pick = ready.front();
     uint64_t bestMem = 0;
     int64_t bestNet = 0;
-    for (size_t i = 0; i < t.ready.size(); ++i) {
-      LocalId u = t.ready[i];
+    // The live-in bytes at the start; later never above a step's memory.
+    peakSoFar = std::max(peakSoFar, t.liveBytes());
+    for (size_t i = 0; i < ready.size(); ++i) {
+      LocalId u = ready[i];
       uint64_t mem = std::max(t.runMemory(u), peakSoFar);
       int64_t net = t.net(u);
       if (i == 0 || mem < bestMem ||
@@ -335,30 +277,22 @@ std::vector<LocalId> inductorLpmf(const SegmentGraph &seg) {
       }
     }
     peakSoFar = std::max(peakSoFar, t.runMemory(pick));
-    t.run(pick);
-    order.push_back(pick);
-  }
-  assert(order.size() == seg.numNodes() && "segment graph has a cycle");
-  return order;
+    return pick;
+  });
 }
 
 std::vector<LocalId> xlaList(const SegmentGraph &seg) {
-  ReadyTracker t(seg);
-  std::vector<LocalId> order;
-  order.reserve(seg.numNodes());
-  while (!t.ready.empty()) {
-    LocalId pick = t.ready.front();
-    for (LocalId u : t.ready) {
+  return scanSchedule(seg, [&](const ReadyTracker &t,
+                               const std::vector<LocalId> &ready) {
+    LocalId pick = ready.front();
+    for (LocalId u : ready) {
       int64_t a = t.net(u), b = t.net(pick);
       size_t su = seg.succs(u).size(), sp = seg.succs(pick).size();
       if (a < b || (a == b && (su > sp || (su == sp && u < pick))))
         pick = u;
     }
-    t.run(pick);
-    order.push_back(pick);
-  }
-  assert(order.size() == seg.numNodes() && "segment graph has a cycle");
-  return order;
+    return pick;
+  });
 }
 
 } // namespace
