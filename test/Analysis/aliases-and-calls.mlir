@@ -86,3 +86,28 @@ func.func @opaque_callees(%x: memref<16xf32> {llvm.noalias}, %y: memref<16xf32> 
   func.call @plain(%x, %y) : (memref<16xf32>, memref<16xf32>) -> ()
   return
 }
+
+// -----
+
+// Tests that a node keeps every buffer it names as an operand allocated, even
+// when it accesses none of it: the callee writes only its second argument, so
+// the call has no effect on %a, yet %a is passed to it and must not be freed
+// before it (its last toucher is the call, not the copy before it).
+// CHECK-LABEL: memsched lifetimes: @operand_not_accessed
+// CHECK-NEXT: peak-as-written=1024 peak-tight=1024 nodes=3 buffers=1
+// CHECK-NEXT: buffer#0 {{.*}} size=1024 first=linalg.fill#0 last=func.call#2 escape=no
+func.func private @writes_second(%a: memref<256xf32>, %out: memref<16xf32>) {
+  %cst = arith.constant 2.0 : f32
+  linalg.fill ins(%cst : f32) outs(%out : memref<16xf32>)
+  return
+}
+func.func @operand_not_accessed(%out: memref<16xf32>, %out2: memref<16xf32>) {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<256xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<256xf32>)
+  %s = memref.subview %a[0] [16] [1] : memref<256xf32> to memref<16xf32, strided<[1]>>
+  linalg.copy ins(%s : memref<16xf32, strided<[1]>>) outs(%out2 : memref<16xf32>)
+  func.call @writes_second(%a, %out) : (memref<256xf32>, memref<16xf32>) -> ()
+  memref.dealloc %a : memref<256xf32>
+  return
+}

@@ -362,3 +362,20 @@ func.func @global_effect(%arg: memref<4xf32>) {
   memref.store %f, %arg[%c0] : memref<4xf32>
   return
 }
+
+// -----
+
+// Tests the size of a buffer of i1: each element takes a whole byte in
+// memory (LLVM's store size of i1), so 8 elements are 8 bytes, not 1 and
+// not 0.
+// CHECK-LABEL: memsched lifetimes: @bool_buffer
+// CHECK-NEXT: peak-as-written=8 peak-tight=8 nodes=2 buffers=1
+// CHECK-NEXT: buffer#0 memref.alloc memref<8xi1> size=8 first=linalg.fill#0 last=memref.copy#1
+func.func @bool_buffer(%out: memref<8xi1>) {
+  %t = arith.constant true
+  %m = memref.alloc() : memref<8xi1>
+  linalg.fill ins(%t : i1) outs(%m : memref<8xi1>)
+  memref.copy %m, %out : memref<8xi1> to memref<8xi1>
+  memref.dealloc %m : memref<8xi1>
+  return
+}

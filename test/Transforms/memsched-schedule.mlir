@@ -69,7 +69,12 @@ func.func @inception(%x: memref<64xf32> {llvm.noalias}, %out: memref<192xf32> {l
 
 // Tests a U-Net skip connection: the skip tensor is produced after the deep
 // branch has shrunk, so it never coexists with the deep branch's big buffer.
+// The certificate names ops and buffers by their positions in the final
+// body: the peak (8192 + 64 bytes) is at the copy out of the big buffer, the
+// second node now (the third as written), and the cut is the big buffer and
+// %d, the first two allocations now (the second and third as written).
 // CHECK-LABEL: func.func @unet
+// CHECK-SAME: peak = 8256, lower_bound = 8256, bound_kind = "trivial", bound_op = "linalg.copy#1", cut = [0, 1]>
 // CHECK: %[[BIG:.+]] = memref.alloc() : memref<2048xf32>
 // CHECK: linalg.fill {{.*}} outs(%[[BIG]]
 // CHECK-NEXT: %[[D:.+]] = memref.alloc() : memref<16xf32>
