@@ -98,7 +98,7 @@ ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
         ++left;
         limit = backwards ? std::min(limit, t) : std::max(limit, t);
       }
-    size_t budget = 4096;
+    size_t budget = 1024;
     visitMark[from] = stamp;
     stack.assign(1, from);
     while (!stack.empty() && left > 0) {
@@ -118,18 +118,21 @@ ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
     return left == 0;
   };
   // The successor every other successor comes after (or the predecessor
-  // every other one comes before), if any.
-  auto onlyNext = [&](LocalId u, LocalId &v) {
+  // every other one comes before) when the rule's cheap conditions hold for
+  // it; the reachability walk runs last.
+  auto canSink = [&](LocalId u, LocalId &v) {
     if (succs[u].empty())
       return false;
     v = succs[u].front(); // lowest id: the only one that can reach the rest
-    return succs[u].size() == 1 || reachesAll(v, succs[u], false);
+    return seg.transient[u] <= seg.transient[v] && subset(u, v) &&
+           (succs[u].size() == 1 || reachesAll(v, succs[u], false));
   };
-  auto onlyPrev = [&](LocalId u, LocalId &p) {
+  auto canHoist = [&](LocalId u, LocalId &p) {
     if (preds[u].empty())
       return false;
-    p = preds[u].back();
-    return preds[u].size() == 1 || reachesAll(p, preds[u], true);
+    p = preds[u].back(); // highest id: the only one the rest can reach
+    return seg.transient[u] <= seg.transient[p] && subset(u, p) &&
+           (preds[u].size() == 1 || reachesAll(p, preds[u], true));
   };
 
   std::vector<LocalId> work;
@@ -149,54 +152,46 @@ ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
     queued[u] = 0;
     if (!alive[u])
       continue;
-    LocalId v = 0;
-    if (onlyNext(u, v)) {
-      if (seg.transient[u] <= seg.transient[v] && subset(u, v)) {
-        // (S): u runs right before v.
-        for (LocalId p : preds[u]) {
-          replaceSorted(succs[p], u, v);
-          insertSorted(preds[v], p);
-          requeue(p);
-        }
-        eraseValue(preds[v], u);
-        // The other successors come after v: their edges now leave v.
-        for (LocalId w : succs[u])
-          if (w != v) {
-            replaceSorted(preds[w], u, v);
-            insertSorted(succs[v], w);
-          }
-        members[u].insert(members[u].end(), members[v].begin(),
-                          members[v].end());
-        members[v] = std::move(members[u]);
-        alive[u] = 0;
-        ++merged;
-        requeue(v);
-        continue;
+    LocalId v = 0, p = 0;
+    if (canSink(u, v)) {
+      // (S): u runs right before v.
+      for (LocalId q : preds[u]) {
+        replaceSorted(succs[q], u, v);
+        insertSorted(preds[v], q);
+        requeue(q);
       }
-    }
-    LocalId p = 0;
-    if (onlyPrev(u, p)) {
-      if (seg.transient[u] <= seg.transient[p] && subset(u, p)) {
-        // (H): u runs right after p.
-        for (LocalId s : succs[u]) {
-          replaceSorted(preds[s], u, p);
-          insertSorted(succs[p], s);
-          requeue(s);
+      eraseValue(preds[v], u);
+      // The other successors come after v: their edges now leave v.
+      for (LocalId w : succs[u])
+        if (w != v) {
+          replaceSorted(preds[w], u, v);
+          insertSorted(succs[v], w);
         }
-        eraseValue(succs[p], u);
-        // The other predecessors come before p: their edges now enter p.
-        for (LocalId q : preds[u])
-          if (q != p) {
-            replaceSorted(succs[q], u, p);
-            insertSorted(preds[p], q);
-          }
-        members[p].insert(members[p].end(), members[u].begin(),
-                          members[u].end());
-        alive[u] = 0;
-        ++merged;
-        requeue(p);
-        continue;
+      members[u].insert(members[u].end(), members[v].begin(),
+                        members[v].end());
+      members[v] = std::move(members[u]);
+      alive[u] = 0;
+      ++merged;
+      requeue(v);
+    } else if (canHoist(u, p)) {
+      // (H): u runs right after p.
+      for (LocalId w : succs[u]) {
+        replaceSorted(preds[w], u, p);
+        insertSorted(succs[p], w);
+        requeue(w);
       }
+      eraseValue(succs[p], u);
+      // The other predecessors come before p: their edges now enter p.
+      for (LocalId q : preds[u])
+        if (q != p) {
+          replaceSorted(succs[q], u, p);
+          insertSorted(preds[p], q);
+        }
+      members[p].insert(members[p].end(), members[u].begin(),
+                        members[u].end());
+      alive[u] = 0;
+      ++merged;
+      requeue(p);
     }
   }
 
