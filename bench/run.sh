@@ -60,7 +60,14 @@ if ! $QUICK; then
     python3 "$ROOT/bench/synthetic.py" --ops "$n" --seed 1 > "$f"
     mib=$(awk -v b="$(stat -c %s "$f")" 'BEGIN {printf "%.1f", b / 1048576}')
     base=$( { /usr/bin/time -f "%e" "$OPT" "$f" -o /dev/null; } 2>&1 | tail -n 1)
-    timing=$( { /usr/bin/time -f "rss=%M" "$OPT" "$f" --memsched-schedule --mlir-timing -o /dev/null; } 2>&1)
+    # At most 8 GiB and 10 minutes per run (MEMSCHED_BENCH_MEM_KB,
+    # MEMSCHED_BENCH_SECONDS): a run past them is reported, not waited for.
+    if ! timing=$( { ulimit -v "${MEMSCHED_BENCH_MEM_KB:-8388608}"
+                     timeout "${MEMSCHED_BENCH_SECONDS:-600}" \
+                       /usr/bin/time -f "rss=%M" "$OPT" "$f" --memsched-schedule --mlir-timing -o /dev/null; } 2>&1); then
+      echo "| $n | $mib | $base | over the limit (8 GiB or 10 min) | - | - |" >> "$WORK/scaling.md"
+      continue
+    fi
     pass=$(echo "$timing" | pass_seconds Schedule)
     rss=$(echo "$timing" | sed -n 's/rss=\([0-9]*\)/\1/p')
     ratio=$(awk -v a="$pass" -v b="$base" 'BEGIN {printf "%.2f", a / b}')
