@@ -158,3 +158,35 @@ func.func @byte_views(%x: memref<4xi8> {llvm.noalias}, %out: memref<16xi8> {llvm
   memref.dealloc %raw : memref<16xi8>
   return
 }
+
+// -----
+
+// Tests that a write of a whole argument stands for the earlier accesses
+// within it: each accumulation into %out depends on the one before it only
+// (a chain, not every earlier one). The write of %out's second half does not
+// stand for the last accumulation: the copy of all of %out after it depends
+// on both.
+// CHECK-LABEL: memsched lifetimes: @accumulate_into_argument
+// CHECK: deps linalg.fill#0 <- none
+// CHECK-NEXT: deps linalg.fill#1 <- none
+// CHECK-NEXT: deps linalg.add#2 <- linalg.fill#0
+// CHECK-NEXT: deps linalg.add#3 <- linalg.fill#1 linalg.add#2
+// CHECK-NEXT: deps linalg.add#4 <- linalg.fill#0 linalg.add#3
+// CHECK-NEXT: deps linalg.fill#5 <- linalg.add#4
+// CHECK-NEXT: deps memref.copy#6 <- linalg.add#4 linalg.fill#5
+func.func @accumulate_into_argument(%out: memref<8xf32> {llvm.noalias}, %res: memref<8xf32> {llvm.noalias}) {
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<8xf32>
+  linalg.fill ins(%one : f32) outs(%a : memref<8xf32>)
+  %b = memref.alloc() : memref<8xf32>
+  linalg.fill ins(%one : f32) outs(%b : memref<8xf32>)
+  linalg.add ins(%out, %a : memref<8xf32>, memref<8xf32>) outs(%out : memref<8xf32>)
+  linalg.add ins(%out, %b : memref<8xf32>, memref<8xf32>) outs(%out : memref<8xf32>)
+  linalg.add ins(%out, %a : memref<8xf32>, memref<8xf32>) outs(%out : memref<8xf32>)
+  memref.dealloc %a : memref<8xf32>
+  memref.dealloc %b : memref<8xf32>
+  %half = memref.subview %out[4] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 4>>
+  linalg.fill ins(%one : f32) outs(%half : memref<4xf32, strided<[1], offset: 4>>)
+  memref.copy %out, %res : memref<8xf32> to memref<8xf32>
+  return
+}

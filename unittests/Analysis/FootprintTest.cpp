@@ -101,6 +101,30 @@ TEST_F(FootprintTest, TransposeCoversArgumentsNever) {
   EXPECT_FALSE(mayOverlap(fp("beyond"), fp("arg")));
 }
 
+TEST_F(FootprintTest, DenseBoxesOfArgumentsContainTheirRange) {
+  parse(R"mlir(
+  %lo = memref.subview %arg[0] [4] [1] {name = "lo"} : memref<8xf32> to memref<4xf32, strided<[1]>>
+  %ev = memref.subview %arg[0] [4] [2] {name = "even"} : memref<8xf32> to memref<4xf32, strided<[2]>>
+  %one = memref.subview %arg[3] [1] [1] {name = "one"} : memref<8xf32> to memref<1xf32, strided<[1], offset: 3>>
+  %m = memref.reinterpret_cast %arg to offset: [0], sizes: [2, 4], strides: [4, 1] {name = "matrix"} : memref<8xf32> to memref<2x4xf32, strided<[4, 1]>>
+  %t = memref.transpose %m (i, j) -> (j, i) {name = "t"} : memref<2x4xf32, strided<[4, 1]>> to memref<4x2xf32, strided<[1, 4]>>
+  %r = memref.reinterpret_cast %arg to offset: [0], sizes: [2, 2], strides: [4, 1] {name = "gaps"} : memref<8xf32> to memref<2x2xf32, strided<[4, 1]>>)mlir");
+  EXPECT_TRUE(fp("arg").dense);
+  EXPECT_FALSE(fp("arg").coversBase);
+  EXPECT_TRUE(isContainedIn(fp("lo"), fp("arg")));
+  EXPECT_TRUE(isContainedIn(fp("even"), fp("arg")));
+  EXPECT_TRUE(isContainedIn(fp("t"), fp("arg")));
+  EXPECT_TRUE(isContainedIn(fp("arg"), fp("t")));
+  EXPECT_TRUE(fp("one").dense);
+  // Every other element, or rows with gaps: not dense, contains nothing
+  // else, even within its range.
+  EXPECT_FALSE(fp("even").dense);
+  EXPECT_FALSE(isContainedIn(fp("one"), fp("even")));
+  EXPECT_FALSE(fp("gaps").dense);
+  EXPECT_FALSE(isContainedIn(fp("one"), fp("gaps")));
+  EXPECT_FALSE(isContainedIn(fp("arg"), fp("lo")));
+}
+
 TEST_F(FootprintTest, HugeExtentsAreWhole) {
   parse(R"mlir(
   %a = memref.alloc() {name = "a"} : memref<8xf32>

@@ -30,8 +30,12 @@ struct Footprint {
   SmallVector<int64_t, 4> sizes, strides;
   /// Linear element range [lo, hi] of the box (lo > hi: empty).
   int64_t lo = 0, hi = -1;
-  /// The box holds exactly the elements [0, N) of its base, N its element
-  /// count: every access of the base within [0, N) is inside the box.
+  /// The box holds every element of its range [lo, hi] (distinct elements,
+  /// as many as the range has): any box of the same base within that range
+  /// is inside it.
+  bool dense = false;
+  /// The box is dense and its range is [0, N), N the element count of its
+  /// base, an allocation: every access of the base is inside the box.
   bool coversBase = false;
 };
 

@@ -61,7 +61,7 @@ bool mlir::memsched::isContainedIn(const Footprint &inner,
                                    const Footprint &outer) {
   if (outer.whole)
     return true;
-  if (inner.whole || inner.base != outer.base || !outer.coversBase)
+  if (inner.whole || inner.base != outer.base || !outer.dense)
     return false;
   if (inner.hi < inner.lo)
     return true;
@@ -136,9 +136,12 @@ Footprint mlir::memsched::getFootprint(Value value) {
   f.lo = lo;
   f.hi = hi;
   // A box of distinct elements (positive strides, nested: the view is
-  // injective) as many as the allocation has, all within its range, is the
-  // whole allocation. Arguments never cover: the caller's buffer may be
-  // larger than the argument's type says.
+  // injective) as many as its range has is dense: it holds every element of
+  // the range, whatever the base. A dense box whose range is the whole
+  // allocation covers it. Arguments never cover: the caller's buffer may be
+  // larger than the argument's type says (a reinterpret_cast reaches past
+  // it), but a dense box of an argument still contains the boxes within its
+  // range.
   // The box is a set: order its dimensions by decreasing stride (a
   // transpose) before checking that the strides nest.
   SmallVector<std::pair<int64_t, int64_t>, 4> dims;
@@ -150,9 +153,11 @@ Footprint mlir::memsched::getFootprint(Value value) {
     sortedSizes.push_back(size);
     sortedStrides.push_back(stride);
   }
-  if (isAlloc && baseType.hasStaticShape() && lo == 0 &&
-      count == baseType.getNumElements() && hi == count - 1 &&
-      decomposeBoxOffset(offset, sortedSizes, sortedStrides, coords))
+  std::optional<int64_t> range = llvm::checkedSub(hi, lo);
+  f.dense = range && *range == count - 1 &&
+            decomposeBoxOffset(0, sortedSizes, sortedStrides, coords);
+  if (f.dense && isAlloc && baseType.hasStaticShape() && lo == 0 &&
+      count == baseType.getNumElements())
     f.coversBase = true;
   return f;
 }
