@@ -725,4 +725,120 @@ TEST(MaxFlow, AgreesWithExhaustiveMinCut) {
   }
 }
 
+/// The back ends agree on larger networks too (no exhaustive answer there):
+/// random sparse and dense networks, some arcs infinite, the same network
+/// object reused across solves as the cut builder does.
+TEST(MaxFlow, BackEndsAgreeOnLargerNetworks) {
+  const uint64_t seed = 20261202;
+  std::printf("MaxFlow.BackEndsAgreeOnLargerNetworks seed=%llu\n",
+              (unsigned long long)seed);
+  Rng rng{seed};
+  FlowNetwork reused;
+  for (unsigned round = 0; round < 6000; ++round) {
+    SCOPED_TRACE("seed=" + std::to_string(seed) +
+                 " round=" + std::to_string(round));
+    unsigned n = 2 + rng.next() % (round % 2 ? 300 : 24);
+    unsigned m = rng.next() % (1 + (round % 3 == 0 ? 12 : 3) * n);
+    struct E {
+      unsigned from, to;
+      int64_t cap;
+    };
+    std::vector<E> edges;
+    for (unsigned i = 0; i < m; ++i) {
+      unsigned a = rng.next() % n, b = rng.next() % n;
+      if (a == b)
+        continue;
+      int64_t cap = rng.chance(10) ? FlowNetwork::kInfinite
+                                   : int64_t(rng.next() % 1000);
+      edges.push_back({a, b, cap});
+    }
+    // A finite cut always exists: every arc out of s is finite.
+    for (E &e : edges)
+      if (e.from == 0 && e.cap >= FlowNetwork::kInfinite)
+        e.cap = 7;
+    int64_t values[3];
+    unsigned i = 0;
+    for (MaxFlowAlgorithm alg :
+         {MaxFlowAlgorithm::Dinic, MaxFlowAlgorithm::BoykovKolmogorov,
+          MaxFlowAlgorithm::PushRelabel}) {
+      FlowNetwork fresh;
+      FlowNetwork &net = alg == MaxFlowAlgorithm::BoykovKolmogorov ? reused
+                                                                     : fresh;
+      net.clear();
+      net.addNodes(n);
+      for (const E &e : edges)
+        net.addEdge(e.from, e.to, e.cap);
+      values[i] = net.solve(0, 1, alg);
+      // The source side is a cut of that value.
+      ASSERT_TRUE(net.sourceSide(0));
+      ASSERT_FALSE(net.sourceSide(1));
+      int64_t side = 0;
+      for (const E &e : edges)
+        if (net.sourceSide(e.from) && !net.sourceSide(e.to)) {
+          ASSERT_LT(e.cap, FlowNetwork::kInfinite) << maxFlowAlgorithmName(alg);
+          side += e.cap;
+        }
+      EXPECT_EQ(side, values[i]) << maxFlowAlgorithmName(alg);
+      ++i;
+    }
+    EXPECT_EQ(values[0], values[1]);
+    EXPECT_EQ(values[0], values[2]);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Upper estimates from the peers' orders
+//===----------------------------------------------------------------------===//
+
+/// A graph whose program order keeps every output until the end (a chain
+/// of accumulations reads them last, in order) makes the program order's
+/// memory a useless estimate of each node's cut; the peers' orders free the
+/// outputs early. With them the default budget reaches the bound that an
+/// unlimited budget proves (every cut computed); without them it does not.
+TEST(LowerBound, PeerEstimatesReachTheCompleteBoundInBudget) {
+  MemoryGraph g = generateGraph(GraphFamily::Layered, 1500, 3, 100);
+  // Rebuild with an accumulation chain reading every output once more.
+  MemoryGraph h;
+  for (NodeId v = 0; v < g.numNodes(); ++v)
+    h.addNode(g.transientBytes(v));
+  for (NodeId v = 0; v < g.numNodes(); ++v)
+    h.addNode();
+  BufferId acc = h.addBuffer(1, false, /*liveOut=*/true, "acc");
+  for (BufferId b = 0; b < g.numBuffers(); ++b) {
+    const GraphBuffer &buf = g.buffer(b);
+    BufferId nb = h.addBuffer(buf.size, buf.liveIn, false, buf.name);
+    for (NodeId t : buf.touchers)
+      h.addTouch(nb, t);
+    h.addTouch(nb, g.numNodes() + b); // b is the output of node b
+  }
+  for (NodeId v = 0; v < g.numNodes(); ++v) {
+    for (NodeId w : g.succs(v))
+      h.addEdge(v, w);
+    NodeId add = g.numNodes() + v;
+    h.addEdge(v, add);
+    h.addTouch(acc, add);
+    if (v > 0)
+      h.addEdge(add - 1, add);
+  }
+  h.finalize();
+  ASSERT_EQ(h.numBuffers(), g.numBuffers() + 1);
+  LowerBoundOptions complete;
+  complete.workBudget = UINT64_MAX;
+  complete.windowSize = 0;
+  complete.peerEstimates = false;
+  LowerBound full = computeLowerBound(h, complete);
+  ASSERT_TRUE(full.complete);
+  LowerBoundOptions withPeers, without;
+  withPeers.windowSize = without.windowSize = 0;
+  without.peerEstimates = false;
+  LowerBound a = computeLowerBound(h, withPeers);
+  LowerBound b = computeLowerBound(h, without);
+  EXPECT_EQ(a.value, full.value);
+  EXPECT_TRUE(a.complete);
+  EXPECT_LT(b.value, full.value);
+  // Never above an order's peak.
+  ScheduleResult r = schedule(h);
+  EXPECT_LE(a.value, r.peak);
+}
+
 } // namespace

@@ -33,6 +33,14 @@ struct LowerBoundOptions {
   /// cannot raise the bound need no max-flow. The program order is always
   /// used as well.
   const std::vector<NodeId> *order = nullptr;
+  /// Use the orders of the peers' schedulers (sched::allPeers) the same way,
+  /// the one of lowest peak as the window search's hint when `order` is not
+  /// given: valid orders computed in O(n log n), far closer to the minimum
+  /// at each node than the program order when that holds buffers long.
+  bool peerEstimates = true;
+  /// The peers' orders when already computed (sched::allPeerOrders on the
+  /// same graph); otherwise computed here when peerEstimates is set.
+  const std::vector<std::vector<NodeId>> *peerOrders = nullptr;
   /// Max-flow implementation for the per-node cuts.
   MaxFlowAlgorithm algorithm = MaxFlowAlgorithm::BoykovKolmogorov;
   /// Window strengthening (kind "window"): an exact search over the orders

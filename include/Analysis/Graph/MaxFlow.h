@@ -1,10 +1,10 @@
 //===- MaxFlow.h - s-t minimum cuts for the lower bounds --------*- C++ -*-===//
 //
 // A small directed flow network with 64-bit capacities and a choice of
-// max-flow algorithms: Boost.Graph's Boykov-Kolmogorov and push-relabel (kept
-// inside MaxFlow.cpp, no Boost type leaks here) and an own Dinic. After a
-// solve, the source side of a minimum cut is available. Includes no MLIR
-// header.
+// max-flow algorithms: own Boykov-Kolmogorov and Dinic on CSR arcs, and
+// Boost.Graph's push-relabel (kept inside MaxFlow.cpp, no Boost type leaks
+// here). After a solve, the source side of a minimum cut is available.
+// Includes no MLIR header.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +18,8 @@
 namespace memsched {
 
 enum class MaxFlowAlgorithm {
-  /// Boost.Graph boykov_kolmogorov_max_flow.
+  /// Own Boykov-Kolmogorov (two search trees, orphan adoption; allocation
+  /// free once the scratch vectors have grown).
   BoykovKolmogorov,
   /// Boost.Graph push_relabel_max_flow.
   PushRelabel,
@@ -59,6 +60,7 @@ public:
 
 private:
   Capacity solveDinic(unsigned s, unsigned t);
+  Capacity solveBK(unsigned s, unsigned t);
   Capacity solveBoost(unsigned s, unsigned t, MaxFlowAlgorithm algorithm);
   void buildArcs();
   void markSourceSide(unsigned s);
@@ -76,7 +78,9 @@ private:
   // Scratch.
   std::vector<int> level;
   std::vector<unsigned> currentArc, queue, pathArcs, pathNodes;
-  std::vector<uint8_t> reached;
+  std::vector<uint8_t> reached, bkTree;
+  std::vector<unsigned> bkParent, bkDist;
+  std::vector<uint32_t> bkStamp;
 };
 
 } // namespace memsched

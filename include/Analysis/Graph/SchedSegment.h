@@ -165,6 +165,9 @@ std::vector<LocalId> peerSchedule(const SegmentGraph &seg, PeerScheduler peer);
 /// order).
 std::vector<NodeId> peerOrder(const MemoryGraph &graph, PeerScheduler peer);
 
+/// peerOrder of every peer, in allPeers() order.
+std::vector<std::vector<NodeId>> allPeerOrders(const MemoryGraph &graph);
+
 /// Improves `order` around its peak: moves single nodes to other valid
 /// positions, and reorders small windows of consecutive positions with the
 /// exact search (small budgets). At most `rounds` rounds of bounded work.

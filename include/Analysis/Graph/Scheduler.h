@@ -27,6 +27,9 @@ struct ScheduleOptions {
   /// whole graph, among the candidates of every segment: the result's peak
   /// is then at most each of theirs.
   bool peerCandidates = true;
+  /// The peers' orders when already computed (sched::allPeerOrders on the
+  /// same graph); otherwise schedule() computes them.
+  const std::vector<std::vector<NodeId>> *peerOrders = nullptr;
   /// Merge nodes that some optimal order runs next to each other before
   /// searching a segment (same optimal peak, fewer states).
   bool contract = true;

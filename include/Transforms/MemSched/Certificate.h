@@ -33,7 +33,9 @@ CertificateAttr buildCertificate(MLIRContext *context,
 /// Lower bound for the analysed body, stopping once it reaches `target`.
 ::memsched::LowerBound
 computeBodyLowerBound(const BufferLifetimeAnalysis &analysis, uint64_t target,
-                      const std::vector<::memsched::NodeId> *order = nullptr);
+                      const std::vector<::memsched::NodeId> *order = nullptr,
+                      const std::vector<std::vector<::memsched::NodeId>>
+                          *peerOrders = nullptr);
 
 /// The certificate attached to `op`, if any.
 CertificateAttr getCertificate(Operation *op);

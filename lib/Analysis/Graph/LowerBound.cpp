@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/Graph/LowerBound.h"
+#include "Analysis/Graph/SchedSegment.h"
 
 #include <algorithm>
 #include <cassert>
@@ -1032,12 +1033,33 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
       memoryByNode(graph, graph.programOrder());
   std::vector<uint64_t> upper = programMemory, hintMemory;
   const std::vector<NodeId> *hintOrder = nullptr;
-  if (options.order && graph.isValidOrder(*options.order)) {
-    hintOrder = options.order;
-    hintMemory = memoryByNode(graph, *options.order);
+  uint64_t hintPeak = UINT64_MAX, lowestOrderPeak = UINT64_MAX;
+  auto useOrder = [&](const std::vector<NodeId> &order) {
+    std::vector<uint64_t> memory = memoryByNode(graph, order);
     for (NodeId v = 0; v < n; ++v)
-      upper[v] = std::min(upper[v], hintMemory[v]);
+      upper[v] = std::min(upper[v], memory[v]);
+    uint64_t peak = *std::max_element(memory.begin(), memory.end());
+    lowestOrderPeak = std::min(lowestOrderPeak, peak);
+    if (peak < hintPeak) {
+      hintPeak = peak;
+      hintOrder = &order;
+      hintMemory = std::move(memory);
+    }
+  };
+  std::vector<std::vector<NodeId>> ownPeerOrders;
+  const std::vector<std::vector<NodeId>> *peerOrders = options.peerOrders;
+  if (options.peerEstimates && topological && !peerOrders) {
+    ownPeerOrders = sched::allPeerOrders(graph);
+    peerOrders = &ownPeerOrders;
   }
+  if (options.order && graph.isValidOrder(*options.order)) {
+    useOrder(*options.order);
+    hintPeak = 0; // the caller's order stays the hint
+  }
+  if (options.peerEstimates && peerOrders)
+    for (const std::vector<NodeId> &order : *peerOrders)
+      if (graph.isValidOrder(order))
+        useOrder(order);
 
   // Local bound: what v touches, its transient bytes, and the buffers live
   // from start to end.
@@ -1073,9 +1095,7 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
   uint64_t knownPeak = 0;
   for (NodeId v = 0; v < n; ++v)
     knownPeak = std::max(knownPeak, programMemory[v]);
-  if (hintOrder)
-    knownPeak = std::min(
-        knownPeak, *std::max_element(hintMemory.begin(), hintMemory.end()));
+  knownPeak = std::min(knownPeak, lowestOrderPeak);
   uint64_t target = std::min(options.target, knownPeak);
 
   // How orders end and begin: cheap, and strong when results or arguments

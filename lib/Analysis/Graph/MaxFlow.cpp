@@ -6,12 +6,7 @@
 
 #include "Analysis/Graph/MaxFlow.h"
 
-// GCC's -Wmaybe-uninitialized misfires inside Boost's BK edge iterators.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
 #include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/boykov_kolmogorov_max_flow.hpp>
 #include <boost/graph/push_relabel_max_flow.hpp>
 
 #include <algorithm>
@@ -19,9 +14,8 @@
 
 using namespace memsched;
 
-/// Auto uses Dinic below this many edges (where building Boost's graph costs
-/// more than the flow) and Boykov-Kolmogorov above (fewer passes on long
-/// dependency chains). Measured with memsched-bound-bench, see
+/// Auto uses Dinic below this many edges and Boykov-Kolmogorov above (fewer
+/// passes on long dependency chains). Measured with memsched-bound-bench, see
 /// docs/lower-bounds.md.
 static constexpr size_t kAutoDinicEdges = 256;
 
@@ -126,8 +120,9 @@ FlowNetwork::Capacity FlowNetwork::solve(unsigned s, unsigned t,
     algorithm = edgeFrom.size() < kAutoDinicEdges
                     ? MaxFlowAlgorithm::Dinic
                     : MaxFlowAlgorithm::BoykovKolmogorov;
-  Capacity flow = algorithm == MaxFlowAlgorithm::Dinic
-                      ? solveDinic(s, t)
+  Capacity flow = algorithm == MaxFlowAlgorithm::Dinic ? solveDinic(s, t)
+                  : algorithm == MaxFlowAlgorithm::BoykovKolmogorov
+                      ? solveBK(s, t)
                       : solveBoost(s, t, algorithm);
   markSourceSide(s);
   return flow;
@@ -215,6 +210,201 @@ FlowNetwork::Capacity FlowNetwork::solveDinic(unsigned s, unsigned t) {
 }
 
 //===----------------------------------------------------------------------===//
+// Boykov-Kolmogorov
+//===----------------------------------------------------------------------===//
+
+// Boykov and Kolmogorov, "An experimental comparison of min-cut/max-flow
+// algorithms for energy minimization in vision", PAMI 2004: two search trees,
+// S from the source and T from the sink, grow over arcs with residual
+// capacity until they touch; the path through the touching arc is augmented;
+// nodes cut off from their tree's root by saturated arcs (orphans) look for a
+// new parent in the same tree or become free. Here on the CSR arcs, so a
+// solve allocates nothing once the scratch vectors have grown. parentArc[v]
+// is the arc from v to its parent (in v's list); the tree arc is that arc's
+// reverse in S (parent -> v) and the arc itself in T (v -> parent).
+
+namespace {
+constexpr unsigned kNoParent = ~0u, kTerminal = ~0u - 1, kOrphan = ~0u - 2;
+constexpr uint8_t kFree = 0, kSourceTree = 1, kSinkTree = 2;
+} // namespace
+
+FlowNetwork::Capacity FlowNetwork::solveBK(unsigned s, unsigned t) {
+  std::vector<uint8_t> &tree = bkTree;
+  std::vector<unsigned> &parentArc = bkParent;
+  std::vector<uint32_t> &stamp = bkStamp;
+  std::vector<unsigned> &dist = bkDist;
+  std::vector<unsigned> &active = queue;
+  std::vector<unsigned> &orphans = pathNodes;
+  tree.assign(nodeCount, kFree);
+  parentArc.assign(nodeCount, kNoParent);
+  stamp.assign(nodeCount, 0);
+  dist.assign(nodeCount, 0);
+  std::vector<uint8_t> &isActive = reached;
+  isActive.assign(nodeCount, 0);
+  active.clear();
+  orphans.clear();
+  uint32_t time = 1;
+  uint64_t scans = 0;
+  tree[s] = kSourceTree;
+  tree[t] = kSinkTree;
+  parentArc[s] = parentArc[t] = kTerminal;
+  stamp[s] = stamp[t] = time;
+  auto activate = [&](unsigned v) {
+    if (!isActive[v]) {
+      isActive[v] = 1;
+      active.push_back(v);
+    }
+  };
+  activate(s);
+  activate(t);
+  // Residual capacity of the tree arc into v from its parent.
+  auto treeCap = [&](unsigned v) {
+    unsigned k = parentArc[v];
+    return tree[v] == kSourceTree ? arcResidual[arcReverse[k]]
+                                  : arcResidual[k];
+  };
+  Capacity flow = 0;
+  size_t head = 0;
+  while (head < active.size()) {
+    unsigned p = active[head];
+    if (tree[p] == kFree) {
+      isActive[p] = 0;
+      ++head;
+      continue;
+    }
+    // Grow: find an arc into the other tree.
+    unsigned meet = kNoParent; // arc from the S side to the T side
+    for (unsigned k = firstArc[p]; k < firstArc[p + 1]; ++k) {
+      ++scans;
+      unsigned q = arcHead[k];
+      Capacity cap = tree[p] == kSourceTree ? arcResidual[k]
+                                             : arcResidual[arcReverse[k]];
+      if (cap <= 0)
+        continue;
+      if (tree[q] == kFree) {
+        tree[q] = tree[p];
+        parentArc[q] = arcReverse[k];
+        stamp[q] = stamp[p];
+        dist[q] = dist[p] + 1;
+        activate(q);
+      } else if (tree[q] != tree[p]) {
+        meet = tree[p] == kSourceTree ? k : arcReverse[k];
+        break;
+      }
+    }
+    if (meet == kNoParent) {
+      isActive[p] = 0;
+      ++head;
+      continue;
+    }
+    // Augment along s ~> tail(meet) -> head(meet) ~> t.
+    ++time;
+    unsigned a = arcHead[arcReverse[meet]], b = arcHead[meet];
+    Capacity push = arcResidual[meet];
+    for (unsigned x = a; parentArc[x] != kTerminal; x = arcHead[parentArc[x]])
+      push = std::min(push, treeCap(x));
+    for (unsigned x = b; parentArc[x] != kTerminal; x = arcHead[parentArc[x]])
+      push = std::min(push, treeCap(x));
+    arcResidual[meet] -= push;
+    arcResidual[arcReverse[meet]] += push;
+    for (unsigned x : {a, b})
+      for (unsigned y = x; parentArc[y] != kTerminal;) {
+        unsigned k = parentArc[y];
+        unsigned up = tree[y] == kSourceTree ? arcReverse[k] : k;
+        arcResidual[up] -= push;
+        arcResidual[arcReverse[up]] += push;
+        unsigned next = arcHead[k];
+        if (arcResidual[up] == 0) {
+          parentArc[y] = kOrphan;
+          orphans.push_back(y);
+        }
+        y = next;
+      }
+    flow += push;
+    // Adopt: each orphan finds a parent in its tree whose path reaches the
+    // root, or becomes free.
+    while (!orphans.empty()) {
+      unsigned x = orphans.back();
+      orphans.pop_back();
+      uint8_t side = tree[x];
+      unsigned bestArc = kNoParent, bestDist = ~0u;
+      for (unsigned k = firstArc[x]; k < firstArc[x + 1]; ++k) {
+        ++scans;
+        unsigned q = arcHead[k];
+        if (tree[q] != side)
+          continue;
+        Capacity cap = side == kSourceTree ? arcResidual[arcReverse[k]]
+                                           : arcResidual[k];
+        if (cap <= 0)
+          continue;
+        // Does q still reach the root? Stamps mark nodes verified this round.
+        unsigned d = 0, y = q;
+        bool rooted = false;
+        while (true) {
+          if (stamp[y] == time) {
+            d += dist[y];
+            rooted = true;
+            break;
+          }
+          unsigned k2 = parentArc[y];
+          if (k2 == kTerminal) {
+            stamp[y] = time;
+            dist[y] = 0;
+            rooted = true;
+            break;
+          }
+          if (k2 == kOrphan || k2 == kNoParent)
+            break;
+          ++d;
+          y = arcHead[k2];
+        }
+        if (!rooted)
+          continue;
+        if (d < bestDist) {
+          bestDist = d;
+          bestArc = k;
+        }
+        // Record the distances on the verified path.
+        for (unsigned z = q; stamp[z] != time; z = arcHead[parentArc[z]]) {
+          stamp[z] = time;
+          dist[z] = d--;
+        }
+      }
+      if (bestArc != kNoParent) {
+        parentArc[x] = bestArc;
+        stamp[x] = time;
+        dist[x] = bestDist + 1;
+        continue;
+      }
+      // No parent: x leaves its tree; its children become orphans and the
+      // neighbours that could take it back become active.
+      for (unsigned k = firstArc[x]; k < firstArc[x + 1]; ++k) {
+        unsigned q = arcHead[k];
+        if (tree[q] != side)
+          continue;
+        Capacity cap = side == kSourceTree ? arcResidual[arcReverse[k]]
+                                           : arcResidual[k];
+        if (cap > 0)
+          activate(q);
+        unsigned qk = parentArc[q];
+        if (qk != kTerminal && qk != kOrphan && qk != kNoParent &&
+            arcHead[qk] == x) {
+          parentArc[q] = kOrphan;
+          orphans.push_back(q);
+        }
+      }
+      tree[x] = kFree;
+      parentArc[x] = kNoParent;
+    }
+    // p may still touch the other tree: look at it again.
+    if (tree[p] != kFree)
+      activate(p); // no-op while it is still queued
+  }
+  lastWork = scans;
+  return flow;
+}
+
+//===----------------------------------------------------------------------===//
 // Boost.Graph
 //===----------------------------------------------------------------------===//
 
@@ -254,9 +444,9 @@ FlowNetwork::Capacity FlowNetwork::solveBoost(unsigned s, unsigned t,
     arcs[2 * e + 1] = backward;
   }
 
-  Capacity flow = algorithm == MaxFlowAlgorithm::BoykovKolmogorov
-                      ? boost::boykov_kolmogorov_max_flow(g, s, t)
-                      : boost::push_relabel_max_flow(g, s, t);
+  assert(algorithm == MaxFlowAlgorithm::PushRelabel && "not a Boost back end");
+  (void)algorithm;
+  Capacity flow = boost::push_relabel_max_flow(g, s, t);
   // Boost does not report its work; charge a flat multiple of the size.
   lastWork = 16 * (nodeCount + arcs.size());
 

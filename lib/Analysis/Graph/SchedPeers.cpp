@@ -324,3 +324,11 @@ std::vector<NodeId> sched::peerOrder(const MemoryGraph &graph,
       buildSegment(graph, 0, static_cast<NodeId>(graph.numNodes()));
   return peerSchedule(whole, peer);
 }
+
+std::vector<std::vector<NodeId>>
+memsched::sched::allPeerOrders(const MemoryGraph &graph) {
+  std::vector<std::vector<NodeId>> orders;
+  for (PeerScheduler peer : allPeers())
+    orders.push_back(peerOrder(graph, peer));
+  return orders;
+}

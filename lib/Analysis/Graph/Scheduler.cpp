@@ -130,10 +130,17 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
     for (size_t s = 0; s + 1 < starts.size(); ++s)
       for (NodeId v = starts[s]; v < starts[s + 1]; ++v)
         segmentOf[v] = static_cast<uint32_t>(s);
-    for (PeerScheduler peer : allPeers()) {
+    std::vector<std::vector<NodeId>> ownPeerOrders;
+    const std::vector<std::vector<NodeId>> *peerOrders = options.peerOrders;
+    if (!peerOrders) {
+      ownPeerOrders = allPeerOrders(graph);
+      peerOrders = &ownPeerOrders;
+    }
+    for (const std::vector<NodeId> &peer : *peerOrders) {
+      assert(graph.isValidOrder(peer) && "peer orders of another graph");
       for (auto &parts : peerParts)
         parts.emplace_back();
-      for (NodeId v : peerOrder(graph, peer)) {
+      for (NodeId v : peer) {
         uint32_t s = segmentOf[v];
         peerParts[s].back().push_back(v - starts[s]);
       }

@@ -10,10 +10,12 @@ using namespace mlir::memsched;
 
 ::memsched::LowerBound mlir::memsched::computeBodyLowerBound(
     const BufferLifetimeAnalysis &analysis, uint64_t target,
-    const std::vector<::memsched::NodeId> *order) {
+    const std::vector<::memsched::NodeId> *order,
+    const std::vector<std::vector<::memsched::NodeId>> *peerOrders) {
   ::memsched::LowerBoundOptions options;
   options.target = target;
   options.order = order;
+  options.peerOrders = peerOrders;
   ::memsched::LowerBound bound =
       ::memsched::computeLowerBound(analysis.getGraph(), options);
   // Buffers that are never freed are all allocated once the last of them is,

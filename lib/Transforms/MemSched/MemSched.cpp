@@ -4,6 +4,7 @@
 #include "Transforms/MemSched/Certificate.h"
 
 #include "Analysis/Graph/GraphIO.h"
+#include "Analysis/Graph/SchedSegment.h"
 
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
@@ -55,8 +56,14 @@ mlir::memsched::scheduleFunction(Operation *func,
   result.status = ScheduleFunctionResult::Status::Scheduled;
   // The bound first: when the body as written already reaches it, no search
   // is needed; otherwise it tells the search when to stop.
-  ::memsched::LowerBound bound = computeBodyLowerBound(analysis, before);
+  // The peers' orders serve both: upper estimates for the bound's cuts and
+  // candidates of the search.
+  std::vector<std::vector<::memsched::NodeId>> peerOrders =
+      ::memsched::sched::allPeerOrders(analysis.getGraph());
+  ::memsched::LowerBound bound =
+      computeBodyLowerBound(analysis, before, nullptr, &peerOrders);
   ::memsched::ScheduleOptions search = options.search;
+  search.peerOrders = &peerOrders;
   search.lowerBound = bound.value;
   if (bound.value == before) {
     result.search.order = analysis.getGraph().programOrder();
