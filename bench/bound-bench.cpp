@@ -1,6 +1,7 @@
 //===- bound-bench.cpp - speed and tightness of the lower bound -*- C++ -*-===//
 //
 // memsched-bound-bench --family layered --nodes 10000 --seed 1
+//   (or --graph FILE.graph.json: a graph read from a file, family=file)
 //     [--target-from-program-order | --target-from-schedule]
 //     [--algorithm auto|dinic|boykov-kolmogorov|push-relabel] [--window N]
 //     [--ends-budget N] [--ends-depth N] [--work-budget N]
@@ -18,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/Graph/GraphGenerators.h"
+#include "Analysis/Graph/GraphIO.h"
 #include "Analysis/Graph/LowerBound.h"
 #include "Analysis/Graph/Scheduler.h"
 
@@ -33,6 +35,7 @@ using namespace memsched;
 namespace {
 struct Args {
   std::string family = "layered";
+  std::string graphFile;
   unsigned nodes = 10000;
   uint64_t seed = 1;
   std::string target = "none";
@@ -81,7 +84,8 @@ static bool parseAlgorithm(const std::string &name, MaxFlowAlgorithm &alg) {
 static int usage() {
   std::fprintf(stderr,
                "usage: memsched-bound-bench [--family F] [--nodes N] "
-               "[--seed S] [--target-from-program-order | "
+               "[--seed S] | [--graph FILE]\n"
+               "           [--target-from-program-order | "
                "--target-from-schedule] [--algorithm A] [--window W] "
                "[--ends-budget N] [--ends-depth N] [--work-budget N]\n"
                "       memsched-bound-bench --tightness N [--window W] "
@@ -184,6 +188,8 @@ int main(int argc, char **argv) {
     const char *v = nullptr;
     if (arg == "--family" && (v = value()))
       args.family = v;
+    else if (arg == "--graph" && (v = value()))
+      args.graphFile = v;
     else if (arg == "--nodes" && (v = value()))
       args.nodes = static_cast<unsigned>(std::strtoul(v, nullptr, 10));
     else if (arg == "--seed" && (v = value()))
@@ -220,13 +226,23 @@ int main(int argc, char **argv) {
       return usage();
     return runTightness(args);
   }
-  GraphFamily family;
-  if (!parseFamily(args.family, family))
-    return usage();
-  if (args.compareFlows)
-    return runCompareFlows(args, family);
-
-  MemoryGraph g = generateGraph(family, args.nodes, args.seed);
+  GraphFamily family = GraphFamily::Layered;
+  const char *familyLabel = "file";
+  MemoryGraph g;
+  if (!args.graphFile.empty()) {
+    std::string error;
+    if (!readGraphFile(args.graphFile, g, error)) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      return 2;
+    }
+  } else {
+    if (!parseFamily(args.family, family))
+      return usage();
+    if (args.compareFlows)
+      return runCompareFlows(args, family);
+    g = generateGraph(family, args.nodes, args.seed);
+    familyLabel = familyName(family);
+  }
   LowerBoundOptions options;
   options.algorithm = args.algorithm;
   options.windowSize = args.window;
@@ -254,7 +270,7 @@ int main(int argc, char **argv) {
   double seconds = secondsSince(start);
 
   std::printf("family=%s\nnodes=%zu\nbuffers=%zu\nedges=%zu\n",
-              familyName(family), g.numNodes(), g.numBuffers(), g.numEdges());
+              familyLabel, g.numNodes(), g.numBuffers(), g.numEdges());
   std::printf("target=%s\n", args.target.c_str());
   if (args.target != "none")
     std::printf("peak=%llu\n", (unsigned long long)peak);

@@ -6,6 +6,10 @@
 //   edges, buffers, input and result peak, the scheduler's static lower bound
 //   for the whole graph (not the certificate's), segments, exact and
 //   heuristic segments, seconds, max_rss_kb.
+//   --certify: as memsched-schedule does, the min-cut lower bound first
+//   (target: the input's peak), which also tells the search when to stop;
+//   the line adds bound= (the larger of it and what the search proved),
+//   certified=, gap_pct= and bound_seconds=.
 // memsched-graph-bench --graph FILE.graph.json [--budget N] [...]
 //   The same line for a graph read from a file (docs/graph-format.md), e.g.
 //   one written by `memsched-schedule{graph-dir=DIR}`; family=file.
@@ -21,15 +25,15 @@
 
 #include "Analysis/Graph/GraphGenerators.h"
 #include "Analysis/Graph/GraphIO.h"
+#include "Analysis/Graph/LowerBound.h"
 #include "Analysis/Graph/SchedSegment.h"
 #include "Analysis/Graph/Scheduler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <sys/resource.h>
 
@@ -45,13 +49,14 @@ struct Args {
   ScheduleOptions options;
   unsigned optimality = 0;
   bool verbose = false;
+  bool certify = false;
 };
 
 int usage(const char *prog) {
   std::fprintf(stderr,
                "usage: %s [--family F] [--nodes N] [--seed S] [--budget N]\n"
-               "          [--rounds N] [--heuristic-only]\n"
-               "       %s --graph FILE [--budget N] [--rounds N] [--heuristic-only]\n"
+               "          [--rounds N] [--heuristic-only] [--certify] [-v]\n"
+               "       %s --graph FILE [same options]\n"
                "       %s --optimality N [--seed S]\n"
                "families:",
                prog, prog, prog);
@@ -84,6 +89,10 @@ bool parseArgs(int argc, char **argv, Args &args) {
     }
     if (a == "--no-contract") {
       args.options.contract = false;
+      continue;
+    }
+    if (a == "--certify") {
+      args.certify = true;
       continue;
     }
     if (a == "--no-peers") {
@@ -148,17 +157,9 @@ int runOne(const Args &args) {
   MemoryGraph g;
   const char *familyLabel = "file";
   if (!args.graphFile.empty()) {
-    std::ifstream in(args.graphFile, std::ios::binary);
-    if (!in) {
-      std::fprintf(stderr, "error: cannot read '%s'\n", args.graphFile.c_str());
-      return 2;
-    }
-    std::stringstream text;
-    text << in.rdbuf();
     std::string error;
-    if (!readGraphJson(text.str(), g, error)) {
-      std::fprintf(stderr, "error: %s: %s\n", args.graphFile.c_str(),
-                   error.c_str());
+    if (!readGraphFile(args.graphFile, g, error)) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
       return 2;
     }
   } else {
@@ -170,8 +171,22 @@ int runOne(const Args &args) {
     familyLabel = familyName(family);
     g = generateGraph(family, args.nodes, args.seed);
   }
+  // As the pass does: the bound first, so the search can stop at it.
+  ScheduleOptions options = args.options;
+  LowerBound certified;
+  double boundSeconds = 0;
+  if (args.certify && g.numNodes()) {
+    auto boundStart = std::chrono::steady_clock::now();
+    LowerBoundOptions lbOptions;
+    lbOptions.target = evaluatePeak(g, g.programOrder());
+    certified = computeLowerBound(g, lbOptions);
+    boundSeconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - boundStart)
+                       .count();
+    options.lowerBound = certified.value;
+  }
   auto start = std::chrono::steady_clock::now();
-  ScheduleResult r = schedule(g, args.options);
+  ScheduleResult r = schedule(g, options);
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -193,6 +208,20 @@ int runOne(const Args &args) {
     uint64_t p = evaluatePeak(g, order);
     bestPeer = std::min(bestPeer, p);
     peers += std::string(" ") + sched::peerName(peer) + "=" + std::to_string(p);
+  }
+  if (args.certify) {
+    uint64_t b = std::max(certified.value, r.provedOptimal ? r.peak : 0);
+    if (b > r.peak) {
+      std::fprintf(stderr, "error: lower bound above the peak\n");
+      return 1;
+    }
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  " bound=%llu certified=%s gap_pct=%.2f bound_seconds=%.3f",
+                  (unsigned long long)b, b == r.peak ? "yes" : "no",
+                  r.peak ? 100.0 * double(r.peak - b) / double(r.peak) : 0.0,
+                  boundSeconds);
+    peers += line;
   }
   if (g.numNodes() && args.options.peerCandidates && r.peak > bestPeer) {
     std::fprintf(stderr, "error: peak above a peer's\n");

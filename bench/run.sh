@@ -9,7 +9,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/setup.sh"
 install_missing
 dpkg -s time >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time; }
-configure_and_build memsched-opt memsched-graph-bench
+configure_and_build memsched-opt memsched-graph-bench memsched-bound-bench
 
 OPT="$BUILD_DIR/bin/memsched-opt"
 GRAPH_BENCH="$BUILD_DIR/bin/memsched-graph-bench"
@@ -99,12 +99,27 @@ if ! $QUICK; then
   echo '```'
   } > "$WORK/graphs.md"
   cat "$WORK/graphs.md"
+
+  {
+  echo
+  echo "## Generated graphs of 2,000-20,000 nodes (bench/generated-table.sh)"
+  echo
+  echo "Every generator family at four sizes (seed 1), through"
+  echo "\`memsched-graph-bench --certify\`: the min-cut bound first, as"
+  echo "memsched-schedule computes it, then the search. \"best peer\" is the"
+  echo "lowest peak among the six peer schedulers on the same graph; \"bound\" is"
+  echo "the certified lower bound; \"gap\" is (peak - bound) / peak."
+  echo
+  "$ROOT/bench/generated-table.sh" "$BUILD_DIR"
+  } > "$WORK/generated.md"
+  cat "$WORK/generated.md"
 fi
 
 {
   cat "$WORK/corpus.md"
   [ -f "$WORK/scaling.md" ] && ! $QUICK && cat "$WORK/scaling.md"
   [ -f "$WORK/graphs.md" ] && ! $QUICK && cat "$WORK/graphs.md"
+  [ -f "$WORK/generated.md" ] && ! $QUICK && cat "$WORK/generated.md"
   [ -f "$ROOT/bench/NOTES.md" ] && { echo; cat "$ROOT/bench/NOTES.md"; }
 } > "$OUT"
 echo "written: $OUT"

@@ -33,6 +33,9 @@ enum class GraphFamily {
   /// (gradients summed where an activation had several consumers; weight
   /// gradients, live-out, hanging off the backward chain).
   Training,
+  /// A grid: node (i, j) reads the outputs of (i - 1, j) and (i, j - 1),
+  /// rows of 3 to 12 nodes (wavefront pipelines, stencils).
+  Lattice,
 };
 
 const char *familyName(GraphFamily family);

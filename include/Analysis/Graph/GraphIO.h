@@ -35,6 +35,11 @@ std::string writeGraphJson(const MemoryGraph &graph);
 bool readGraphJson(const std::string &text, MemoryGraph &graph,
                    std::string &error);
 
+/// Reads the file at `path` and parses it as readGraphJson does; the error
+/// names the file.
+bool readGraphFile(const std::string &path, MemoryGraph &graph,
+                   std::string &error);
+
 } // namespace memsched
 
 #endif // MEMSCHED_ANALYSIS_GRAPHIO_H

@@ -83,6 +83,8 @@ const char *memsched::familyName(GraphFamily family) {
     return "in-place";
   case GraphFamily::Training:
     return "training";
+  case GraphFamily::Lattice:
+    return "lattice";
   }
   return "unknown";
 }
@@ -92,7 +94,7 @@ const std::vector<GraphFamily> &memsched::allFamilies() {
       GraphFamily::Random,          GraphFamily::Layered,
       GraphFamily::SeriesParallel,  GraphFamily::SkipConnections,
       GraphFamily::WideFan,         GraphFamily::InPlace,
-      GraphFamily::Training};
+      GraphFamily::Training,        GraphFamily::Lattice};
   return families;
 }
 
@@ -326,6 +328,24 @@ MemoryGraph memsched::generateGraph(GraphFamily family, unsigned numNodes,
         all.push_back(dw);
         all.push_back(update);
       }
+    }
+    break;
+  }
+  case GraphFamily::Lattice: {
+    unsigned width = static_cast<unsigned>(rng.range(3, 12));
+    std::vector<NodeId> above;
+    while (all.size() < numNodes) {
+      std::vector<NodeId> row;
+      for (unsigned j = 0; j < width && all.size() < numNodes; ++j) {
+        std::vector<NodeId> in;
+        if (j < above.size())
+          in.push_back(above[j]);
+        if (j > 0)
+          in.push_back(row.back());
+        std::sort(in.begin(), in.end());
+        row.push_back(add(in));
+      }
+      above = row;
     }
     break;
   }

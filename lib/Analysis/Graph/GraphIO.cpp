@@ -13,8 +13,10 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <sstream>
 
 using namespace memsched;
 
@@ -472,5 +474,21 @@ bool memsched::readGraphJson(const std::string &text, MemoryGraph &graph,
     graph.addEdge(from, to);
   }
   graph.finalize();
+  return true;
+}
+
+bool memsched::readGraphFile(const std::string &path, MemoryGraph &graph,
+                             std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot read '" + path + "'";
+    return false;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!readGraphJson(text.str(), graph, error)) {
+    error = path + ": " + error;
+    return false;
+  }
   return true;
 }
