@@ -877,3 +877,188 @@ TEST(SchedulerContract, FillsSinkIntoTheirConsumer) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Rule (D): deferred nodes run right before their target
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Minimum peak over the valid orders of `seg` in which, when `target` is
+/// given, every node u with target[u] != kNoDeferral is immediately followed
+/// by target[u]. Dynamic program over (executed set, node that must run
+/// next); for segments of at most 16 nodes.
+uint64_t minPeakWithPairs(const SegmentGraph &seg,
+                          const std::vector<LocalId> *target) {
+  size_t n = seg.numNodes();
+  EXPECT_LE(n, 16u);
+  std::vector<uint32_t> predMask(n, 0), touchMask(seg.numBuffers(), 0);
+  for (LocalId v = 0; v < n; ++v)
+    for (LocalId p : seg.preds(v))
+      predMask[v] |= 1u << p;
+  for (uint32_t b = 0; b < seg.numBuffers(); ++b)
+    for (LocalId t : seg.touchers(b))
+      touchMask[b] |= 1u << t;
+  // Memory while v runs after the set s (the model of segmentPeak).
+  auto stepMemory = [&](uint32_t s, LocalId v) {
+    uint64_t mem = seg.transient[v];
+    for (uint32_t b = 0; b < seg.numBuffers(); ++b) {
+      bool touched = (touchMask[b] >> v) & 1;
+      bool started = seg.liveIn[b] || (touchMask[b] & s);
+      bool pending = seg.liveOut[b] || (touchMask[b] & ~s & ~(1u << v));
+      if (touched || (started && pending))
+        mem += seg.size[b];
+    }
+    return mem;
+  };
+  // best[s * (n + 1) + m]: least peak reaching s with m (or n: none) next.
+  const uint64_t inf = UINT64_MAX;
+  std::vector<uint64_t> best((size_t(1) << n) * (n + 1), inf);
+  best[n] = 0;
+  for (uint32_t s = 0; s < (1u << n); ++s)
+    for (size_t m = 0; m <= n; ++m) {
+      uint64_t peak = best[s * (n + 1) + m];
+      if (peak == inf)
+        continue;
+      for (LocalId v = 0; v < n; ++v) {
+        if (((s >> v) & 1) || (predMask[v] & ~s) || (m < n && v != m))
+          continue;
+        uint32_t t = s | (1u << v);
+        size_t next = target && (*target)[v] != kNoDeferral ? (*target)[v] : n;
+        uint64_t &slot = best[t * (n + 1) + next];
+        slot = std::min(slot, std::max(peak, stepMemory(s, v)));
+      }
+    }
+  uint64_t result = inf;
+  for (size_t m = 0; m <= n; ++m)
+    result = std::min(result, best[((size_t(1) << n) - 1) * (n + 1) + m]);
+  return result;
+}
+
+/// Checks deferralTargets' promises on `g` and counts the pairs.
+void checkDeferral(const MemoryGraph &g, unsigned &pairs) {
+  SegmentGraph seg = buildSegment(g, 0, static_cast<NodeId>(g.numNodes()));
+  std::vector<LocalId> target = deferralTargets(seg);
+  ASSERT_EQ(target.size(), seg.numNodes());
+  std::vector<unsigned> asTarget(seg.numNodes(), 0);
+  for (LocalId u = 0; u < seg.numNodes(); ++u) {
+    if (target[u] == kNoDeferral)
+      continue;
+    ++pairs;
+    LocalId v = target[u];
+    ASSERT_EQ(seg.succs(u).size(), 1u);
+    EXPECT_EQ(*seg.succs(u).begin(), v);
+    EXPECT_EQ(target[v], kNoDeferral) << "a target is deferred itself";
+    EXPECT_EQ(++asTarget[v], 1u) << "a node is the target of two nodes";
+  }
+  uint64_t optimum = minPeakWithPairs(seg, nullptr);
+  EXPECT_EQ(optimum, bruteForceMinPeak(graphOfSegment(seg)));
+  EXPECT_EQ(minPeakWithPairs(seg, &target), optimum);
+}
+
+} // namespace
+
+TEST(SchedulerDeferral, SomeOptimalOrderRunsEveryPairAdjacent) {
+  unsigned pairs = 0, cases = 0;
+  for (GraphFamily f : allFamilies())
+    for (uint64_t seed = 0; seed < 300; ++seed) {
+      unsigned nodes = 2 + seed % 13; // 2..14
+      SCOPED_TRACE(caseName(f, nodes, seed));
+      checkDeferral(caseGraph(f, nodes, seed, 1 + seed % 200), pairs);
+      ++cases;
+    }
+  EXPECT_GT(pairs, cases / 2); // the rule does apply
+}
+
+TEST(SchedulerDeferral, ArbitraryGraphs) {
+  unsigned pairs = 0;
+  for (uint64_t seed = 0; seed < 3000; ++seed) {
+    SCOPED_TRACE("arbitrary seed " + std::to_string(seed));
+    checkDeferral(arbitraryGraph(seed, 13), pairs);
+  }
+  EXPECT_GT(pairs, 1000u);
+}
+
+TEST(SchedulerDeferral, PaddingOfASavedActivation) {
+  // A training step's weight gradient: node 0 produces the activation a,
+  // node 1 the output gradient g, node 2 pads a into p (a is also read by
+  // node 4, the input gradient), node 3 (the weight gradient) reads p and g
+  // and writes dw, node 5 applies dw. 2 may run anywhere after 0, holding
+  // p; some optimal order runs it right before 3, though 2 may then free a,
+  // so the two cannot be merged: 3's step does not hold a when 2 freed it.
+  MemoryGraph g;
+  for (int i = 0; i < 6; ++i)
+    g.addNode();
+  BufferId a = g.addBuffer(32), p = g.addBuffer(50), gr = g.addBuffer(32),
+           dw = g.addBuffer(144), out = g.addBuffer(144, false, true),
+           gin = g.addBuffer(32, false, true);
+  g.addTouch(a, 0);
+  g.addTouch(a, 2);
+  g.addTouch(a, 4);
+  g.addTouch(gr, 1);
+  g.addTouch(p, 2);
+  g.addTouch(p, 3);
+  g.addTouch(gr, 3);
+  g.addTouch(gr, 4);
+  g.addTouch(gin, 4);
+  g.addTouch(dw, 3);
+  g.addTouch(dw, 5);
+  g.addTouch(out, 5);
+  g.addEdge(0, 2);
+  g.addEdge(0, 4);
+  g.addEdge(2, 3);
+  g.addEdge(1, 3);
+  g.addEdge(1, 4);
+  g.addEdge(3, 5);
+  g.finalize();
+  SegmentGraph seg = buildSegment(g, 0, 6);
+  std::vector<LocalId> target = deferralTargets(seg);
+  EXPECT_EQ(target[2], 3u);
+  ContractedSegment c = contractSegment(seg);
+  for (const std::vector<LocalId> &group : c.members)
+    EXPECT_FALSE(std::find(group.begin(), group.end(), 2u) != group.end() &&
+                 std::find(group.begin(), group.end(), 3u) != group.end())
+        << "2 and 3 must not be one node";
+  unsigned pairs = 0;
+  checkDeferral(g, pairs);
+  EXPECT_EQ(pairs, 1u);
+  ScheduleResult r = schedule(g);
+  checkResult(g, r);
+  EXPECT_TRUE(r.provedOptimal);
+  EXPECT_EQ(r.peak, bruteForceMinPeak(g));
+}
+
+TEST(SchedulerDeferral, LiveInBuffersStartNothing) {
+  // Node 1 reads a (also read by node 2) and the live-in L (also read by its
+  // successor 4). Running 1 right before 4 would keep a live while node 3
+  // (100 transient bytes, also before 4) runs: 120 bytes where running 1
+  // and 2 first needs 110. L is live before 1 whenever 1 runs, so it cannot
+  // pay for holding a: 1 is not deferred.
+  MemoryGraph g;
+  g.addNode();
+  g.addNode();
+  g.addNode();
+  g.addNode(100);
+  g.addNode();
+  g.addNode();
+  BufferId a = g.addBuffer(10), l = g.addBuffer(10, true, false),
+           dv = g.addBuffer(20);
+  g.addTouch(a, 0);
+  g.addTouch(a, 1);
+  g.addTouch(a, 2);
+  g.addTouch(l, 1);
+  g.addTouch(l, 4);
+  g.addTouch(dv, 4);
+  g.addTouch(dv, 5);
+  g.addEdge(0, 1);
+  g.addEdge(0, 2);
+  g.addEdge(1, 4);
+  g.addEdge(3, 4);
+  g.addEdge(4, 5);
+  g.finalize();
+  EXPECT_EQ(bruteForceMinPeak(g), 110u);
+  SegmentGraph seg = buildSegment(g, 0, 6);
+  EXPECT_EQ(deferralTargets(seg)[1], kNoDeferral);
+  unsigned pairs = 0;
+  checkDeferral(g, pairs);
+}

@@ -78,6 +78,11 @@ uint64_t segmentPeak(const SegmentGraph &seg, const std::vector<LocalId> &order,
                      std::vector<uint64_t> *memoryAt = nullptr,
                      std::vector<uint64_t> *liveBefore = nullptr);
 
+/// Strict descendants (or, with `ancestors`, ancestors) of every node as
+/// bitsets: node u's set is words [u * W, (u + 1) * W) with W = (n + 63) / 64.
+/// O(E * n / 64) time, n * n / 8 bytes.
+std::vector<uint64_t> reachBits(const SegmentGraph &seg, bool ancestors);
+
 /// Per node u, bytes live while u runs in every order: u's transient bytes,
 /// u's buffers, and every buffer with a toucher (or live-in) among u's
 /// ancestors and a toucher (or live-out) among u's descendants.
@@ -130,6 +135,19 @@ std::vector<LocalId> expandOrder(const ContractedSegment &contracted,
 /// most the segment order's.
 std::vector<LocalId> projectOrder(const ContractedSegment &contracted,
                                   const std::vector<LocalId> &order);
+
+/// No deferral target (deferralTargets).
+constexpr LocalId kNoDeferral = UINT32_MAX;
+
+/// Per node u of `seg`: the node v that some optimal order runs right after u
+/// (rule (D), SchedReduce.cpp), or kNoDeferral. v is u's only successor; it
+/// is the target of no other node and has no target itself, so every valid
+/// order can have all these pairs adjacent at once without a higher peak.
+/// Unlike contractSegment's rules, u may free buffers at its step, so the
+/// pair is not one node of the model: the exact search runs it as two steps.
+/// Empty of targets above `maxNodes` nodes. O(V^2 / 64 + touches * degree).
+std::vector<LocalId> deferralTargets(const SegmentGraph &seg,
+                                     size_t maxNodes = 4096);
 
 /// Memory-aware list scheduling priorities.
 enum class Priority {

@@ -47,7 +47,15 @@
 //     So u_j's memory grows by at most delta(S,v) <= 0. Every completion of
 //     S costs at least f(S) overall, so the new one costs no more than the
 //     old. Applied to popped states; the states passed through are closed at
-//     f(S), the current minimum of the queue.
+//     f(S), the current minimum of the queue. Nodes with a deferral target
+//     are never picked: moving a node to the front keeps every deferred
+//     pair of a completion adjacent only if it is neither deferred nor a
+//     target (a target is never ready alone, see (d)).
+// (d) Deferral (deferralTargets, docs/lower-bounds.md section 8b): some
+//     optimal order runs every deferred node u right before its target v,
+//     so a ready u is expanded only as the pair S + u + v (when v is ready
+//     after u), at max(mem(S,u), mem(S+u,v)); S + u is never a state. A
+//     state reached by a pair records v with kPairFlag.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,7 +73,10 @@ using namespace memsched::sched;
 namespace {
 
 /// Search memory cap (states, table, queue): past it the search gives up.
-constexpr uint64_t kMemoryLimitBytes = uint64_t(512) << 20;
+/// It grows with the state budget, so that the budget is what binds: a
+/// closed state takes 16 bytes per 64 nodes plus about 40, a queued child 8.
+constexpr uint64_t kMinMemoryLimitBytes = uint64_t(512) << 20;
+constexpr uint64_t kMemoryBytesPerBudgetedState = 256;
 /// Work cap per budgeted state (ready nodes evaluated, children queued, set
 /// words copied): bails out early on wide or huge segments, deterministically.
 constexpr uint64_t kWorkPerState = 256;
@@ -87,10 +98,10 @@ struct ClosedState {
 };
 
 /// A queued child: the state reached from expanded state `parent` by running
-/// `node`. States are materialised when popped, so memory grows with the
-/// expanded states, not with every child.
+/// `node`. States are materialised (and their StateInfo recomputed from the
+/// parent's) when popped, so memory grows with the expanded states, not with
+/// every child, and a child costs 8 bytes.
 struct OpenEntry {
-  StateInfo info;
   uint32_t parent;
   uint32_t node;
 };
@@ -134,6 +145,9 @@ private:
 };
 
 /// Evaluation of one ready node at a state.
+/// nodeOf / OpenEntry::node flag: the pair deferredFrom[v], v ran.
+constexpr uint32_t kPairFlag = uint32_t(1) << 31;
+
 struct ReadyNode {
   LocalId node;
   uint64_t mem;
@@ -171,9 +185,16 @@ private:
   void load(uint32_t k);
   /// Child of the state in curS/curR after running v, into childS/childR.
   void makeChild(uint32_t v);
+  /// Runs v at the state in s/r, in place.
+  void advance(std::vector<uint64_t> &s, std::vector<uint64_t> &r,
+               LocalId v) const;
+  /// Evaluates v, ready at the state with executed set `s` and `live` bytes
+  /// live.
+  ReadyNode evaluate(LocalId v, uint64_t live, const uint64_t *s) const;
   void evaluateReady(uint64_t live);
-  /// Info of the child of the loaded state `info` by `r`.
-  StateInfo childInfo(const StateInfo &info, const ReadyNode &r) const;
+  /// Info of the child by `r` of the state with executed set `s` and `info`.
+  StateInfo childInfo(const StateInfo &info, const ReadyNode &r,
+                      const uint64_t *s) const;
   uint64_t bound(const StateInfo &info) const {
     return info.liveOutBytes +
            (info.top < n ? staticCost[byStatic[info.top]] : 0);
@@ -206,7 +227,13 @@ private:
   std::vector<uint32_t> table;
   uint64_t tableMask = 0;
 
+  uint64_t memoryLimit = 0;
   std::vector<uint64_t> curS, curR, childS, childR;
+  /// Rule (D): per node its deferral target or kNoDeferral, and per target
+  /// the node deferred to it. A state reached by such a pair stores the
+  /// target's id with kPairFlag.
+  std::vector<LocalId> deferTo, deferredFrom;
+  std::vector<uint64_t> pairS, pairR;
   std::vector<ReadyNode> ready;
 };
 
@@ -247,6 +274,12 @@ void ExactSearch::prepare(const NodeBounds &bounds) {
     lastStart[b + 1] = static_cast<uint32_t>(lastList.size());
   }
 
+  deferTo = deferralTargets(seg);
+  deferredFrom.assign(n, kNoDeferral);
+  for (LocalId u = 0; u < n; ++u)
+    if (deferTo[u] != kNoDeferral)
+      deferredFrom[deferTo[u]] = u;
+
   byStatic.resize(n);
   for (LocalId v = 0; v < n; ++v)
     byStatic[v] = v;
@@ -261,12 +294,16 @@ void ExactSearch::prepare(const NodeBounds &bounds) {
   table.assign(1024, 0);
   tableMask = table.size() - 1;
   statesPerChunk = std::max<size_t>(1, (size_t(1) << 16) / (2 * words));
+  memoryLimit = std::max(kMinMemoryLimitBytes,
+                         budget > UINT64_MAX / kMemoryBytesPerBudgetedState
+                             ? UINT64_MAX
+                             : budget * kMemoryBytesPerBudgetedState);
 }
 
 bool ExactSearch::overMemory(size_t queued) const {
   uint64_t bytes = closed.size() * (16 * words + sizeof(ClosedState) + 8) +
                    table.size() * sizeof(uint32_t) + queued * sizeof(OpenEntry);
-  return bytes > kMemoryLimitBytes || closed.size() >= UINT32_MAX / 4;
+  return bytes > memoryLimit || closed.size() >= UINT32_MAX / 4;
 }
 
 uint32_t ExactSearch::find(const uint64_t *s, uint64_t h) const {
@@ -315,71 +352,82 @@ void ExactSearch::load(uint32_t k) {
   std::copy(src + words, src + 2 * words, curR.begin());
 }
 
-void ExactSearch::makeChild(uint32_t v) {
-  std::copy(curS.begin(), curS.end(), childS.begin());
-  std::copy(curR.begin(), curR.end(), childR.begin());
-  childS[v >> 6] |= uint64_t(1) << (v & 63);
-  childR[v >> 6] &= ~(uint64_t(1) << (v & 63));
+void ExactSearch::advance(std::vector<uint64_t> &s, std::vector<uint64_t> &r,
+                          LocalId v) const {
+  s[v >> 6] |= uint64_t(1) << (v & 63);
+  r[v >> 6] &= ~(uint64_t(1) << (v & 63));
   for (LocalId w : seg.succs(v)) {
     bool isReady = true;
     for (LocalId p : seg.preds(w))
-      if (!inS(childS.data(), p)) {
+      if (!inS(s.data(), p)) {
         isReady = false;
         break;
       }
     if (isReady)
-      childR[w >> 6] |= uint64_t(1) << (w & 63);
+      r[w >> 6] |= uint64_t(1) << (w & 63);
   }
+}
+
+void ExactSearch::makeChild(uint32_t v) {
+  std::copy(curS.begin(), curS.end(), childS.begin());
+  std::copy(curR.begin(), curR.end(), childR.begin());
+  advance(childS, childR, v);
+}
+
+ReadyNode ExactSearch::evaluate(LocalId v, uint64_t live,
+                                const uint64_t *s) const {
+  ReadyNode r{v, live + seg.transient[v], 0, 0};
+  for (uint32_t b : seg.bufs(v)) {
+    bool started = seg.liveIn[b];
+    for (uint32_t i = firstStart[b]; !started && i < firstStart[b + 1]; ++i)
+      started = inS(s, firstList[i]);
+    // Late touchers are the likeliest to be pending: scan backwards.
+    bool pending = seg.liveOut[b];
+    for (uint32_t i = lastStart[b + 1]; !pending && i > lastStart[b]; --i)
+      pending = lastList[i - 1] != v && !inS(s, lastList[i - 1]);
+    int64_t size = static_cast<int64_t>(seg.size[b]);
+    if (!started) {
+      r.mem += seg.size[b];
+      if (pending)
+        r.delta += size;
+      if (seg.liveOut[b])
+        r.liveOutBytes += seg.size[b];
+    } else if (!pending) {
+      r.delta -= size;
+    }
+  }
+  return r;
 }
 
 void ExactSearch::evaluateReady(uint64_t live) {
   ready.clear();
-  const uint64_t *s = curS.data();
-  for (size_t w = 0; w < words; ++w) {
-    for (uint64_t m = curR[w]; m; m &= m - 1) {
-      ReadyNode r{static_cast<uint32_t>(w * 64 + __builtin_ctzll(m)), 0, 0, 0};
-      r.mem = live + seg.transient[r.node];
-      for (uint32_t b : seg.bufs(r.node)) {
-        bool started = seg.liveIn[b];
-        for (uint32_t i = firstStart[b]; !started && i < firstStart[b + 1]; ++i)
-          started = inS(s, firstList[i]);
-        // Late touchers are the likeliest to be pending: scan backwards.
-        bool pending = seg.liveOut[b];
-        for (uint32_t i = lastStart[b + 1]; !pending && i > lastStart[b]; --i)
-          pending = lastList[i - 1] != r.node && !inS(s, lastList[i - 1]);
-        int64_t size = static_cast<int64_t>(seg.size[b]);
-        if (!started) {
-          r.mem += seg.size[b];
-          if (pending)
-            r.delta += size;
-          if (seg.liveOut[b])
-            r.liveOutBytes += seg.size[b];
-        } else if (!pending) {
-          r.delta -= size;
-        }
-      }
-      ready.push_back(r);
-    }
-  }
+  for (size_t w = 0; w < words; ++w)
+    for (uint64_t m = curR[w]; m; m &= m - 1)
+      ready.push_back(evaluate(
+          static_cast<LocalId>(w * 64 + __builtin_ctzll(m)), live, curS.data()));
 }
 
-StateInfo ExactSearch::childInfo(const StateInfo &info,
-                                 const ReadyNode &r) const {
+StateInfo ExactSearch::childInfo(const StateInfo &info, const ReadyNode &r,
+                                 const uint64_t *s) const {
   StateInfo c;
   c.live = static_cast<uint64_t>(static_cast<int64_t>(info.live) + r.delta);
   c.liveOutBytes = info.liveOutBytes + r.liveOutBytes;
   c.depth = info.depth + 1;
   c.top = info.top;
   while (c.top < n &&
-         (byStatic[c.top] == r.node || inS(curS.data(), byStatic[c.top])))
+         (byStatic[c.top] == r.node || inS(s, byStatic[c.top])))
     ++c.top;
   return c;
 }
 
 std::vector<LocalId> ExactSearch::pathTo(uint32_t k) const {
   std::vector<LocalId> order;
-  for (; parentOf[k] != UINT32_MAX; k = parentOf[k])
-    order.push_back(nodeOf[k]);
+  for (; parentOf[k] != UINT32_MAX; k = parentOf[k]) {
+    LocalId v = nodeOf[k] & ~kPairFlag;
+    order.push_back(v);
+    if (nodeOf[k] & kPairFlag)
+      order.push_back(deferredFrom[v]);
+  }
   std::reverse(order.begin(), order.end());
   return order;
 }
@@ -412,29 +460,41 @@ ExactResult ExactSearch::run() {
     if (seg.liveIn[b] && seg.liveOut[b])
       rootInfo.liveOutBytes += seg.size[b];
   }
+  OpenList open;
+  // The root (childS is empty, childR its sources) is the first state
+  // expanded.
   for (LocalId v = 0; v < n; ++v)
     if (seg.preds(v).size() == 0)
       childR[v >> 6] |= uint64_t(1) << (v & 63);
-
-  OpenList open;
-  open.push(std::max(lowerBound, bound(rootInfo)), {rootInfo, UINT32_MAX, 0});
-  while (!open.empty()) {
-    uint64_t key;
-    OpenEntry top = open.pop(key);
+  uint64_t key = std::max(lowerBound, bound(rootInfo));
+  uint32_t root = addState(0, rootInfo, UINT32_MAX, 0);
+  bool atRoot = true;
+  while (atRoot || !open.empty()) {
+    uint32_t k = root;
+    if (!atRoot) {
+      OpenEntry top = open.pop(key);
+      load(top.parent);
+      StateInfo c = closed[top.parent].info;
+      uint64_t h = closed[top.parent].hash;
+      LocalId v = top.node & ~kPairFlag;
+      if (top.node & kPairFlag) {
+        // The deferred node first, in place: the parent is not needed again.
+        LocalId u = deferredFrom[v];
+        c = childInfo(c, evaluate(u, c.live, curS.data()), curS.data());
+        advance(curS, curR, u);
+        h ^= zobrist[u];
+      }
+      makeChild(v);
+      h ^= zobrist[v];
+      if (find(childS.data(), h) != UINT32_MAX)
+        continue; // expanded already, with a key <= this one
+      c = childInfo(c, evaluate(v, c.live, curS.data()), curS.data());
+      k = addState(h, c, top.parent, top.node);
+    }
+    atRoot = false;
     // Keys are popped in nondecreasing order and an order below the current
     // key would have been found at its own key: the optimum is >= key.
     result.lowerBound = std::max(result.lowerBound, key);
-    uint32_t k;
-    if (top.parent == UINT32_MAX) {
-      k = addState(0, top.info, UINT32_MAX, 0);
-    } else {
-      load(top.parent);
-      makeChild(top.node);
-      uint64_t h = closed[top.parent].hash ^ zobrist[top.node];
-      if (find(childS.data(), h) != UINT32_MAX)
-        continue; // expanded already, with a key <= this one
-      k = addState(h, top.info, top.parent, top.node);
-    }
     for (;;) {
       work += words;
       if (++result.expanded > budget || work > workCap ||
@@ -459,18 +519,18 @@ ExactResult ExactSearch::run() {
       // (c) free-first: follow the first qualifying node.
       const ReadyNode *pick = nullptr;
       for (const ReadyNode &r : ready)
-        if (r.mem <= key && r.delta <= 0) {
+        if (r.mem <= key && r.delta <= 0 && deferTo[r.node] == kNoDeferral) {
           pick = &r;
           break;
         }
       if (pick) {
-        StateInfo c = childInfo(info, *pick);
+        StateInfo c = childInfo(info, *pick, curS.data());
         uint64_t childKey = std::max(key, bound(c));
         if (childKey != key) {
           // Started live-out bytes raised the bound: S + v is still the only
           // successor, but it belongs to a later level.
           if (childKey < upperBound)
-            open.push(childKey, {c, k, pick->node});
+            open.push(childKey, {k, pick->node});
           break;
         }
         makeChild(pick->node);
@@ -484,12 +544,27 @@ ExactResult ExactSearch::run() {
       for (const ReadyNode &r : ready) {
         if (r.mem >= upperBound) // (a)
           continue;
-        StateInfo c = childInfo(info, r);
+        StateInfo c = childInfo(info, r, curS.data());
         uint64_t childKey = std::max({key, r.mem, bound(c)});
+        uint32_t node = r.node;
+        if (LocalId v = deferTo[r.node]; v != kNoDeferral) {
+          // (d): the pair r.node, v as one child, or none when v is not
+          // ready once r.node ran.
+          pairS = curS;
+          pairR = curR;
+          advance(pairS, pairR, r.node);
+          if (!inS(pairR.data(), v))
+            continue;
+          ReadyNode second = evaluate(v, c.live, pairS.data());
+          c = childInfo(c, second, pairS.data());
+          childKey = std::max({childKey, second.mem, bound(c)});
+          node = v | kPairFlag;
+          work += words;
+        }
         if (childKey >= upperBound) // (a)
           continue;
         ++work;
-        open.push(childKey, {c, k, r.node});
+        open.push(childKey, {k, node});
       }
       break;
     }

@@ -4,10 +4,12 @@
 // a neighbour are merged with it, so the search sees fewer nodes and far fewer
 // executed sets. Two rules, one the time reversal of the other:
 //
-//   (S) sink a node into its only successor: u with succs(u) = {v},
-//       bufs(u) a subset of bufs(v), and transient(u) <= transient(v);
+//   (S) sink a node into its only successor: u with succs(u) = {v}, every
+//       buffer of u live-out or touched by v or a node v reaches (u frees
+//       nothing), and transient(u) <= transient(v);
 //   (H) hoist a node onto its only predecessor: u with preds(u) = {p},
-//       bufs(u) a subset of bufs(p), and transient(u) <= transient(p).
+//       every buffer of u live-in or touched by p or a node reaching p (u
+//       starts nothing), and transient(u) <= transient(p).
 //
 // A node whose successors all come after one of them, v (v reaches them),
 // has v as its only successor for (S): in every order v is the first of them
@@ -16,17 +18,23 @@
 // Why (S) keeps the optimal peak (docs/lower-bounds.md, "Contractions"):
 // take any valid order and move u later, to just before v (valid: v is u's
 // only successor, and u's predecessors stay before it). Every buffer u
-// touches is also touched by v, which runs after u, so u frees nothing: at the
-// steps u jumps over, a buffer u would have started is started later or by
-// another toucher, so their memory does not grow; steps from v on see the
-// same executed sets. At u's new step the memory is live(S) + transient(u) +
-// start_S(u), and v's step right after has live(S) + start_S(u) +
-// transient(v) + start(v) >= that. So the peak does not grow, some optimal
-// order has u right before v, and the pair can be one node: v's buffers
-// (which include u's), the predecessors of both, v's transient bytes. Its
-// step costs exactly v's step in the expanded order, and u's step costs no
-// more. (H) is (S) on the reversed segment, where every order's peak is the
-// same. Rules are applied until none applies; each merge removes a node.
+// touches is live-out or touched by a descendant of u, which runs after u,
+// so u frees nothing: at the steps u jumps over, a buffer u would have
+// started is started later or by another toucher, so their memory does not
+// grow; steps from v on see the same executed sets. At u's new step the
+// memory is live(S) + transient(u) + start_S(u), and v's step right after
+// has live(S) + start_S(u) + transient(v) + start(v) >= that. So the peak
+// does not grow, some optimal order has u right before v, and the pair can
+// be one node: the buffers of both, the predecessors of both, v's transient
+// bytes. Its step costs exactly v's step in the expanded order (u's buffers
+// are all still live then), and u's step costs no more. (H) is (S) on the
+// reversed segment, where every order's peak is the same. Rules are applied
+// until none applies; each merge removes a node.
+//
+// deferralTargets (rule (D)) finds pairs that some optimal order runs
+// adjacent although u may free buffers at its step, so that the pair is not
+// one node; the exact search runs them as two steps (docs/lower-bounds.md
+// section 8b has the conditions and the proof).
 //
 // The contracted graph numbers its nodes by the original position of their
 // representative (the node the others were merged into); the identity order
@@ -39,6 +47,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <iterator>
 
 using namespace memsched;
 using namespace memsched::sched;
@@ -63,6 +72,9 @@ void replaceSorted(std::vector<LocalId> &v, LocalId x, LocalId y) {
 
 } // namespace
 
+/// Segments up to this many nodes get reachability bitsets (n^2 / 8 bytes).
+constexpr size_t kMaxBitsetNodes = 4096;
+
 ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
   size_t n = seg.numNodes();
   std::vector<std::vector<LocalId>> preds(n), succs(n), bufs(n), members(n);
@@ -76,10 +88,10 @@ ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
     std::sort(bufs[v].begin(), bufs[v].end());
     members[v] = {v};
   }
-  auto subset = [&](LocalId a, LocalId b) {
-    return std::includes(bufs[b].begin(), bufs[b].end(), bufs[a].begin(),
-                         bufs[a].end());
-  };
+  // Per buffer: its touchers in the graph as contracted so far.
+  std::vector<std::vector<LocalId>> touch(seg.numBuffers());
+  for (uint32_t b = 0; b < seg.numBuffers(); ++b)
+    touch[b].assign(seg.touchers(b).begin(), seg.touchers(b).end());
   // Does `from` reach every node of `targets` (along succs, or along preds
   // when `backwards`)? Ids are a topological order, so the walk stays
   // between `from` and the farthest target; it gives up (no) past a fixed
@@ -87,8 +99,8 @@ ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
   std::vector<uint32_t> targetMark(n, 0), visitMark(n, 0);
   uint32_t stamp = 0;
   std::vector<LocalId> stack;
-  auto reachesAll = [&](LocalId from, const std::vector<LocalId> &targets,
-                        bool backwards) {
+  auto reaches = [&](LocalId from, const std::vector<LocalId> &targets,
+                     bool backwards, bool all) {
     ++stamp;
     LocalId limit = from;
     size_t left = 0;
@@ -98,7 +110,7 @@ ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
         ++left;
         limit = backwards ? std::min(limit, t) : std::max(limit, t);
       }
-    size_t budget = 1024;
+    size_t total = left, budget = 1024;
     visitMark[from] = stamp;
     stack.assign(1, from);
     while (!stack.empty() && left > 0) {
@@ -108,14 +120,55 @@ ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
         if ((backwards ? y < limit : y > limit) || visitMark[y] == stamp)
           continue;
         visitMark[y] = stamp;
-        if (targetMark[y] == stamp)
+        if (targetMark[y] == stamp) {
           --left;
+          if (!all)
+            return true;
+        }
         if (budget-- == 0)
           return false;
         stack.push_back(y);
       }
     }
-    return left == 0;
+    return all ? left == 0 : left < total;
+  };
+  // Does u keep every buffer it touches pending (sinking: live-out or
+  // touched by `next` or a node it reaches) or started (hoisting: live-in or
+  // touched by `next` or a node that reaches it)? Then u frees (resp.
+  // starts) nothing when it runs right before (resp. after) `next`.
+  std::vector<LocalId> others;
+  // Merges keep the order between the remaining nodes (a merged pair was
+  // ordered with everything the pair is), so on segments small enough the
+  // descendants of the segment's nodes answer for the contracted graph;
+  // above, a bounded walk does (no when it gives up).
+  size_t words = (n + 63) / 64;
+  bool haveDesc = n <= kMaxBitsetNodes;
+  std::vector<uint64_t> desc;
+  if (haveDesc)
+    desc = reachBits(seg, false);
+  auto ordered = [&](LocalId from, LocalId to) { // to reachable from from
+    return (desc[from * words + (to >> 6)] >> (to & 63)) & 1;
+  };
+  auto keepsBuffers = [&](LocalId u, LocalId next, bool hoist) {
+    for (uint32_t b : bufs[u]) {
+      if (hoist ? seg.liveIn[b] : seg.liveOut[b])
+        continue;
+      others.clear();
+      bool kept = false;
+      for (LocalId t : touch[b]) {
+        if (t == next || (haveDesc && t != u &&
+                          (hoist ? ordered(t, next) : ordered(next, t)))) {
+          kept = true;
+          break;
+        }
+        if (!haveDesc && (hoist ? t < u : t > u))
+          others.push_back(t);
+      }
+      if (!kept && (haveDesc || others.empty() ||
+                    !reaches(next, others, hoist, /*all=*/false)))
+        return false;
+    }
+    return true;
   };
   // The successor every other successor comes after (or the predecessor
   // every other one comes before) when the rule's cheap conditions hold for
@@ -124,15 +177,26 @@ ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
     if (succs[u].empty())
       return false;
     v = succs[u].front(); // lowest id: the only one that can reach the rest
-    return seg.transient[u] <= seg.transient[v] && subset(u, v) &&
-           (succs[u].size() == 1 || reachesAll(v, succs[u], false));
+    return seg.transient[u] <= seg.transient[v] &&
+           (succs[u].size() == 1 || reaches(v, succs[u], false, true)) &&
+           keepsBuffers(u, v, false);
   };
   auto canHoist = [&](LocalId u, LocalId &p) {
     if (preds[u].empty())
       return false;
     p = preds[u].back(); // highest id: the only one the rest can reach
-    return seg.transient[u] <= seg.transient[p] && subset(u, p) &&
-           (preds[u].size() == 1 || reachesAll(p, preds[u], true));
+    return seg.transient[u] <= seg.transient[p] &&
+           (preds[u].size() == 1 || reaches(p, preds[u], true, true)) &&
+           keepsBuffers(u, p, true);
+  };
+  // u's buffers become `into`'s (the union), u's touches `into`'s.
+  auto mergeBuffers = [&](LocalId u, LocalId into) {
+    std::vector<LocalId> merged;
+    std::set_union(bufs[u].begin(), bufs[u].end(), bufs[into].begin(),
+                   bufs[into].end(), std::back_inserter(merged));
+    bufs[into] = std::move(merged);
+    for (uint32_t b : bufs[u])
+      replaceSorted(touch[b], u, into);
   };
 
   std::vector<LocalId> work;
@@ -167,6 +231,7 @@ ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
           replaceSorted(preds[w], u, v);
           insertSorted(succs[v], w);
         }
+      mergeBuffers(u, v);
       members[u].insert(members[u].end(), members[v].begin(),
                         members[v].end());
       members[v] = std::move(members[u]);
@@ -187,6 +252,7 @@ ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
           replaceSorted(succs[q], u, p);
           insertSorted(preds[p], q);
         }
+      mergeBuffers(u, p);
       members[p].insert(members[p].end(), members[u].begin(),
                         members[u].end());
       alive[u] = 0;
@@ -216,7 +282,7 @@ ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
   c.predStart.assign(m + 1, 0);
   c.succStart.assign(m + 1, 0);
   c.bufStart.assign(m + 1, 0);
-  std::vector<std::vector<uint32_t>> touch(seg.numBuffers());
+  std::vector<std::vector<uint32_t>> outTouch(seg.numBuffers());
   for (LocalId v = 0; v < n; ++v) {
     if (!alive[v])
       continue;
@@ -237,14 +303,76 @@ ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
     c.bufList.insert(c.bufList.end(), bufs[v].begin(), bufs[v].end());
     c.bufStart[id + 1] = static_cast<uint32_t>(c.bufList.size());
     for (uint32_t b : bufs[v])
-      touch[b].push_back(id); // ids ascending: v ascending
+      outTouch[b].push_back(id); // ids ascending: v ascending
   }
   c.touchStart.assign(seg.numBuffers() + 1, 0);
   for (uint32_t b = 0; b < seg.numBuffers(); ++b) {
-    c.touchList.insert(c.touchList.end(), touch[b].begin(), touch[b].end());
+    c.touchList.insert(c.touchList.end(), outTouch[b].begin(),
+                       outTouch[b].end());
     c.touchStart[b + 1] = static_cast<uint32_t>(c.touchList.size());
   }
   return out;
+}
+
+std::vector<LocalId> sched::deferralTargets(const SegmentGraph &seg,
+                                           size_t maxNodes) {
+  size_t n = seg.numNodes();
+  std::vector<LocalId> target(n, kNoDeferral);
+  if (n > maxNodes)
+    return target;
+  size_t words = (n + 63) / 64;
+  std::vector<uint64_t> desc = reachBits(seg, false);
+  auto isDesc = [&](LocalId of, LocalId t) {
+    return (desc[of * words + (t >> 6)] >> (t & 63)) & 1;
+  };
+  std::vector<uint8_t> isTarget(n, 0);
+  std::vector<uint32_t> mark(seg.numBuffers(), UINT32_MAX);
+  for (LocalId u = 0; u < n; ++u) {
+    if (isTarget[u] || seg.succs(u).size() != 1)
+      continue;
+    LocalId v = *seg.succs(u).begin();
+    if (isTarget[v])
+      continue;
+    // held: bytes u may keep live longer when it runs later (no other
+    // toucher after it; freed before in an order that ran it early);
+    // started: bytes only u's descendants touch besides u, started by u in
+    // every order; kept: bytes u may free at its step.
+    uint64_t held = 0, started = 0, kept = 0;
+    for (uint32_t b : seg.bufs(u)) {
+      mark[b] = u;
+      bool other = false, otherAfter = false, otherElsewhere = false;
+      for (LocalId t : seg.touchers(b)) {
+        if (t == u)
+          continue;
+        other = true;
+        (isDesc(u, t) ? otherAfter : otherElsewhere) = true;
+      }
+      if (!seg.liveOut[b] && !otherAfter) {
+        kept += seg.size[b];
+        if (other || seg.liveIn[b])
+          held += seg.size[b];
+      }
+      if (!seg.liveIn[b] && !otherElsewhere && (other || seg.liveOut[b]))
+        started += seg.size[b];
+    }
+    // Bytes v starts in every order that u does not touch.
+    uint64_t startedByV = 0;
+    for (uint32_t b : seg.bufs(v)) {
+      if (mark[b] == u || seg.liveIn[b])
+        continue;
+      bool elsewhere = false;
+      for (LocalId t : seg.touchers(b))
+        elsewhere |= t != v && !isDesc(v, t);
+      if (!elsewhere)
+        startedByV += seg.size[b];
+    }
+    if (held <= started &&
+        seg.transient[u] + kept <= seg.transient[v] + startedByV) {
+      target[u] = v;
+      isTarget[v] = 1;
+    }
+  }
+  return target;
 }
 
 std::vector<LocalId>

@@ -216,6 +216,25 @@ uint64_t sched::segmentPeak(const SegmentGraph &seg,
   return peak;
 }
 
+std::vector<uint64_t> sched::reachBits(const SegmentGraph &seg,
+                                      bool ancestors) {
+  // Local ids are a topological order: a node's set is complete once every
+  // predecessor's (resp. successor's) is.
+  size_t n = seg.numNodes(), words = (n + 63) / 64;
+  std::vector<uint64_t> bits(n * words, 0);
+  for (size_t i = 0; i < n; ++i) {
+    LocalId v = static_cast<LocalId>(ancestors ? i : n - 1 - i);
+    for (LocalId w : ancestors ? seg.preds(v) : seg.succs(v)) {
+      uint64_t *dst = &bits[v * words];
+      const uint64_t *src = &bits[w * words];
+      for (size_t k = 0; k < words; ++k)
+        dst[k] |= src[k];
+      dst[w >> 6] |= uint64_t(1) << (w & 63);
+    }
+  }
+  return bits;
+}
+
 NodeBounds sched::segmentNodeBounds(const SegmentGraph &seg,
                                     size_t maxReachNodes) {
   size_t n = seg.numNodes(), numBufs = seg.numBuffers();
@@ -273,26 +292,10 @@ NodeBounds sched::segmentNodeBounds(const SegmentGraph &seg,
     return nb;
   }
 
-  // anc[u] / desc[u]: strict ancestors / descendants as bitsets. Local ids
-  // are a topological order.
+  // anc[u] / desc[u]: strict ancestors / descendants as bitsets.
   size_t words = (n + 63) / 64;
-  std::vector<uint64_t> anc(n * words, 0), desc(n * words, 0);
-  for (LocalId v = 0; v < n; ++v)
-    for (LocalId p : seg.preds(v)) {
-      uint64_t *dst = &anc[v * words];
-      const uint64_t *src = &anc[p * words];
-      for (size_t w = 0; w < words; ++w)
-        dst[w] |= src[w];
-      dst[p >> 6] |= uint64_t(1) << (p & 63);
-    }
-  for (LocalId v = n; v-- > 0;)
-    for (LocalId s : seg.succs(v)) {
-      uint64_t *dst = &desc[v * words];
-      const uint64_t *src = &desc[s * words];
-      for (size_t w = 0; w < words; ++w)
-        dst[w] |= src[w];
-      dst[s >> 6] |= uint64_t(1) << (s & 63);
-    }
+  std::vector<uint64_t> anc = reachBits(seg, true),
+                        desc = reachBits(seg, false);
   // u is spanned by b iff u is a descendant of a toucher (or b is live-in)
   // and an ancestor of a toucher (or b is live-out).
   std::vector<uint64_t> after(words), before(words);

@@ -20,7 +20,7 @@
 //   the perturbed output runs under --measure only, see PERTURBED_RUN).
 // lower bound: memsched's certificate; verdict optimal iff bound == after.
 //   upstream: memref_peaks.py reproduces it: the least memory
-//     linalg.conv_2d_nchw_fchw#661 runs with over all its executed sets (a min
+//     linalg.conv_2d_nchw_fchw#655 runs with over all its executed sets (a min
 //     cut).
 //   perturbed: memref_peaks.py reproduces it: the least memory
 //     linalg.conv_2d_nchw_fchw#661 runs with over all its executed sets (a min

@@ -11,8 +11,8 @@
 // counting allocator sees it):
 //
 //                before     after lower bound  verdict
-//   upstream   19815248   3351596     3331156  gap 20440
-//   perturbed  10854412   3411220     3331156  gap 80064
+//   upstream   19815248   3331156     3331156  optimal
+//   perturbed  10854412   3331156     3331156  optimal
 //
 // before: memref_peaks.py on the input (memref.alloc sizes from their types,
 //   memref.dealloc where written); upstream: also measured when it runs.
@@ -20,10 +20,10 @@
 //   the perturbed output runs under --measure only, see PERTURBED_RUN).
 // lower bound: memsched's certificate; verdict optimal iff bound == after.
 //   upstream: memref_peaks.py reproduces it: the least memory
-//     linalg.conv_2d_nchw_fchw#743 runs with over all its executed sets (a min
+//     linalg.conv_2d_nchw_fchw#755 runs with over all its executed sets (a min
 //     cut).
 //   perturbed: memref_peaks.py reproduces it: the least memory
-//     linalg.conv_2d_nchw_fchw#801 runs with over all its executed sets (a min
+//     linalg.conv_2d_nchw_fchw#761 runs with over all its executed sets (a min
 //     cut).
 // Without padding the upstream peak is 19788240 (docs/benchmarks.md, upstream dealloc pipeline).
 // Derivation: python3 test/Integration/corpus_pins.py --build-dir build --measure train_step_resnet20
@@ -52,16 +52,16 @@
 // RUN: diff %t.upstream.hash %t.sched.hash
 // RUN: %arena_run %t.sched.mlir forward %t %t.sched.out | FileCheck %s --check-prefix=ARENA
 
-// REMARK: remark: memsched-schedule: peak 19815248 -> 3351596 bytes, lower bound 3331156 bytes{{$}}
-// CERT: memsched.certificate = #memsched.certificate<peak = 3351596, lower_bound = 3331156,
-// PREMARK: remark: memsched-schedule: peak 10854412 -> 3411220 bytes, lower bound 3331156 bytes{{$}}
-// PCERT: memsched.certificate = #memsched.certificate<peak = 3411220, lower_bound = 3331156,
+// REMARK: remark: memsched-schedule: peak 19815248 -> 3331156 bytes, lower bound 3331156 bytes (optimal){{$}}
+// CERT: memsched.certificate = #memsched.certificate<peak = 3331156, lower_bound = 3331156,
+// PREMARK: remark: memsched-schedule: peak 10854412 -> 3331156 bytes, lower bound 3331156 bytes (optimal){{$}}
+// PCERT: memsched.certificate = #memsched.certificate<peak = 3331156, lower_bound = 3331156,
 // STATIC: upstream.mlir: peak-as-written=19815248 bound=
 // STATIC-NEXT: perturbed.mlir: peak-as-written=10854412 bound=
-// STATIC-NEXT: sched.mlir: peak-as-written=3351596 bound=3331156 bound-kind=
-// STATIC-NEXT: perturbed.sched.mlir: peak-as-written=3411220 bound=3331156 bound-kind=
+// STATIC-NEXT: sched.mlir: peak-as-written=3331156 bound=3331156 bound-kind=
+// STATIC-NEXT: perturbed.sched.mlir: peak-as-written=3331156 bound=3331156 bound-kind=
 // MEASURED-BEFORE: memsched-measured-peak=19815248 live-at-end=
-// MEASURED-AFTER: memsched-measured-peak=3351596 live-at-end=
+// MEASURED-AFTER: memsched-measured-peak=3331156 live-at-end=
 // The scheduled program with its buffers in one arena (--memsched-plan-arena)
 // computes the same results, and its measured peak is the certificate's arena.
 // ARENA: arena-run: outputs identical, measured = certified

@@ -19,10 +19,10 @@
 // after: memref_peaks.py on memsched's output, and measured when it runs (upstream;
 //   the perturbed output runs under --measure only, see PERTURBED_RUN).
 // lower bound: memsched's certificate; verdict optimal iff bound == after.
-//   upstream: memref_peaks.py proves only 1439252 (the least memory
-//     linalg.conv_2d_nchw_fchw#496 runs with over all its executed sets (a min
+//   upstream: memref_peaks.py proves only 1505812 (the least memory
+//     linalg.conv_2d_nchw_fchw#478 runs with over all its executed sets (a min
 //     cut)); the rest is memsched's window bound at
-//     linalg.conv_2d_nchw_fchw#213, not reproduced.
+//     linalg.conv_2d_nchw_fchw#211, not reproduced.
 //   perturbed: memref_peaks.py proves only 1505812 (the least memory
 //     linalg.conv_2d_nchw_fchw#484 runs with over all its executed sets (a min
 //     cut)); the rest is memsched's window bound at
@@ -60,7 +60,7 @@
 // PCERT: memsched.certificate = #memsched.certificate<peak = 1523476, lower_bound = 1523476,
 // STATIC: upstream.mlir: peak-as-written=7984656 bound=
 // STATIC-NEXT: perturbed.mlir: peak-as-written=4600324 bound=
-// STATIC-NEXT: sched.mlir: peak-as-written=1523476 bound=1439252 bound-kind=
+// STATIC-NEXT: sched.mlir: peak-as-written=1523476 bound=1505812 bound-kind=
 // STATIC-NEXT: perturbed.sched.mlir: peak-as-written=1523476 bound=1505812 bound-kind=
 // MEASURED-BEFORE: memsched-measured-peak=7984656 live-at-end=
 // MEASURED-AFTER: memsched-measured-peak=1523476 live-at-end=

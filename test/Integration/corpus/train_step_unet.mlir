@@ -19,7 +19,7 @@
 // after: memref_peaks.py on memsched's output, and measured when it runs (upstream;
 //   the perturbed output runs under --measure only, see PERTURBED_RUN).
 // lower bound: memsched's certificate; verdict optimal iff bound == after.
-//   upstream: memref_peaks.py reproduces it: the least memory linalg.generic#446
+//   upstream: memref_peaks.py reproduces it: the least memory linalg.generic#440
 //     runs with over all its executed sets (a min cut).
 //   perturbed: memref_peaks.py reproduces it: the least memory
 //     linalg.generic#446 runs with over all its executed sets (a min cut).
