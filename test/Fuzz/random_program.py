@@ -307,10 +307,13 @@ class Gen:
 
     # ---- views -----------------------------------------------------------
     def v_subview(self, v, offsets, sizes, steps, reduce_unit=False):
+        """reduce_unit: drop every unit dimension (True) or those of the
+        given indices (a tuple)."""
         new_off = v.offset + sum(o * s for o, s in zip(offsets, v.strides))
         shape, strides = [], []
-        for sz, st, s in zip(sizes, steps, v.strides):
-            if reduce_unit and sz == 1:
+        for d, (sz, st, s) in enumerate(zip(sizes, steps, v.strides)):
+            if sz == 1 and (reduce_unit is True or
+                            (reduce_unit and d in reduce_unit)):
                 continue
             shape.append(sz)
             strides.append(s * st)
@@ -2808,8 +2811,9 @@ class Gen:
             big = self.v_reinterpret(base, o + sh, [r, 1, c],
                                      [0, rng.choice([1 << 40, 1 << 61]), 1])
             self.features.add("huge-stride")
+            # Only the middle dimension goes: [r, c] also when r == 1.
             v = self.v_subview(big, [0, 0, 0], [r, 1, c], [1, 1, 1],
-                               reduce_unit=True)
+                               reduce_unit=(1,))
         self.features.add("zero-stride")
         return v
 
