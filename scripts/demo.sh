@@ -95,4 +95,5 @@ demo mobilenet_v2 "inference (torchvision mobilenet_v2, input 1x3x64x64)"
 deploy mobilenet_v2
 demo train_step_cnn "one training step (forward + backward) of a small CNN"
 demo train_step_resnet8 "one training step of MLPerf Tiny's ResNet-8 (batch norm in training mode, batch 2)"
+demo train_step_resnet20 "one training step of a CIFAR ResNet-20 (645 ops, no op every order must pass through)"
 peers train_step_resnet8
