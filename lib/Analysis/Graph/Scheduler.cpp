@@ -40,6 +40,10 @@ using namespace memsched::sched;
 /// solved; this keeps huge graphs fast.
 static constexpr uint64_t kFullBudgetNodes = 1024;
 
+/// The exact search first spends 1/kReverseShare of a segment's budget on
+/// the reversed segment.
+static constexpr uint64_t kReverseShare = 16;
+
 static bool programOrderIsValid(const MemoryGraph &graph) {
   for (NodeId v = 0; v < graph.numNodes(); ++v)
     if (!graph.preds(v).empty() && graph.preds(v).back() >= v)
@@ -193,7 +197,29 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
       uint64_t floor = options.lowerBound > spanning[s]
                            ? options.lowerBound - spanning[s]
                            : 0;
-      ExactResult r = exactSearch(seg, peak, budget, &bounds, floor);
+      // The time reversal has the same orders' peaks but can need far fewer
+      // states (the backward pass of a training step read backwards): a
+      // short search there first, the rest of the budget forwards.
+      ExactResult r;
+      uint64_t reverseBudget = budget / kReverseShare;
+      if (reverseBudget >= seg.numNodes()) {
+        SegmentGraph reversed = reverseSegment(seg);
+        NodeBounds reversedBounds = segmentNodeBounds(reversed);
+        r = exactSearch(reversed, peak, reverseBudget, &reversedBounds,
+                        floor);
+        if (r.status == ExactStatus::Improved) {
+          std::reverse(r.order.begin(), r.order.end());
+          for (LocalId &v : r.order)
+            v = static_cast<LocalId>(seg.numNodes() - 1 - v);
+        }
+      }
+      if (r.status == ExactStatus::GaveUp) {
+        ExactResult forward = exactSearch(
+            seg, peak, budget - std::min(budget, r.expanded), &bounds, floor);
+        forward.lowerBound = std::max(forward.lowerBound, r.lowerBound);
+        forward.expanded += r.expanded;
+        r = std::move(forward);
+      }
       info.expanded = r.expanded;
       switch (r.limit) {
       case ExactResult::Limit::None:

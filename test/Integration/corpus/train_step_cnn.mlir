@@ -19,10 +19,10 @@
 // after: memref_peaks.py on memsched's output, and measured when it runs (both).
 // lower bound: memsched's certificate; verdict optimal iff bound == after.
 //   upstream: memref_peaks.py reproduces it: the least memory
-//     linalg.conv_2d_nchw_fchw#159 runs with over all its executed sets (a min
+//     linalg.conv_2d_nchw_fchw#134 runs with over all its executed sets (a min
 //     cut).
 //   perturbed: memref_peaks.py reproduces it: the least memory
-//     linalg.conv_2d_nchw_fchw#165 runs with over all its executed sets (a min
+//     linalg.conv_2d_nchw_fchw#134 runs with over all its executed sets (a min
 //     cut).
 // Without padding the upstream peak is 4625888 (docs/benchmarks.md, upstream dealloc pipeline).
 // Derivation: python3 test/Integration/corpus_pins.py --build-dir build --measure train_step_cnn

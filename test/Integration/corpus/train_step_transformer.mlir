@@ -19,10 +19,9 @@
 // after: memref_peaks.py on memsched's output, and measured when it runs (upstream;
 //   the perturbed output runs under --measure only, see PERTURBED_RUN).
 // lower bound: memsched's certificate; verdict optimal iff bound == after.
-//   upstream: memref_peaks.py proves only 111788 (the least memory
-//     linalg.batch_matmul#1058 runs with over all its executed sets (a min
-//     cut)); the rest is memsched's backward bound at linalg.generic#640, not
-//     reproduced.
+//   upstream: memref_peaks.py proves only 109740 (the least memory
+//     linalg.generic#1428 runs with over all its executed sets (a min cut)); the
+//     rest is memsched's backward bound at linalg.generic#640, not reproduced.
 //   perturbed: memref_peaks.py proves only 113900 (the least memory
 //     linalg.generic#1386 runs with over all its executed sets (a min cut)); the
 //     rest is memsched's backward bound at linalg.generic#640, not reproduced.
@@ -59,7 +58,7 @@
 // PCERT: memsched.certificate = #memsched.certificate<peak = 146476, lower_bound = 142508,
 // STATIC: upstream.mlir: peak-as-written=868584 bound=
 // STATIC-NEXT: perturbed.mlir: peak-as-written=333932 bound=
-// STATIC-NEXT: sched.mlir: peak-as-written=146476 bound=111788 bound-kind=
+// STATIC-NEXT: sched.mlir: peak-as-written=146476 bound=109740 bound-kind=
 // STATIC-NEXT: perturbed.sched.mlir: peak-as-written=146476 bound=113900 bound-kind=
 // MEASURED-BEFORE: memsched-measured-peak=868584 live-at-end=
 // MEASURED-AFTER: memsched-measured-peak=146476 live-at-end=
