@@ -144,10 +144,10 @@ private:
   size_t count = 0;
 };
 
-/// Evaluation of one ready node at a state.
 /// nodeOf / OpenEntry::node flag: the pair deferredFrom[v], v ran.
 constexpr uint32_t kPairFlag = uint32_t(1) << 31;
 
+/// Evaluation of one ready node at a state.
 struct ReadyNode {
   LocalId node;
   uint64_t mem;

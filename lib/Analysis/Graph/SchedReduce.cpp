@@ -132,11 +132,6 @@ ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
     }
     return all ? left == 0 : left < total;
   };
-  // Does u keep every buffer it touches pending (sinking: live-out or
-  // touched by `next` or a node it reaches) or started (hoisting: live-in or
-  // touched by `next` or a node that reaches it)? Then u frees (resp.
-  // starts) nothing when it runs right before (resp. after) `next`.
-  std::vector<LocalId> others;
   // Merges keep the order between the remaining nodes (a merged pair was
   // ordered with everything the pair is), so on segments small enough the
   // descendants of the segment's nodes answer for the contracted graph;
@@ -149,6 +144,11 @@ ContractedSegment sched::contractSegment(const SegmentGraph &seg) {
   auto ordered = [&](LocalId from, LocalId to) { // to reachable from from
     return (desc[from * words + (to >> 6)] >> (to & 63)) & 1;
   };
+  // Does u keep every buffer it touches pending (sinking: live-out or
+  // touched by `next` or a node it reaches) or started (hoisting: live-in or
+  // touched by `next` or a node that reaches it)? Then u frees (resp.
+  // starts) nothing when it runs right before (resp. after) `next`.
+  std::vector<LocalId> others;
   auto keepsBuffers = [&](LocalId u, LocalId next, bool hoist) {
     for (uint32_t b : bufs[u]) {
       if (hoist ? seg.liveIn[b] : seg.liveOut[b])
