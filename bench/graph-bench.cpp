@@ -210,7 +210,9 @@ int runOne(const Args &args) {
     peers += std::string(" ") + sched::peerName(peer) + "=" + std::to_string(p);
   }
   if (args.certify) {
-    uint64_t b = std::max(certified.value, r.provedOptimal ? r.peak : 0);
+    // What the cuts prove, or more when the search proved more (the bound a
+    // certificate of kind "exhaustive" records).
+    uint64_t b = std::max(certified.value, r.lowerBound);
     if (b > r.peak) {
       std::fprintf(stderr, "error: lower bound above the peak\n");
       return 1;

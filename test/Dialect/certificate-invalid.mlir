@@ -9,7 +9,7 @@ func.func @bound_above_peak() attributes {memsched.certificate = #memsched.certi
 // -----
 
 // Tests that an unknown bound kind is rejected.
-// expected-error @+1 {{bound_kind must be "trivial", "forward", "backward" or "window", got "guess"}}
+// expected-error @+1 {{bound_kind must be "trivial", "forward", "backward", "window" or "exhaustive", got "guess"}}
 func.func @bad_kind() attributes {memsched.certificate = #memsched.certificate<peak = 200, lower_bound = 100, bound_kind = "guess">} {
   return
 }

@@ -34,8 +34,9 @@ For each file it prints one line
               node_cut;
   exhaustive  (--exact STATES, when the other kinds stay below the file's
               peak) every order is searched for one whose every op stays
-              below the file's peak, see segment_search; when there is none,
-              the file's peak is the optimum.
+              below the file's peak, see segment_search, from the start and,
+              when STATES do not suffice, from the end (STATES more); when
+              there is none, the file's peak is the optimum.
   bound-op is the top-level op (name#position among the ops of the body, 0
   based, all ops counted) where the bound is reached (for exhaustive: the
   op where the segment that no order gets through starts).
@@ -305,7 +306,12 @@ def analyse(path, func="forward", padding=False, cuts=0, exact=0):
 
     states = 0
     if exact and bound < peak:
+        # Forwards, then, when the budget ran out, backwards.
         proved, states = segment_search(n, anc, desc, counted, peak, exact)
+        if proved is None and states > exact:
+            proved, more = segment_search(n, anc, desc, counted, peak, exact,
+                                          reverse=True)
+            states += more
         if proved is not None:
             bound, bound_op, kind = peak, proved, "exhaustive"
 
@@ -383,8 +389,15 @@ def node_cut(v, n, preds, anc, desc, counted):
     return constant + graph.max_flow(S, T)
 
 
-def segment_search(n, anc, desc, counted, target, budget):
+def segment_search(n, anc, desc, counted, target, budget, reverse=False):
     """Whether every order has an op at `target` bytes or more.
+
+    With `reverse`, the orders are searched from their end: ancestors and
+    descendants swap, and a buffer that is never freed (live from its first
+    access to the end) is live from the start of the reversed order to its
+    last access there. Reversing an order keeps the buffers live at each op,
+    so the answer is the same; the states needed can differ by orders of
+    magnitude (a training step's backward pass read backwards).
 
     The search runs over the orders of the ops that read or write a counted
     buffer (the others take no memory of their own: what is live while they
@@ -403,11 +416,18 @@ def segment_search(n, anc, desc, counted, target, budget):
       consecutive pivots are searched alone, from the executed set of the
       first.
     Each segment is searched depth first over its down-closed sets whose
-    every step stays below the target, each set once. If the end of a
+    every step stays below the target, each set once. When a ready op runs
+    below the target and frees at least the bytes it starts, it is the only
+    step tried from that set: an order from the set that stays below the
+    target stays below it with that op moved to its front (the ops it
+    overtakes see at most the bytes it starts more and the bytes it frees
+    less; the ops after it, the same sets). If the end of a
     segment cannot be reached, every order has a step at the target or above
     there. Returns (first op of that segment or None, states visited); gives
     up after `budget` states.
     """
+    if reverse:
+        anc, desc = desc, anc
     acc = set()
     for r, b, t, forever in counted:
         acc |= {u for u in range(n) if (t >> u) & 1}
@@ -428,8 +448,10 @@ def segment_search(n, anc, desc, counted, target, budget):
                 changed = True
     acc = sorted(acc)
     acc_mask = sum(1 << u for u in acc)
-    # Buffers in the reduced model: touchers restricted to the kept ops.
-    model = [(b, t & acc_mask, forever) for r, b, t, forever in counted]
+    # Buffers in the reduced model: touchers restricted to the kept ops;
+    # `forever`: live to the end, `early`: live from the start (reversed).
+    model = [(b, t & acc_mask, forever and not reverse, forever and reverse)
+             for r, b, t, forever in counted]
     pivots = [u for u in acc if ((anc[u] | desc[u] | (1 << u)) & acc_mask) == acc_mask]
     edges = [None] + pivots + [None]
     states = 0
@@ -441,7 +463,8 @@ def segment_search(n, anc, desc, counted, target, budget):
             continue
         goal = start | sum(1 << u for u in seg)
         need = {u: anc[u] & acc_mask for u in seg}
-        open0 = sum(b for b, t, forever in model if t & start and (forever or t & ~start))
+        open0 = sum(b for b, t, forever, early in model
+                    if (early or t & start) and (forever or t & ~start))
         seen = {start}
         stack = [(start, open0)]
         reached = False
@@ -450,20 +473,27 @@ def segment_search(n, anc, desc, counted, target, budget):
             states += 1
             if states > budget:
                 return None, states
+            steps = []
             for u in seg:
                 if (S >> u) & 1 or need[u] & ~S:
                     continue
                 S2 = S | (1 << u)
-                if S2 in seen:
-                    continue
-                started = sum(model[k][0] for k in bufs[u] if not model[k][1] & S)
+                started = sum(model[k][0] for k in bufs[u]
+                              if not model[k][3] and not model[k][1] & S)
                 if o + started >= target:
+                    continue
+                ended = sum(model[k][0] for k in bufs[u]
+                            if not model[k][2] and not model[k][1] & ~S2)
+                if started <= ended:
+                    steps = [(S2, started, ended)]
+                    break
+                steps.append((S2, started, ended))
+            for S2, started, ended in steps:
+                if S2 in seen:
                     continue
                 if S2 == goal:
                     reached = True
                     break
-                ended = sum(model[k][0] for k in bufs[u]
-                            if not model[k][2] and not model[k][1] & ~S2)
                 seen.add(S2)
                 stack.append((S2, o + started - ended))
         if not reached:

@@ -10,12 +10,17 @@
 
 #include "Analysis/Graph/Scheduler.h"
 #include "Analysis/Graph/GraphGenerators.h"
+#include "Analysis/Graph/LowerBound.h"
 #include "Analysis/Graph/MemoryGraph.h"
 #include "Analysis/Graph/SchedSegment.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cassert>
+#include <cstdio>
+#include <map>
+#include <optional>
 
 using namespace memsched;
 using namespace memsched::sched;
@@ -45,6 +50,10 @@ void checkResult(const MemoryGraph &g, const ScheduleResult &r) {
   EXPECT_LE(r.peak, r.inputPeak);
   EXPECT_EQ(r.numSegments, r.exactSegments + r.heuristicSegments);
   EXPECT_EQ(r.provedOptimal, r.heuristicSegments == 0);
+  EXPECT_LE(r.lowerBound, r.peak);
+  if (r.provedOptimal) {
+    EXPECT_EQ(r.lowerBound, r.peak);
+  }
 }
 
 /// Nodes that run at the same position in every valid order, from all
@@ -285,6 +294,310 @@ TEST(SchedulerExact, WholeGraphSearchMatchesBruteForce) {
       }
     }
   }
+}
+
+TEST(SchedulerBound, SearchBoundNeverAboveTheOptimum) {
+  // The bound the scheduler proves (segments' static bounds and searches,
+  // each plus the bytes spanning its segment) against brute force, with
+  // budgets that stop the searches early and with each floor the pass
+  // passes: none, the min-cut bound, the optimum itself.
+  unsigned cases = 0, aboveCuts = 0, cutShort = 0;
+  auto check = [&](const MemoryGraph &g) {
+    uint64_t best = bruteForceMinPeak(g);
+    uint64_t cut = computeLowerBound(g).value;
+    ASSERT_LE(cut, best);
+    for (uint64_t floor : {uint64_t(0), cut, best}) {
+      for (uint64_t budget : {1u, 4u, 16u, 64u, 1000000u}) {
+        ScheduleOptions options;
+        options.exactStateBudget = budget;
+        options.lowerBound = floor;
+        options.localSearchRounds = budget % 2;
+        ScheduleResult r = schedule(g, options);
+        checkResult(g, r);
+        EXPECT_LE(r.lowerBound, best) << "floor " << floor << " budget "
+                                      << budget;
+        EXPECT_GE(r.lowerBound, floor);
+        if (r.boundSegment >= 0) {
+          ASSERT_LT(static_cast<size_t>(r.boundSegment), r.segments.size());
+          const SegmentInfo &info = r.segments[r.boundSegment];
+          EXPECT_EQ(r.lowerBound, info.provedBound + info.spanning);
+        }
+        if (budget == 1000000u) {
+          EXPECT_TRUE(r.provedOptimal);
+          EXPECT_EQ(r.lowerBound, best);
+        } else if (!r.provedOptimal) {
+          ++cutShort;
+        }
+        aboveCuts += floor == 0 && r.lowerBound > cut;
+        ++cases;
+      }
+    }
+  };
+  for (GraphFamily f : allFamilies()) {
+    for (uint64_t seed = 0; seed < 150; ++seed) {
+      unsigned nodes = 4 + seed % 13; // 4..16
+      SCOPED_TRACE(caseName(f, nodes, seed));
+      check(caseGraph(f, nodes, seed, 1 + seed % 300));
+    }
+  }
+  for (uint64_t seed = 0; seed < 1500; ++seed) {
+    SCOPED_TRACE("arbitrary seed " + std::to_string(seed));
+    check(arbitraryGraph(seed, 16));
+  }
+  // Not vacuous: searches were cut short.
+  EXPECT_GT(cutShort, 100u);
+  std::printf("[ bound    ] %u cases, %u cut short, %u above the cut bound\n",
+              cases, cutShort, aboveCuts);
+}
+
+/// Minimum peak by dynamic programming over the down-sets (bitmasks, at most
+/// 64 nodes), for graphs too large for bruteForceMinPeak but of small width.
+/// Returns 0 when more than `maxSets` down-sets would be needed.
+uint64_t downSetMinPeak(const MemoryGraph &g, size_t maxSets) {
+  size_t n = g.numNodes();
+  assert(n <= 64);
+  std::vector<uint64_t> pred(n, 0), touch(g.numBuffers(), 0);
+  for (NodeId v = 0; v < n; ++v)
+    for (NodeId p : g.preds(v))
+      pred[v] |= uint64_t(1) << p;
+  for (BufferId b = 0; b < g.numBuffers(); ++b)
+    for (NodeId t : g.buffer(b).touchers)
+      touch[b] |= uint64_t(1) << t;
+  uint64_t full = n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+  // Memory while v runs after the set s, straight from the model.
+  auto memory = [&](uint64_t s, NodeId v) {
+    uint64_t mem = g.transientBytes(v);
+    uint64_t with = s | uint64_t(1) << v;
+    for (BufferId b = 0; b < g.numBuffers(); ++b) {
+      const GraphBuffer &buf = g.buffer(b);
+      if (!touch[b] && !(buf.liveIn && buf.liveOut))
+        continue;
+      bool started = buf.liveIn || (touch[b] & with);
+      bool open = buf.liveOut || (touch[b] & ~s & full);
+      if (started && open)
+        mem += buf.size;
+    }
+    return mem;
+  };
+  std::map<uint64_t, uint64_t> level{{0, 0}};
+  size_t sets = 1;
+  for (size_t k = 0; k < n; ++k) {
+    std::map<uint64_t, uint64_t> next;
+    for (auto [s, peak] : level)
+      for (NodeId v = 0; v < n; ++v) {
+        uint64_t bit = uint64_t(1) << v;
+        if ((s & bit) || (pred[v] & ~s))
+          continue;
+        uint64_t p = std::max(peak, memory(s, v));
+        auto [it, inserted] = next.try_emplace(s | bit, p);
+        if (!inserted)
+          it->second = std::min(it->second, p);
+      }
+    sets += next.size();
+    if (sets > maxSets)
+      return 0;
+    level = std::move(next);
+  }
+  return level.begin()->second;
+}
+
+/// The graph of a layered program as bench/synthetic.py writes it: layers
+/// of 1-4 ops, each reading one or two buffers of the previous layer (one in
+/// ten reading an older one instead) and writing a fresh buffer of 64 to
+/// 16,384 bytes, freed after its last reader; the buffers no op reads are
+/// summed one after the other into an output (a chain of in-place updates).
+MemoryGraph layeredProgramGraph(unsigned numOps, uint64_t seed) {
+  uint64_t x = seed * 0x9E3779B97F4A7C15ULL + 7;
+  auto next = [&] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  MemoryGraph g;
+  std::vector<BufferId> out;
+  std::vector<bool> read;
+  std::vector<NodeId> prev, older;
+  while (out.size() < numOps) {
+    std::vector<NodeId> layer;
+    for (unsigned w = 1 + next() % 4; w > 0 && out.size() < numOps; --w) {
+      NodeId v = g.addNode();
+      BufferId b = g.addBuffer(uint64_t(64) << (2 * (next() % 5)));
+      g.addTouch(b, v);
+      for (unsigned k = 1 + next() % 2; k > 0 && !prev.empty(); --k) {
+        NodeId u = prev[next() % prev.size()];
+        if (!older.empty() && next() % 10 == 0)
+          u = older[older.size() - 1 - next() % std::min<size_t>(64, older.size())];
+        g.addTouch(out[u], v);
+        g.addEdge(u, v);
+        read[u] = true;
+      }
+      out.push_back(b);
+      read.push_back(false);
+      layer.push_back(v);
+    }
+    older.insert(older.end(), prev.begin(), prev.end());
+    prev = std::move(layer);
+  }
+  std::optional<NodeId> last;
+  for (NodeId u = 0; u < numOps; ++u) {
+    if (read[u])
+      continue;
+    NodeId v = g.addNode();
+    g.addTouch(out[u], v);
+    g.addEdge(u, v);
+    if (last)
+      g.addEdge(*last, v);
+    last = v;
+  }
+  g.finalize();
+  return g;
+}
+
+/// The graph memsched-opt exports for `bench/synthetic.py --ops 32 --seed 8`
+/// (41 nodes: 32 ops and the 9 updates of the output), with the buffer
+/// sizes given or, when `seed` is set, drawn again from the same five.
+MemoryGraph syntheticOps32Seed8(uint64_t seed = 0) {
+const uint64_t sizes[] = {256, 64, 64, 16384, 64, 4096, 4096, 4096, 64, 16384,
+      4096, 1024, 1024, 64, 4096, 4096, 256, 256, 4096, 1024, 16384, 16384,
+      1024, 1024, 256, 256, 64, 4096, 256, 1024, 4096, 16384};
+  const std::vector<std::vector<NodeId>> touchers = {{0, 2}, {1, 3}, {2, 4},
+      {3, 4, 5, 14}, {4, 6}, {5, 32}, {6, 7}, {7, 8, 9}, {8, 11, 12, 13}, {9,
+      10, 12}, {10, 16}, {11, 33}, {12, 34}, {13, 15}, {14, 18, 19}, {15, 17},
+      {16, 35}, {17, 25}, {18, 36}, {19, 20}, {20, 21, 22, 23}, {21, 24}, {22,
+      26}, {23, 24}, {24, 37}, {25, 27}, {26, 28}, {27, 29, 30, 31}, {28, 29},
+      {29, 38}, {30, 39}, {31, 40}};
+  const NodeId edges[][2] = {{0, 2}, {1, 3}, {2, 4}, {3, 4}, {3, 5}, {3, 14},
+      {4, 6}, {5, 32}, {6, 7}, {7, 8}, {7, 9}, {8, 11}, {8, 12}, {8, 13}, {9,
+      10}, {9, 12}, {10, 16}, {11, 33}, {12, 34}, {13, 15}, {14, 18}, {14,
+      19}, {15, 17}, {16, 35}, {17, 25}, {18, 36}, {19, 20}, {20, 21}, {20,
+      22}, {20, 23}, {21, 24}, {22, 26}, {23, 24}, {24, 37}, {25, 27}, {26,
+      28}, {27, 29}, {27, 30}, {27, 31}, {28, 29}, {29, 38}, {30, 39}, {31,
+      40}, {32, 33}, {33, 34}, {34, 35}, {35, 36}, {36, 37}, {37, 38}, {38,
+      39}, {39, 40}};
+  uint64_t x = seed * 0x9E3779B97F4A7C15ULL + 3;
+  MemoryGraph g;
+  for (unsigned v = 0; v < 41; ++v)
+    g.addNode();
+  for (size_t b = 0; b < touchers.size(); ++b) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    BufferId id = g.addBuffer(seed ? uint64_t(64) << (2 * (x % 5)) : sizes[b]);
+    for (NodeId t : touchers[b])
+      g.addTouch(id, t);
+  }
+  for (auto [from, to] : edges)
+    g.addEdge(from, to);
+  g.finalize();
+  return g;
+}
+
+TEST(SchedulerBound, SearchProvesTheOptimumWhereTheCutsStopShort) {
+  // The optimum 33,920 bytes is what test/Tools/graph_exact.py (an exhaustive
+  // search sharing no code with memsched) finds on this graph; the down-set
+  // DP here agrees. The cuts prove less; the search proves the optimum.
+  MemoryGraph g = syntheticOps32Seed8();
+  EXPECT_EQ(downSetMinPeak(g, 1000000), 33920u);
+  uint64_t cut = computeLowerBound(g).value;
+  EXPECT_LT(cut, 33920u);
+  ScheduleOptions options;
+  options.lowerBound = cut;
+  ScheduleResult r = schedule(g, options);
+  checkResult(g, r);
+  EXPECT_TRUE(r.provedOptimal);
+  EXPECT_EQ(r.peak, 33920u);
+  EXPECT_EQ(r.lowerBound, 33920u);
+  ASSERT_GE(r.boundSegment, 0);
+  // Cut short, the search still proves no more than the optimum.
+  for (uint64_t budget : {1u, 10u, 100u, 1000u}) {
+    options.exactStateBudget = budget;
+    ScheduleResult partial = schedule(g, options);
+    checkResult(g, partial);
+    EXPECT_LE(partial.lowerBound, 33920u);
+    EXPECT_GE(partial.lowerBound, cut);
+  }
+  // The same graph with other sizes.
+  unsigned above = 0;
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    SCOPED_TRACE("synthetic ops 32 seed 8, sizes seed " + std::to_string(seed));
+    MemoryGraph h = syntheticOps32Seed8(seed);
+    uint64_t best = downSetMinPeak(h, 1000000);
+    ASSERT_GT(best, 0u);
+    uint64_t hCut = computeLowerBound(h).value;
+    for (uint64_t budget : {30u, 1000000u}) {
+      ScheduleOptions o;
+      o.lowerBound = hCut;
+      o.exactStateBudget = budget;
+      ScheduleResult hr = schedule(h, o);
+      checkResult(h, hr);
+      EXPECT_LE(hr.lowerBound, best);
+      if (budget == 1000000u) {
+        EXPECT_TRUE(hr.provedOptimal);
+        EXPECT_EQ(hr.lowerBound, best);
+        above += best > hCut;
+      }
+    }
+  }
+  std::printf("[ bound    ] 100 resized copies, the search above the cuts on "
+              "%u\n",
+              above);
+}
+
+TEST(SchedulerBound, SearchBoundOnMidSizeGraphs) {
+  // Graphs of 20-40 nodes, where the min-cut bound can stay below the
+  // optimum (it seldom does): the search's bound against a down-set DP.
+  unsigned checked = 0, aboveCuts = 0;
+  for (GraphFamily f : allFamilies()) {
+    for (uint64_t seed = 0; seed < 20; ++seed) {
+      unsigned nodes = 20 + seed % 21; // 20..40
+      SCOPED_TRACE(caseName(f, nodes, seed));
+      MemoryGraph g = caseGraph(f, nodes, seed, 1 + seed % 4000);
+      if (g.numNodes() > 64)
+        continue;
+      uint64_t best = downSetMinPeak(g, 200000);
+      if (best == 0)
+        continue; // too wide for the DP
+      uint64_t cut = computeLowerBound(g).value;
+      ScheduleOptions options;
+      options.lowerBound = cut;
+      ScheduleResult r = schedule(g, options);
+      checkResult(g, r);
+      EXPECT_LE(r.lowerBound, best);
+      EXPECT_GE(r.lowerBound, cut);
+      if (r.provedOptimal) {
+        EXPECT_EQ(r.peak, best);
+      }
+      aboveCuts += r.lowerBound > cut;
+      ++checked;
+    }
+  }
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    unsigned ops = 16 + seed % 17; // 16..32, plus the output's updates
+    SCOPED_TRACE("layered program ops " + std::to_string(ops) + " seed " +
+                 std::to_string(seed));
+    MemoryGraph g = layeredProgramGraph(ops, seed);
+    if (g.numNodes() > 64)
+      continue;
+    uint64_t best = downSetMinPeak(g, 400000);
+    if (best == 0)
+      continue;
+    uint64_t cut = computeLowerBound(g).value;
+    ScheduleOptions options;
+    options.lowerBound = cut;
+    ScheduleResult r = schedule(g, options);
+    checkResult(g, r);
+    EXPECT_LE(r.lowerBound, best);
+    if (r.provedOptimal) {
+      EXPECT_EQ(r.peak, best);
+    }
+    aboveCuts += r.lowerBound > cut;
+    ++checked;
+  }
+  EXPECT_GT(checked, 150u);
+  std::printf("[ bound    ] %u graphs checked, %u with the search above the "
+              "cut bound\n",
+              checked, aboveCuts);
 }
 
 TEST(SchedulerExact, LiveInLiveOutAndTransientBytes) {

@@ -45,6 +45,9 @@ struct SegmentInfo {
   /// Best heuristic peak, the segment's static bound, the final peak and
   /// the bound proved (segment-local memory).
   uint64_t heuristicPeak = 0, staticBound = 0, peak = 0, provedBound = 0;
+  /// Bytes live across the segment without being touched in it: the whole
+  /// graph's memory at a node of the segment is its local memory plus this.
+  uint64_t spanning = 0;
   bool exact = false;
   /// Nodes after contraction (what the search saw).
   uint32_t contractedNodes = 0;
@@ -65,6 +68,14 @@ struct ScheduleResult {
   /// True when every segment was solved exactly: `peak` is then the minimum
   /// over all valid orders.
   bool provedOptimal = false;
+  /// Proved: every valid order has a peak >= lowerBound (at least
+  /// options.lowerBound; `peak` when provedOptimal). What the segments'
+  /// static bounds and exact searches proved, each plus the bytes live across
+  /// its segment untouched.
+  uint64_t lowerBound = 0;
+  /// The segment (index into `segments`) whose proof gives lowerBound, when
+  /// it is above options.lowerBound; -1 otherwise.
+  int boundSegment = -1;
   /// Per segment of more than one node.
   std::vector<SegmentInfo> segments;
 };

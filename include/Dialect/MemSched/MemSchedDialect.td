@@ -74,10 +74,14 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     allocates itself; function arguments are not counted.
 
     Optional fields say what proves the bound: `bound_kind` (`trivial`,
-    `forward` or `backward` cut family), `bound_op` (the op whose cut proves
-    it, as `name#index` with the op's position among the body's scheduled
-    ops), `cut` (positions, in block order, of the allocations counted in that
-    cut), and `size_model` (absent when sizes are the memrefs' bytes,
+    `forward` or `backward` cut family, `window`: a search over the orders of
+    a few ops, each step priced by a cut; `exhaustive`: the scheduler's exact
+    search found no order of the ops below the bound), `bound_op` (the op
+    whose cut proves it, as `name#index` with the op's position among the
+    body's scheduled ops; for `exhaustive`, the first op of the searched
+    stretch between two ops that every order runs in the same place), `cut`
+    (positions, in block order, of the allocations counted in that cut;
+    empty for `exhaustive`), and `size_model` (absent when sizes are the memrefs' bytes,
     `"allocator"` when they count what upstream's generic allocation lowering
     requests, i.e. size + alignment for an allocation with an explicit
     alignment; checks recompute the peak with the same model).

@@ -5,6 +5,7 @@
 
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
 #include "Analysis/Graph/LowerBound.h"
+#include "Analysis/Graph/Scheduler.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
 
 namespace mlir {
@@ -36,6 +37,21 @@ computeBodyLowerBound(const BufferLifetimeAnalysis &analysis, uint64_t target,
                       const std::vector<::memsched::NodeId> *order = nullptr,
                       const std::vector<std::vector<::memsched::NodeId>>
                           *peerOrders = nullptr);
+
+/// The bound the scheduler's search proved (schedule.lowerBound), as a bound
+/// of kind "exhaustive" named by the first node of the segment whose search
+/// proved it (or the node where the optimal order peaks). No cut: the
+/// search, not one op's live buffers, is the proof.
+::memsched::LowerBound
+exhaustiveBound(const ::memsched::MemoryGraph &graph,
+                const ::memsched::ScheduleResult &schedule);
+
+/// Proves a bound of at least `target` for the analysed body the way
+/// memsched-schedule does: the cut bound, then, when it stays below `target`,
+/// the scheduler's exact search with `stateBudget` states per segment.
+::memsched::LowerBound
+reproveBodyLowerBound(const BufferLifetimeAnalysis &analysis, uint64_t target,
+                      uint64_t stateBudget);
 
 /// The certificate attached to `op`, if any.
 CertificateAttr getCertificate(Operation *op);

@@ -189,6 +189,12 @@ def Verify : Pass<"memsched-verify", "::mlir::ModuleOp"> {
     body needs.
     Functions without a certificate are ignored unless `require` is set.
 
+    A bound of kind `exhaustive` (proved by the scheduler's exact search) is
+    proved again the same way: the search runs on the body as it stands with
+    `search-budget` states per stretch between ops every order runs in the
+    same place. A certificate from `--memsched-schedule=state-budget=N`
+    needs about N here too; when the budget is too small the error says so.
+
     What it does not check: the recorded `bound_op` and `cut` (they explain
     the bound, they are not re-derived), and a change of the body that keeps
     its peak and its bound (e.g. ops moved or replaced without changing the
@@ -199,6 +205,9 @@ def Verify : Pass<"memsched-verify", "::mlir::ModuleOp"> {
   let options = [
     Option<"require", "require", "bool", /*default=*/"false",
            "Error on functions with a body but no certificate">,
+    Option<"searchBudget", "search-budget", "uint64_t", /*default=*/"1000000",
+           "States the exact search may expand per stretch to prove an "
+           "exhaustive bound again (as memsched-schedule's state-budget)">,
   ];
   let statistics = [
     Statistic<"numVerified", "verified", "Certificates found consistent">,

@@ -109,6 +109,7 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
     // Not a MemoryGraph the contract allows; leave it alone.
     result.order = std::move(input);
     result.peak = result.inputPeak;
+    result.lowerBound = options.lowerBound;
     result.numSegments = result.heuristicSegments = 1;
     return result;
   }
@@ -120,9 +121,7 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
 
   // Bytes live across each segment without being touched in it: the global
   // memory at a segment's node is its local memory plus this constant.
-  std::vector<uint64_t> spanning =
-      options.lowerBound ? spanningBytes(graph, starts)
-                         : std::vector<uint64_t>(starts.size(), 0);
+  std::vector<uint64_t> spanning = spanningBytes(graph, starts);
 
   // The peers' orders of the whole graph, split by segment: every valid
   // order runs the segments one after the other, so each peer order is the
@@ -252,6 +251,7 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
     peerParts[s].shrink_to_fit();
     info.peak = segmentPeak(seg, order);
     info.provedBound = exact ? info.peak : bound;
+    info.spanning = spanning[s];
     info.exact = exact;
     info.contractedNodes = static_cast<uint32_t>(seg.numNodes());
     result.segments.push_back(info);
@@ -273,5 +273,23 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
     result.exactSegments = 0;
   }
   result.provedOptimal = result.heuristicSegments == 0;
+  // Every order's peak is at least each segment's local optimum plus the
+  // bytes spanning it. A segment's provedBound is at most that, or within
+  // the floor options.lowerBound - spanning it was searched against: either
+  // way the maximum stays at most max(optimum, options.lowerBound).
+  result.lowerBound = options.lowerBound;
+  for (size_t i = 0; i < result.segments.size(); ++i) {
+    const SegmentInfo &info = result.segments[i];
+    if (info.provedBound + info.spanning > result.lowerBound) {
+      result.lowerBound = info.provedBound + info.spanning;
+      result.boundSegment = static_cast<int>(i);
+    }
+  }
+  if (result.provedOptimal && result.peak > result.lowerBound) {
+    // The peak is at a node that runs alone in its segment.
+    result.lowerBound = result.peak;
+    result.boundSegment = -1;
+  }
+  assert(result.lowerBound <= result.peak && "bound above an order's peak");
   return result;
 }

@@ -87,10 +87,12 @@ CertificateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " bytes): no order can be below its own lower bound";
   if (boundKind &&
       !llvm::is_contained(ArrayRef<StringRef>{"trivial", "forward",
-                                              "backward", "window"},
+                                              "backward", "window",
+                                              "exhaustive"},
                           boundKind.getValue()))
     return emitError() << "bound_kind must be \"trivial\", \"forward\", "
-                          "\"backward\" or \"window\", got \""
+                          "\"backward\", \"window\" or \"exhaustive\", "
+                          "got \""
                        << boundKind.getValue() << "\"";
   if (sizeModel && sizeModel.getValue() != "allocator")
     return emitError() << "size_model must be \"allocator\" when present, got \""

@@ -2,6 +2,8 @@
 
 #include "Transforms/MemSched/Certificate.h"
 
+#include "Analysis/Graph/SchedSegment.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -38,6 +40,43 @@ using namespace mlir::memsched;
     bound.minCutBuffers.clear();
     bound.window.clear();
   }
+  return bound;
+}
+
+::memsched::LowerBound
+mlir::memsched::exhaustiveBound(const ::memsched::MemoryGraph &graph,
+                                const ::memsched::ScheduleResult &schedule) {
+  ::memsched::LowerBound bound;
+  bound.value = schedule.lowerBound;
+  bound.kind = "exhaustive";
+  bound.method = "exact-search";
+  if (schedule.boundSegment >= 0) {
+    bound.node = schedule.segments[schedule.boundSegment].begin;
+  } else if (!schedule.order.empty()) {
+    ::memsched::PeakInfo info;
+    ::memsched::evaluatePeak(graph, schedule.order, &info);
+    bound.node = schedule.order[info.peakPosition];
+  }
+  return bound;
+}
+
+::memsched::LowerBound mlir::memsched::reproveBodyLowerBound(
+    const BufferLifetimeAnalysis &analysis, uint64_t target,
+    uint64_t stateBudget) {
+  const ::memsched::MemoryGraph &graph = analysis.getGraph();
+  std::vector<std::vector<::memsched::NodeId>> peerOrders =
+      ::memsched::sched::allPeerOrders(graph);
+  ::memsched::LowerBound bound =
+      computeBodyLowerBound(analysis, target, nullptr, &peerOrders);
+  if (bound.value >= target)
+    return bound;
+  ::memsched::ScheduleOptions options;
+  options.exactStateBudget = stateBudget;
+  options.peerOrders = &peerOrders;
+  options.lowerBound = bound.value;
+  ::memsched::ScheduleResult schedule = ::memsched::schedule(graph, options);
+  if (schedule.lowerBound > bound.value)
+    return exhaustiveBound(graph, schedule);
   return bound;
 }
 

@@ -99,7 +99,16 @@ struct CheckBudgetPass
     }
     ::memsched::LowerBound bound =
         computeBodyLowerBound(analysis, budget + 1, &result.order);
-    if (bound.value > budget) {
+    if (bound.value <= budget && result.lowerBound > budget) {
+      bound = exhaustiveBound(analysis.getGraph(), result);
+      diag << "; no order of these ops fits: an exhaustive search of the "
+              "orders from "
+           << analysis.describeNode(bound.node)
+           << " on proves that every order needs at least " << bound.value
+           << " bytes (rematerialisation or tiling is needed)";
+      diag.attachNote(analysis.getNodes()[bound.node].op->getLoc())
+          << "where the searched orders start";
+    } else if (bound.value > budget) {
       diag << "; no order of these ops fits: every order needs at least "
            << bound.value << " bytes while "
            << analysis.describeNode(bound.node)

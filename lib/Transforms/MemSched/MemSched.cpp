@@ -115,6 +115,8 @@ mlir::memsched::scheduleFunction(Operation *func,
   // The certificate names the op and allocations by their positions in the
   // final body.
   result.bound = bound;
+  if (result.search.lowerBound > bound.value)
+    result.bound = exhaustiveBound(analysis.getGraph(), result.search);
   SmallVector<unsigned> nodePosition, bufferPosition;
   if (result.reordered) {
     const auto &nodes = analysis.getNodes();

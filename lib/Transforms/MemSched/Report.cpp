@@ -497,7 +497,9 @@ std::vector<std::string> TimelineWriter::headerLines() const {
 
   line = "lower bound " + humanBytes(report.lowerBound) + " (" +
          std::to_string(report.lowerBound) + " bytes)";
-  if (!report.boundKind.empty() || !report.boundOp.empty())
+  if (report.boundKind == "exhaustive")
+    line += ", exhaustive search from " + truncate(report.boundOp, 40);
+  else if (!report.boundKind.empty() || !report.boundOp.empty())
     line += ", " + report.boundKind + " cut at " + truncate(report.boundOp, 40);
   if (report.optimal()) {
     line += ": the order is optimal";

@@ -112,14 +112,22 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
       signalPassFailure();
       return;
     }
+    bool exhaustive =
+        cert.getBoundKind() && cert.getBoundKind().getValue() == "exhaustive";
     ::memsched::LowerBound bound =
-        computeBodyLowerBound(analysis, cert.getLowerBound());
+        exhaustive ? reproveBodyLowerBound(analysis, cert.getLowerBound(),
+                                           searchBudget)
+                   : computeBodyLowerBound(analysis, cert.getLowerBound());
     if (bound.value < cert.getLowerBound()) {
-      func.emitError() << "memsched-verify: inconsistent certificate on '"
-                       << func.getSymName() << "': it records a lower bound of "
-                       << cert.getLowerBound()
-                       << " bytes but only " << bound.value
-                       << " bytes can be proved for this body";
+      InFlightDiagnostic diag = func.emitError();
+      diag << "memsched-verify: inconsistent certificate on '"
+           << func.getSymName() << "': it records a lower bound of "
+           << cert.getLowerBound() << " bytes but only " << bound.value
+           << " bytes can be proved for this body";
+      if (exhaustive)
+        diag << " with an exact search of " << uint64_t(searchBudget)
+             << " states (if the certificate came from a larger "
+                "memsched-schedule state-budget, give it as search-budget)";
       signalPassFailure();
       return;
     }

@@ -12,7 +12,7 @@
 //
 //                before     after lower bound  verdict
 //   upstream    3079412    205696      205696  optimal
-//   perturbed    986152    205696      200960  gap 4736
+//   perturbed    986152    205696      205696  optimal
 //
 // before: memref_peaks.py on the input (memref.alloc sizes from their types,
 //   memref.dealloc where written); upstream: also measured when it runs.
@@ -20,10 +20,10 @@
 // lower bound: memsched's certificate; verdict optimal iff bound == after.
 //   upstream: memref_peaks.py reproduces it: no order of the accessing ops stays
 //     below it (exhaustive search, segment by segment from linalg.generic#11,
-//     235 states).
-//   perturbed: memref_peaks.py proves more, 205696: no order of the accessing
-//     ops stays below it (exhaustive search, segment by segment from
-//     linalg.generic#11, 235 states); memsched's bound is sound but weaker here.
+//     122 states).
+//   perturbed: memref_peaks.py reproduces it: no order of the accessing ops
+//     stays below it (exhaustive search, segment by segment from
+//     linalg.generic#11, 122 states).
 // Without padding the upstream peak is 3072308 (docs/benchmarks.md, upstream dealloc pipeline).
 // Derivation: python3 test/Integration/corpus_pins.py --build-dir build --measure randwire_small
 
@@ -58,8 +58,8 @@
 
 // REMARK: remark: memsched-schedule: peak 3079412 -> 205696 bytes, lower bound 205696 bytes (optimal){{$}}
 // CERT: memsched.certificate = #memsched.certificate<peak = 205696, lower_bound = 205696,
-// PREMARK: remark: memsched-schedule: peak 986152 -> 205696 bytes, lower bound 200960 bytes{{$}}
-// PCERT: memsched.certificate = #memsched.certificate<peak = 205696, lower_bound = 200960,
+// PREMARK: remark: memsched-schedule: peak 986152 -> 205696 bytes, lower bound 205696 bytes (optimal){{$}}
+// PCERT: memsched.certificate = #memsched.certificate<peak = 205696, lower_bound = 205696,
 // STATIC: upstream.mlir: peak-as-written=3079412 bound=
 // STATIC-NEXT: perturbed.mlir: peak-as-written=986152 bound=
 // STATIC-NEXT: sched.mlir: peak-as-written=205696 bound=205696 bound-kind=

@@ -11,20 +11,20 @@
 // counting allocator sees it):
 //
 //                before     after lower bound  verdict
-//   upstream     868584    146476      142508  gap 3968
-//   perturbed    333932    146476      142508  gap 3968
+//   upstream     868584    146476      146476  optimal
+//   perturbed    333932    146476      146476  optimal
 //
 // before: memref_peaks.py on the input (memref.alloc sizes from their types,
 //   memref.dealloc where written); upstream: also measured when it runs.
 // after: memref_peaks.py on memsched's output, and measured when it runs (upstream;
 //   the perturbed output runs under --measure only, see PERTURBED_RUN).
 // lower bound: memsched's certificate; verdict optimal iff bound == after.
-//   upstream: memref_peaks.py proves only 109740 (the least memory
-//     linalg.generic#1428 runs with over all its executed sets (a min cut)); the
-//     rest is memsched's backward bound at linalg.generic#640, not reproduced.
-//   perturbed: memref_peaks.py proves only 113900 (the least memory
-//     linalg.generic#1386 runs with over all its executed sets (a min cut)); the
-//     rest is memsched's backward bound at linalg.generic#640, not reproduced.
+//   upstream: memref_peaks.py reproduces it: no order of the accessing ops stays
+//     below it (exhaustive search, segment by segment from linalg.generic#1,
+//     202677 states).
+//   perturbed: memref_peaks.py reproduces it: no order of the accessing ops
+//     stays below it (exhaustive search, segment by segment from
+//     linalg.generic#1, 202677 states).
 // Without padding the upstream peak is 839080 (docs/benchmarks.md, upstream dealloc pipeline).
 // Derivation: python3 test/Integration/corpus_pins.py --build-dir build --measure train_step_transformer
 
@@ -52,14 +52,14 @@
 // RUN: diff %t.upstream.hash %t.sched.hash
 // RUN: %arena_run %t.sched.mlir forward %t %t.sched.out | FileCheck %s --check-prefix=ARENA
 
-// REMARK: remark: memsched-schedule: peak 868584 -> 146476 bytes, lower bound 142508 bytes{{$}}
-// CERT: memsched.certificate = #memsched.certificate<peak = 146476, lower_bound = 142508,
-// PREMARK: remark: memsched-schedule: peak 333932 -> 146476 bytes, lower bound 142508 bytes{{$}}
-// PCERT: memsched.certificate = #memsched.certificate<peak = 146476, lower_bound = 142508,
+// REMARK: remark: memsched-schedule: peak 868584 -> 146476 bytes, lower bound 146476 bytes (optimal){{$}}
+// CERT: memsched.certificate = #memsched.certificate<peak = 146476, lower_bound = 146476,
+// PREMARK: remark: memsched-schedule: peak 333932 -> 146476 bytes, lower bound 146476 bytes (optimal){{$}}
+// PCERT: memsched.certificate = #memsched.certificate<peak = 146476, lower_bound = 146476,
 // STATIC: upstream.mlir: peak-as-written=868584 bound=
 // STATIC-NEXT: perturbed.mlir: peak-as-written=333932 bound=
-// STATIC-NEXT: sched.mlir: peak-as-written=146476 bound=109740 bound-kind=
-// STATIC-NEXT: perturbed.sched.mlir: peak-as-written=146476 bound=113900 bound-kind=
+// STATIC-NEXT: sched.mlir: peak-as-written=146476 bound=146476 bound-kind=
+// STATIC-NEXT: perturbed.sched.mlir: peak-as-written=146476 bound=146476 bound-kind=
 // MEASURED-BEFORE: memsched-measured-peak=868584 live-at-end=
 // MEASURED-AFTER: memsched-measured-peak=146476 live-at-end=
 // The scheduled program with its buffers in one arena (--memsched-plan-arena)
