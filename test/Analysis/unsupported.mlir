@@ -81,11 +81,21 @@ func.func @leak_in_loop(%n: index) {
 
 // -----
 
-// Tests an allocation with a non-identity layout.
-func.func @strided_alloc() {
-  // expected-remark @+1 {{allocation with a non-identity layout}}
-  %a = memref.alloc() : memref<4x4xf32, strided<[8, 1]>>
-  memref.dealloc %a : memref<4x4xf32, strided<[8, 1]>>
+// Tests an allocation with a layout that is not strided.
+func.func @not_strided_alloc() {
+  // expected-remark @+1 {{allocation with a layout that is not strided (affine_map<(d0, d1) -> (d0 floordiv 2, d1)>); run --normalize-memrefs to give it the identity layout}}
+  %a = memref.alloc() : memref<4x4xf32, affine_map<(d0, d1) -> (d0 floordiv 2, d1)>>
+  memref.dealloc %a : memref<4x4xf32, affine_map<(d0, d1) -> (d0 floordiv 2, d1)>>
+  return
+}
+
+// -----
+
+// Tests an allocation with a dynamic stride in its layout.
+func.func @dynamic_stride_alloc(%stride: index) {
+  // expected-remark @+1 {{allocation with layout strided<[?, 1]> and a dynamic size, stride or offset: its extent is not known; use static strides and sizes or the identity layout}}
+  %a = memref.alloc()[%stride] : memref<4x4xf32, strided<[?, 1]>>
+  memref.dealloc %a : memref<4x4xf32, strided<[?, 1]>>
   return
 }
 

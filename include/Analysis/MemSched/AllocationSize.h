@@ -2,7 +2,9 @@
 //
 // The size model of the lifetime analysis: an allocation's bytes are its
 // element count times the element's size in the data layout (dynamic
-// dimensions bounded with ValueBoundsConstraintSet), plus the padding the
+// dimensions bounded with ValueBoundsConstraintSet; with a static strided
+// layout, the elements from the base pointer to the last one the layout
+// reaches), plus the padding the
 // generic allocation lowering requests when asked to count it. Every product
 // and sum is checked: a count that does not fit 64 bits is refused, never
 // wrapped.
@@ -12,6 +14,7 @@
 #ifndef MEMSCHED_ANALYSIS_ALLOCATIONSIZE_H
 #define MEMSCHED_ANALYSIS_ALLOCATIONSIZE_H
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
@@ -35,6 +38,16 @@ FailureOr<uint64_t> getAllocationSize(Operation *allocOp,
                                       const DataLayout &layout,
                                       SizeModel sizes, bool &isBound,
                                       std::string &why);
+
+/// True when `type`'s layout addresses its elements as the identity layout
+/// does: the identity itself, or static row-major strides (any stride for a
+/// dimension of size 1) at offset 0.
+bool isIdentityInDisguise(MemRefType type);
+
+/// Elements an allocation of `type` (a static strided layout) spans from its
+/// base pointer: the largest offset its layout reaches, plus one (0 when a
+/// dimension is empty). On failure `why` says what the user can do.
+FailureOr<uint64_t> getStridedExtent(MemRefType type, std::string &why);
 
 /// Checked sum; false on overflow.
 inline bool addBytes(uint64_t &acc, uint64_t bytes) {

@@ -33,6 +33,72 @@ static bool hasLayoutSize(Type type) {
   return isa<DataLayoutTypeInterface>(type);
 }
 
+bool mlir::memsched::isIdentityInDisguise(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!type.hasStaticShape() ||
+      failed(type.getStridesAndOffset(strides, offset)) || offset != 0)
+    return false;
+  // Row-major strides; a dimension of size 1 is never stepped over, so its
+  // stride does not matter.
+  int64_t expected = 1;
+  for (int64_t dim = type.getRank() - 1; dim >= 0; --dim) {
+    int64_t size = type.getDimSize(dim);
+    if (size != 1 && strides[dim] != expected)
+      return false;
+    std::optional<int64_t> next = llvm::checkedMul(expected, size);
+    if (!next)
+      return false;
+    expected = *next;
+  }
+  return true;
+}
+
+FailureOr<uint64_t> mlir::memsched::getStridedExtent(MemRefType type,
+                                                    std::string &why) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  std::string layout;
+  llvm::raw_string_ostream os(layout);
+  os << type.getLayout();
+  if (failed(type.getStridesAndOffset(strides, offset))) {
+    why = "allocation with a layout that is not strided (" + layout +
+          "); run --normalize-memrefs to give it the identity layout";
+    return failure();
+  }
+  if (ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic) || !type.hasStaticShape()) {
+    why = "allocation with layout " + layout +
+          " and a dynamic size, stride or offset: its extent is not known; "
+          "use static strides and sizes or the identity layout";
+    return failure();
+  }
+  if (offset < 0 || llvm::any_of(strides, [](int64_t s) { return s < 0; })) {
+    why = "allocation with layout " + layout +
+          " has a negative stride or offset";
+    return failure();
+  }
+  if (llvm::is_contained(type.getShape(), 0))
+    return uint64_t(0);
+  // Elements from the base pointer to the last one reached, inclusive.
+  uint64_t last = static_cast<uint64_t>(offset);
+  for (auto [size, stride] : llvm::zip(type.getShape(), strides)) {
+    std::optional<uint64_t> step = llvm::checkedMulUnsigned(
+        static_cast<uint64_t>(size - 1), static_cast<uint64_t>(stride));
+    if (!step || !addBytes(last, *step)) {
+      why = "the allocation's byte size does not fit in 64 bits";
+      return failure();
+    }
+  }
+  if (last == UINT64_MAX) {
+    why = "the allocation's byte size does not fit in 64 bits";
+    return failure();
+  }
+  return last + 1;
+}
+
 FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
                                                       const DataLayout &layout,
                                                       SizeModel sizes,
@@ -44,9 +110,14 @@ FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
     why = "allocation of a non-memref type";
     return failure();
   }
+  // A strided layout: the buffer spans the elements from its base pointer to
+  // the last one the layout reaches.
+  std::optional<uint64_t> extent;
   if (!type.getLayout().isIdentity()) {
-    why = "allocation with a non-identity layout";
-    return failure();
+    FailureOr<uint64_t> elements = getStridedExtent(type, why);
+    if (failed(elements))
+      return failure();
+    extent = *elements;
   }
   Type elementType = type.getElementType();
   if (!hasLayoutSize(elementType)) {
@@ -64,6 +135,14 @@ FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
     return failure();
   }
   uint64_t count = llvm::divideCeil(bits.getFixedValue(), 8);
+  if (extent) {
+    std::optional<uint64_t> product = llvm::checkedMulUnsigned(count, *extent);
+    if (!product || !addBytes(*product, getAllocationPadding(allocOp, sizes))) {
+      why = "the allocation's byte size does not fit in 64 bits";
+      return failure();
+    }
+    return *product;
+  }
   for (int64_t dim = 0, e = type.getRank(); dim < e; ++dim) {
     int64_t extent = type.getDimSize(dim);
     if (ShapedType::isDynamic(extent)) {

@@ -1,6 +1,7 @@
 //===- Footprint.cpp - which elements of a buffer an access touches -*- C++ -*-===//
 
 #include "Analysis/MemSched/Footprint.h"
+#include "Analysis/MemSched/AllocationSize.h"
 #include "Analysis/MemSched/OpClassification.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -93,7 +94,7 @@ Footprint mlir::memsched::getFootprint(Value value) {
   auto baseType = dyn_cast<MemRefType>(base.getType());
   bool isAlloc = base.getDefiningOp() && isAllocation(base.getDefiningOp());
   bool isRoot = isa<BlockArgument>(base) || isAlloc;
-  if (!isRoot || !baseType || !baseType.getLayout().isIdentity() ||
+  if (!isRoot || !baseType || !isIdentityInDisguise(baseType) ||
       baseType.getElementType() != type.getElementType())
     return whole;
   if (!type.hasStaticShape())
