@@ -109,3 +109,37 @@ func.func @double_free() {
   memref.dealloc %a : memref<16xf32>
   return
 }
+
+// -----
+
+// Tests a call to a function that returns a buffer it allocates (what
+// function-boundary bufferization makes of a function returning a tensor):
+// the remark is on the call, not on the callee's allocation.
+func.func @make(%x: memref<64xf32>) -> memref<64xf32> {
+  %a = memref.alloc() : memref<64xf32>
+  memref.copy %x, %a : memref<64xf32> to memref<64xf32>
+  return %a : memref<64xf32>
+}
+func.func @caller_of_make(%x: memref<64xf32>, %out: memref<64xf32>) {
+  // expected-remark @+1 {{the callee @make returns a buffer it allocates; calls that return fresh buffers are not scheduled yet: inline the callee first (--inline, before or after bufferization)}}
+  %r = call @make(%x) : (memref<64xf32>) -> memref<64xf32>
+  memref.copy %r, %out : memref<64xf32> to memref<64xf32>
+  memref.dealloc %r : memref<64xf32>
+  return
+}
+
+// -----
+
+// Tests a call to a function that frees its allocation through a view.
+func.func @frees_a_view(%x: memref<64xf32>) {
+  %a = memref.alloc() : memref<64xf32>
+  memref.copy %x, %a : memref<64xf32> to memref<64xf32>
+  %v = memref.cast %a : memref<64xf32> to memref<?xf32>
+  memref.dealloc %v : memref<?xf32>
+  return
+}
+func.func @caller_of_frees_a_view(%x: memref<64xf32>) {
+  // expected-remark @+1 {{the callee @frees_a_view does not free an allocation in its body (memsched recognises a memref.dealloc of the allocation itself); inline the callee first (--inline)}}
+  call @frees_a_view(%x) : (memref<64xf32>) -> ()
+  return
+}

@@ -113,7 +113,9 @@ private:
   LogicalResult computePeaks();
 
   FailureOr<uint64_t> nestedPeak(Operation *op, unsigned depth);
-  FailureOr<uint64_t> blockPeak(Block &b, unsigned depth);
+  /// `call`: the call whose callee's body `b` is, if any.
+  FailureOr<uint64_t> blockPeak(Block &b, unsigned depth,
+                                Operation *call = nullptr);
   const std::optional<CalleeSummary> &getCallSummary(CallOpInterface call);
 
   bool isNode(Operation *op) const { return a.nodeIndex.count(op); }
@@ -634,7 +636,8 @@ void LifetimeBuilder::addEdges() {
           g.addEdge(t, *d);
 }
 
-FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth) {
+FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
+                                               Operation *call) {
   DenseMap<Value, uint64_t> live;
   uint64_t current = 0, peak = 0;
   auto tooLarge = [&](Operation *op) {
@@ -684,6 +687,28 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth) {
       return unsupported(&op, "memref.alloca in a region without its own "
                               "allocation scope outlives the region");
     }
+    if (call) {
+      // The remark belongs on the call, where the user can act.
+      auto callee = cast<SymbolOpInterface>(b.getParentOp());
+      bool returned = llvm::any_of(
+          b.getTerminator()->getOperands(), [&](Value v) {
+            while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+              v = view.getViewSource();
+            return v == op.getResult(0);
+          });
+      if (returned)
+        return unsupported(
+            call, "the callee @" + callee.getName() +
+                      " returns a buffer it allocates; calls that return "
+                      "fresh buffers are not scheduled yet: inline the "
+                      "callee first (--inline, before or after "
+                      "bufferization)");
+      return unsupported(call, "the callee @" + callee.getName() +
+                                   " does not free an allocation in its body "
+                                   "(memsched recognises a memref.dealloc of "
+                                   "the allocation itself); inline the callee "
+                                   "first (--inline)");
+    }
     return unsupported(&op, "allocation in a nested region is not freed in "
                             "that region");
   }
@@ -708,7 +733,8 @@ FailureOr<uint64_t> LifetimeBuilder::nestedPeak(Operation *op, unsigned depth) {
         return unsupported(op, "recursive call");
       if (callee->getRegion(0).getBlocks().size() != 1)
         return unsupported(op, "callee with several blocks");
-      FailureOr<uint64_t> p = blockPeak(callee->getRegion(0).front(), depth);
+      FailureOr<uint64_t> p =
+          blockPeak(callee->getRegion(0).front(), depth, op);
       if (failed(p))
         return failure();
       peak = std::max(peak, *p);
