@@ -111,3 +111,65 @@ func.func @operand_not_accessed(%out: memref<16xf32>, %out2: memref<16xf32>) {
   memref.dealloc %a : memref<256xf32>
   return
 }
+
+// -----
+
+// Tests calls whose results are views of their arguments: @identity returns
+// its first argument, @second_half a subview of its second. Each result
+// aliases just that operand, so reading it orders the read after %a's
+// writer only (not %b's), and %b's buffer is not live at that read.
+// The callees touch no memory: the calls are no barriers and wait for
+// nothing; each copy out of a result waits for its call and for the writer
+// of the buffer the result is a view of.
+// CHECK-LABEL: memsched lifetimes: @returned_arguments
+// CHECK: buffer#0 memref.alloc memref<64xf32> size=256 first=memref.copy#0 last=memref.copy#4 escape=no
+// CHECK-NEXT: buffer#1 memref.alloc memref<64xf32> size=256 first=memref.copy#1 last=memref.copy#5 escape=no
+// CHECK: deps memref.copy#0 <- none
+// CHECK-NEXT: deps memref.copy#1 <- none
+// CHECK-NEXT: deps func.call#2 <- none
+// CHECK-NEXT: deps func.call#3 <- none
+// CHECK-NEXT: deps memref.copy#4 <- memref.copy#0 func.call#2{{$}}
+// CHECK-NEXT: deps memref.copy#5 <- memref.copy#1 func.call#3{{$}}
+func.func private @identity(%x: memref<64xf32>, %y: memref<64xf32>) -> memref<64xf32> {
+  return %x : memref<64xf32>
+}
+func.func private @second_half(%x: memref<64xf32>, %y: memref<64xf32>) -> memref<32xf32, strided<[1], offset: 32>> {
+  %v = memref.subview %y[32] [32] [1] : memref<64xf32> to memref<32xf32, strided<[1], offset: 32>>
+  return %v : memref<32xf32, strided<[1], offset: 32>>
+}
+func.func @returned_arguments(%in: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}, %half: memref<32xf32> {llvm.noalias}) {
+  %a = memref.alloc() : memref<64xf32>
+  %b = memref.alloc() : memref<64xf32>
+  memref.copy %in, %a : memref<64xf32> to memref<64xf32>
+  memref.copy %in, %b : memref<64xf32> to memref<64xf32>
+  %r = call @identity(%a, %in) : (memref<64xf32>, memref<64xf32>) -> memref<64xf32>
+  %h = call @second_half(%in, %b) : (memref<64xf32>, memref<64xf32>) -> memref<32xf32, strided<[1], offset: 32>>
+  memref.copy %r, %out : memref<64xf32> to memref<64xf32>
+  memref.copy %h, %half : memref<32xf32, strided<[1], offset: 32>> to memref<32xf32>
+  memref.dealloc %a : memref<64xf32>
+  memref.dealloc %b : memref<64xf32>
+  return
+}
+
+// -----
+
+// Tests a call whose result is a global: not a view of an operand, so the
+// call stays a barrier with unknown effects and its result may point
+// anywhere.
+// CHECK-LABEL: memsched lifetimes: @returned_global
+// CHECK: escape=passed to func.call, which has unknown effects
+// CHECK: node func.call#1 barrier
+// CHECK: deps memref.copy#2 <- func.call#1{{$}}
+memref.global "private" @g : memref<64xf32> = dense<0.0>
+func.func private @global_or_argument(%x: memref<64xf32>) -> memref<64xf32> {
+  %g = memref.get_global @g : memref<64xf32>
+  return %g : memref<64xf32>
+}
+func.func @returned_global(%in: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}) {
+  %a = memref.alloc() : memref<64xf32>
+  memref.copy %in, %a : memref<64xf32> to memref<64xf32>
+  %r = call @global_or_argument(%a) : (memref<64xf32>) -> memref<64xf32>
+  memref.copy %r, %out : memref<64xf32> to memref<64xf32>
+  memref.dealloc %a : memref<64xf32>
+  return
+}

@@ -1268,6 +1268,45 @@ class Gen:
         self.features.add("func.call")
         return True
 
+    def st_call_view(self):
+        """func.call of a helper that returns its argument (after scaling it
+        in place, sometimes); the caller reads the result into another
+        buffer: the result aliases that operand only."""
+        if not self.calls:
+            return False
+        rng = self.rng
+        shape = self.shape_of_some_root()
+        x = self.pick_input(shape)
+        y = self.pick_output(shape)
+        if x is None or y is None or self.overlaps_badly(y, [x]) or \
+                y.root is x.root:
+            return False
+        name = "@r%d" % (len(self.helpers) + 1)
+        saved_lines, saved_indent = self.lines, self.indent
+        self.lines, self.indent = [], 1
+        px = Value("%x", None, x.shape, x.strides, x.offset, x.dyn, x.identity)
+        # In place only through a view whose elements are distinct.
+        writes = x.root.writable and rng.random() < 0.4 and \
+            len(set(x.elements())) == len(x.elements())
+        if writes:
+            self.generic([px], px, "scale")
+        body = self.lines
+        self.lines, self.indent = saved_lines, saved_indent
+        self.helpers.append("\n".join(
+            ["func.func private %s(%%x: %s) -> %s {" % (name, x.type, x.type)]
+            + body + ["  return %%x : %s" % x.type, "}"]))
+        r = self.fresh("r")
+        self.emit("%s = func.call %s(%s) : (%s) -> %s" % (
+            r, name, x.ssa, x.type, x.type), top_op=True)
+        if writes:
+            self.mark_write(x, [x])
+        rv = Value(r, x.root, x.shape, x.strides, x.offset, x.dyn, x.identity,
+                   x.shift)
+        self.generic([rv], y, "scale")
+        self.mark_write(y, [rv])
+        self.features.add("call-returned-view")
+        return True
+
     def st_print(self):
         """printMemrefF32 of a readable view: an external call, so a barrier
         with unknown effects; its output is compared too."""
@@ -3050,6 +3089,7 @@ class Gen:
                 (self.st_exec, 0 if "execute-region" in w else 1),
                 (self.st_memref_of_memref,
                  0 if "memref-of-memref" in w else 1),
+                (self.st_call_view, 0 if "returned-view" in w else 2),
             ]
         funcs = [f for f, w in stmts for _ in range(w)]
         guard = 0
@@ -3262,6 +3302,8 @@ GROUPS = {
     "helper-writes": "calls of helpers writing their argument (any op "
                      "position)",
     "huge-dead": "allocations of huge shapes nothing uses",
+    "returned-view": "calls of helpers returning their argument (after "
+                     "scaling it in place, sometimes), read by the caller",
 }
 
 

@@ -6,8 +6,10 @@
 // may alias, one per `llvm.noalias` argument), a global, or unknown memory.
 // Values flow through view ops, region branches (loop-carried values,
 // `scf.if` results) and any other op with memref results (selects, unknown
-// ops: their results may alias every memref operand). A fixpoint over a
-// worklist; no recursion.
+// ops: their results may alias every memref operand). A call to a function
+// of the module whose results are views of its arguments (by the same
+// analysis of the callee, to a bounded depth) aliases just those operands;
+// any other call may return anything. A fixpoint over a worklist.
 //
 // Memory named by anything else (an `!llvm.ptr`, an integer) is unknown:
 // `effectRoots` maps it to the unknown root.
@@ -24,6 +26,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+
+#include <optional>
 
 namespace mlir {
 namespace memsched {
@@ -43,8 +47,10 @@ public:
   /// `blockAllocs` maps the allocations of the analysed block to buffer ids.
   /// With `distinctArgs`, every argument is a root of its own (to attribute
   /// a callee's effects to its arguments; the caller knows their aliasing).
+  /// `depth`: how many callers' analyses this one serves (a call's results
+  /// are summarised by analysing its callee, to a bounded depth).
   AliasRoots(Operation *func, const DenseMap<Operation *, unsigned> &blockAllocs,
-             bool distinctArgs = false);
+             bool distinctArgs = false, unsigned depth = 0);
 
   /// The roots of a memref value (empty for values the function does not
   /// define).
@@ -65,6 +71,12 @@ private:
   void flow(Value from, Value to);
   void visit(Operation *op, const DenseMap<Operation *, unsigned> &blockAllocs);
   void propagate();
+  /// For a call to a function of the module whose memref results can only
+  /// be views of its arguments: per result, the argument numbers it may
+  /// point into. None when unknown (external or unresolved callee, results
+  /// from anywhere else, too deep).
+  std::optional<SmallVector<SmallVector<unsigned, 1>>>
+  returnedArguments(Operation *call);
 
   SmallVector<Root> table;
   DenseMap<Value, RootSet> roots;
@@ -73,6 +85,7 @@ private:
   llvm::SetVector<Value> worklist;
   llvm::StringMap<unsigned> globals;
   unsigned unknownRoot = 0, sharedArgRoot = 0;
+  unsigned depth = 0;
   RootSet empty, unknownOnly;
 };
 

@@ -13,9 +13,13 @@
 using namespace mlir;
 using namespace mlir::memsched;
 
+/// Callee analyses nested deeper than this make a call's results unknown.
+static constexpr unsigned kMaxSummaryDepth = 4;
+
 AliasRoots::AliasRoots(Operation *func,
                        const DenseMap<Operation *, unsigned> &blockAllocs,
-                       bool distinctArgs) {
+                       bool distinctArgs, unsigned depth)
+    : depth(depth) {
   unknownRoot = addRoot({RootKind::Unknown});
   sharedArgRoot = addRoot({RootKind::Argument});
   unknownOnly.push_back(unknownRoot);
@@ -129,6 +133,14 @@ void AliasRoots::visit(Operation *op,
         seed(result, unknownRoot);
     return;
   }
+  if (isa<CallOpInterface>(op))
+    if (auto returned = returnedArguments(op)) {
+      auto call = cast<CallOpInterface>(op);
+      for (auto [result, args] : llvm::zip(op->getResults(), *returned))
+        for (unsigned arg : args)
+          flow(call.getArgOperands()[arg], result);
+      return;
+    }
   // Anything else: results may alias any memref operand; an op with effects
   // (or a call) may also return memory from elsewhere.
   bool mayProduceOther = !isMemoryEffectFree(op) || isa<CallOpInterface>(op);
@@ -161,4 +173,39 @@ void AliasRoots::propagate() {
         worklist.insert(to);
     }
   }
+}
+
+std::optional<SmallVector<SmallVector<unsigned, 1>>>
+AliasRoots::returnedArguments(Operation *op) {
+  auto call = cast<CallOpInterface>(op);
+  auto callee = dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
+  if (!callee || callee.isExternal() || depth >= kMaxSummaryDepth ||
+      !llvm::hasSingleElement(callee->getRegion(0)))
+    return std::nullopt;
+  Block &body = callee->getRegion(0).front();
+  Operation *term = body.getTerminator();
+  if (!term || term->getNumOperands() != op->getNumResults() ||
+      body.getNumArguments() != call.getArgOperands().size())
+    return std::nullopt;
+  // Every argument its own root, so that each returned root names one.
+  AliasRoots calleeRoots(callee, {}, /*distinctArgs=*/true, depth + 1);
+  DenseMap<unsigned, unsigned> argOfRoot;
+  for (BlockArgument arg : body.getArguments())
+    for (unsigned r : calleeRoots.rootsOf(arg))
+      argOfRoot[r] = arg.getArgNumber();
+  SmallVector<SmallVector<unsigned, 1>> returned(op->getNumResults());
+  for (auto [i, value] : llvm::enumerate(term->getOperands())) {
+    if (!isa<BaseMemRefType>(value.getType()))
+      continue;
+    const RootSet &set = calleeRoots.rootsOf(value);
+    if (set.empty())
+      return std::nullopt;
+    for (unsigned r : set) {
+      auto it = argOfRoot.find(r);
+      if (it == argOfRoot.end())
+        return std::nullopt; // an allocation, a global, unknown memory
+      returned[i].push_back(it->second);
+    }
+  }
+  return returned;
 }

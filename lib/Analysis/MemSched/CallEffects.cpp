@@ -15,10 +15,6 @@ mlir::memsched::summarizeCallee(FunctionOpInterface callee) {
   if (!callee || callee.isExternal() || callee->getNumRegions() != 1 ||
       callee->getRegion(0).empty())
     return std::nullopt;
-  // A callee returning memrefs may hand out its arguments or new memory.
-  for (Type t : callee.getResultTypes())
-    if (isa<BaseMemRefType>(t))
-      return std::nullopt;
   DenseMap<Operation *, unsigned> none;
   AliasRoots roots(callee, none, /*distinctArgs=*/true);
   Block &entry = callee->getRegion(0).front();
@@ -28,6 +24,19 @@ mlir::memsched::summarizeCallee(FunctionOpInterface callee) {
       for (unsigned r : roots.rootsOf(arg))
         if (!rootToArg.try_emplace(r, arg.getArgNumber()).second)
           return std::nullopt; // arguments sharing a root
+  // Memref results must be views of arguments: the caller's AliasRoots then
+  // makes each result an alias of those operands (returnedArguments), so
+  // what it does through them is attributed to them. New memory, a global
+  // or unknown memory handed out is not summarised.
+  Operation *term = entry.getTerminator();
+  for (Value v : term->getOperands()) {
+    if (!isa<BaseMemRefType>(v.getType()))
+      continue;
+    const AliasRoots::RootSet &set = roots.rootsOf(v);
+    if (set.empty() ||
+        llvm::any_of(set, [&](unsigned r) { return !rootToArg.count(r); }))
+      return std::nullopt;
+  }
   CalleeSummary summary;
   summary.args.assign(entry.getNumArguments(), ArgAccess::None);
   auto reachesArgument = [&](Value v) {
@@ -52,11 +61,12 @@ mlir::memsched::summarizeCallee(FunctionOpInterface callee) {
         accessed.push_back(v);
     // An argument's address leaving the memref world (a pointer, an integer,
     // memory, the return) may be used by anyone.
-    bool isReturn = op->hasTrait<OpTrait::IsTerminator>() &&
-                    op->getParentOp() == callee.getOperation();
+    // The return hands views of arguments back (checked above): aliases the
+    // caller tracks, not a capture.
+    bool isReturn = op == term;
     for (Value operand : op->getOperands())
-      if (isa<BaseMemRefType>(operand.getType()) && reachesArgument(operand) &&
-          (isReturn || mayCapture(op, operand, accessed)))
+      if (!isReturn && isa<BaseMemRefType>(operand.getType()) &&
+          reachesArgument(operand) && mayCapture(op, operand, accessed))
         return WalkResult::interrupt();
     for (auto &e : effects) {
       Value v = e.getValue();
