@@ -1222,17 +1222,26 @@ class Gen:
             self.deferred.append(root)  # freed later, never left unused
         return True
 
-    def st_call(self):
-        """func.call of a helper defined in the module that reads one operand
-        and writes another (maybe with a transient allocation inside)."""
+    def call_operands(self):
+        """A readable view and a writable one of the same shape that do not
+        overlap badly, for a call; None when there are none."""
         if not self.calls:
-            return False
-        rng = self.rng
+            return None
         shape = self.shape_of_some_root()
         x = self.pick_input(shape)
         y = self.pick_output(shape)
         if x is None or y is None or self.overlaps_badly(y, [x]):
+            return None
+        return shape, x, y
+
+    def st_call(self):
+        """func.call of a helper defined in the module that reads one operand
+        and writes another (maybe with a transient allocation inside)."""
+        picked = self.call_operands()
+        if picked is None:
             return False
+        shape, x, y = picked
+        rng = self.rng
         accum = all(y.root.init[e] for e in y.elements()) and \
             rng.random() < 0.6
         name = "@k%d" % (len(self.helpers) + 1)
@@ -1272,15 +1281,11 @@ class Gen:
         """func.call of a helper that returns its argument (after scaling it
         in place, sometimes); the caller reads the result into another
         buffer: the result aliases that operand only."""
-        if not self.calls:
+        picked = self.call_operands()
+        if picked is None or picked[2].root is picked[1].root:
             return False
+        shape, x, y = picked
         rng = self.rng
-        shape = self.shape_of_some_root()
-        x = self.pick_input(shape)
-        y = self.pick_output(shape)
-        if x is None or y is None or self.overlaps_badly(y, [x]) or \
-                y.root is x.root:
-            return False
         name = "@r%d" % (len(self.helpers) + 1)
         saved_lines, saved_indent = self.lines, self.indent
         self.lines, self.indent = [], 1

@@ -105,17 +105,23 @@ std::vector<NodeId> randomOrder(const MemoryGraph &g, uint64_t seed) {
   return order;
 }
 
-/// A DAG with buffers touched by arbitrary node sets (not only producer and
-/// consumers): random live-in/out flags, sizes (some 0), transient bytes,
-/// untouched buffers. Harsher than the generator families.
-MemoryGraph arbitraryGraph(uint64_t seed, unsigned maxNodes) {
-  uint64_t x = seed * 0x9E3779B97F4A7C15ULL + 99;
-  auto next = [&] {
+/// The xorshift64 stream of the hand-made graphs below.
+struct XorShift {
+  uint64_t x;
+  uint64_t next() {
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
     return x;
-  };
+  }
+};
+
+/// A DAG with buffers touched by arbitrary node sets (not only producer and
+/// consumers): random live-in/out flags, sizes (some 0), transient bytes,
+/// untouched buffers. Harsher than the generator families.
+MemoryGraph arbitraryGraph(uint64_t seed, unsigned maxNodes) {
+  XorShift rng{seed * 0x9E3779B97F4A7C15ULL + 99};
+  auto next = [&] { return rng.next(); };
   MemoryGraph g;
   unsigned n = 1 + next() % maxNodes;
   unsigned edgePercent = next() % 60;
@@ -407,13 +413,8 @@ uint64_t downSetMinPeak(const MemoryGraph &g, size_t maxSets) {
 /// 16,384 bytes, freed after its last reader; the buffers no op reads are
 /// summed one after the other into an output (a chain of in-place updates).
 MemoryGraph layeredProgramGraph(unsigned numOps, uint64_t seed) {
-  uint64_t x = seed * 0x9E3779B97F4A7C15ULL + 7;
-  auto next = [&] {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return x;
-  };
+  XorShift rng{seed * 0x9E3779B97F4A7C15ULL + 7};
+  auto next = [&] { return rng.next(); };
   MemoryGraph g;
   std::vector<BufferId> out;
   std::vector<bool> read;
@@ -475,15 +476,13 @@ const uint64_t sizes[] = {256, 64, 64, 16384, 64, 4096, 4096, 4096, 64, 16384,
       28}, {27, 29}, {27, 30}, {27, 31}, {28, 29}, {29, 38}, {30, 39}, {31,
       40}, {32, 33}, {33, 34}, {34, 35}, {35, 36}, {36, 37}, {37, 38}, {38,
       39}, {39, 40}};
-  uint64_t x = seed * 0x9E3779B97F4A7C15ULL + 3;
+  XorShift rng{seed * 0x9E3779B97F4A7C15ULL + 3};
   MemoryGraph g;
   for (unsigned v = 0; v < 41; ++v)
     g.addNode();
   for (size_t b = 0; b < touchers.size(); ++b) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    BufferId id = g.addBuffer(seed ? uint64_t(64) << (2 * (x % 5)) : sizes[b]);
+    uint64_t r = rng.next();
+    BufferId id = g.addBuffer(seed ? uint64_t(64) << (2 * (r % 5)) : sizes[b]);
     for (NodeId t : touchers[b])
       g.addTouch(id, t);
   }
@@ -548,51 +547,37 @@ TEST(SchedulerBound, SearchBoundOnMidSizeGraphs) {
   // Graphs of 20-40 nodes, where the min-cut bound can stay below the
   // optimum (it seldom does): the search's bound against a down-set DP.
   unsigned checked = 0, aboveCuts = 0;
-  for (GraphFamily f : allFamilies()) {
-    for (uint64_t seed = 0; seed < 20; ++seed) {
-      unsigned nodes = 20 + seed % 21; // 20..40
-      SCOPED_TRACE(caseName(f, nodes, seed));
-      MemoryGraph g = caseGraph(f, nodes, seed, 1 + seed % 4000);
-      if (g.numNodes() > 64)
-        continue;
-      uint64_t best = downSetMinPeak(g, 200000);
-      if (best == 0)
-        continue; // too wide for the DP
-      uint64_t cut = computeLowerBound(g).value;
-      ScheduleOptions options;
-      options.lowerBound = cut;
-      ScheduleResult r = schedule(g, options);
-      checkResult(g, r);
-      EXPECT_LE(r.lowerBound, best);
-      EXPECT_GE(r.lowerBound, cut);
-      if (r.provedOptimal) {
-        EXPECT_EQ(r.peak, best);
-      }
-      aboveCuts += r.lowerBound > cut;
-      ++checked;
-    }
-  }
-  for (uint64_t seed = 0; seed < 200; ++seed) {
-    unsigned ops = 16 + seed % 17; // 16..32, plus the output's updates
-    SCOPED_TRACE("layered program ops " + std::to_string(ops) + " seed " +
-                 std::to_string(seed));
-    MemoryGraph g = layeredProgramGraph(ops, seed);
+  auto check = [&](const MemoryGraph &g, size_t maxSets) {
     if (g.numNodes() > 64)
-      continue;
-    uint64_t best = downSetMinPeak(g, 400000);
+      return;
+    uint64_t best = downSetMinPeak(g, maxSets);
     if (best == 0)
-      continue;
+      return; // too wide for the DP
     uint64_t cut = computeLowerBound(g).value;
     ScheduleOptions options;
     options.lowerBound = cut;
     ScheduleResult r = schedule(g, options);
     checkResult(g, r);
     EXPECT_LE(r.lowerBound, best);
+    EXPECT_GE(r.lowerBound, cut);
     if (r.provedOptimal) {
       EXPECT_EQ(r.peak, best);
     }
     aboveCuts += r.lowerBound > cut;
     ++checked;
+  };
+  for (GraphFamily f : allFamilies()) {
+    for (uint64_t seed = 0; seed < 20; ++seed) {
+      unsigned nodes = 20 + seed % 21; // 20..40
+      SCOPED_TRACE(caseName(f, nodes, seed));
+      check(caseGraph(f, nodes, seed, 1 + seed % 4000), 200000);
+    }
+  }
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    unsigned ops = 16 + seed % 17; // 16..32, plus the output's updates
+    SCOPED_TRACE("layered program ops " + std::to_string(ops) + " seed " +
+                 std::to_string(seed));
+    check(layeredProgramGraph(ops, seed), 400000);
   }
   EXPECT_GT(checked, 150u);
   std::printf("[ bound    ] %u graphs checked, %u with the search above the "
