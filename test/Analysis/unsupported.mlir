@@ -19,7 +19,7 @@ func.func @blocks() {
 
 // Tests a dynamic size without a constant upper bound.
 func.func @unbounded(%n: index) {
-  // expected-remark @+1 {{memsched: 'unbounded' is not supported: dynamic dimension 0 has no constant upper bound}}
+  // expected-remark @+1 {{memsched: 'unbounded' is not supported: dynamic dimension 0 has no constant upper bound (memref<?xf32>); clamp its size with affine.min against a constant, which bounds it, or make it static}}
   %a = memref.alloc(%n) : memref<?xf32>
   memref.dealloc %a : memref<?xf32>
   return

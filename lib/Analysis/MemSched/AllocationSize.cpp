@@ -151,8 +151,13 @@ FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
           ValueBoundsConstraintSet::Variable(allocOp->getResult(0), dim),
           /*stopCondition=*/nullptr, /*closedUB=*/true);
       if (failed(ub) || *ub < 0) {
+        std::string name;
+        llvm::raw_string_ostream os(name);
+        os << type;
         why = "dynamic dimension " + std::to_string(dim) +
-              " has no constant upper bound";
+              " has no constant upper bound (" + name +
+              "); clamp its size with affine.min against a constant, which "
+              "bounds it, or make it static";
         return failure();
       }
       extent = *ub;
