@@ -96,4 +96,5 @@ deploy mobilenet_v2
 demo train_step_cnn "one training step (forward + backward) of a small CNN"
 demo train_step_resnet8 "one training step of MLPerf Tiny's ResNet-8 (batch norm in training mode, batch 2)"
 demo train_step_resnet20 "one training step of a CIFAR ResNet-20 (645 ops, no op every order must pass through)"
+demo train_step_transformer "one training step of a 4-layer transformer (the min-cut bound stops short; the exact search proves the order optimal: bound_kind \"exhaustive\")"
 peers train_step_resnet8
