@@ -11,6 +11,10 @@
 // RUN: %python %S/../Tools/graph_exact.py %t.graphs/synthetic.graph.json | FileCheck %s --check-prefix=EXACT
 // RUN: memsched-opt %t.mlir "--memsched-schedule=heuristic-only" | FileCheck %s --check-prefix=OFF
 // RUN: memsched-opt %t.mlir "--memsched-schedule=state-budget=100" | FileCheck %s --check-prefix=OFF
+// memsched-certify with a search budget proves the same bound on the body
+// as written (peak 45568); without one it stays with the cuts.
+// RUN: memsched-opt %t.mlir "--memsched-certify=search-budget=1000000" | FileCheck %s --check-prefix=CERTIFY
+// RUN: memsched-opt %t.mlir --memsched-certify | FileCheck %s --check-prefix=CERTIFY-CUTS
 // The verifier proves an exhaustive bound again with its own search, and
 // rejects one it cannot reproduce.
 // RUN: memsched-opt %t.sched.mlir --memsched-verify -o /dev/null
@@ -22,6 +26,8 @@
 
 // CERT: memsched.certificate = #memsched.certificate<peak = 33920, lower_bound = 33920, bound_kind = "exhaustive", bound_op = "linalg.copy#0">
 // EXACT: optimum=33920
+// CERTIFY: #memsched.certificate<peak = 45568, lower_bound = 33920, bound_kind = "exhaustive", bound_op = "linalg.copy#0">
+// CERTIFY-CUTS: #memsched.certificate<peak = 45568, lower_bound = 33856, bound_kind = "window"
 // OFF: #memsched.certificate<peak = 33920, lower_bound = 33856, bound_kind = "window"
 // SMALL: error: memsched-verify: inconsistent certificate on 'synthetic': it records a lower bound of 33920 bytes but only 33856 bytes can be proved for this body with an exact search of 50 states (if the certificate came from a larger memsched-schedule state-budget, give it as search-budget)
 // FORGED: error: memsched-verify: inconsistent certificate on 'synthetic': it records a lower bound of 34000 bytes but only 33920 bytes can be proved for this body with an exact search of 1000000 states

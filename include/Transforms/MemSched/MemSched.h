@@ -120,9 +120,12 @@ LogicalResult writeFunctionGraph(Operation *func,
                                  StringRef dir);
 
 /// Computes the certificate of `func` as it stands and attaches it when
-/// `attach` is set.
+/// `attach` is set. With `searchBudget`, when the cuts prove less than the
+/// peak, the scheduler's exact search (that many states per segment) may
+/// prove more (bound kind "exhaustive").
 CertifyFunctionResult certifyFunction(Operation *func, SizeModel sizes = {},
-                                      bool attach = true);
+                                      bool attach = true,
+                                      uint64_t searchBudget = 0);
 
 } // namespace memsched
 } // namespace mlir

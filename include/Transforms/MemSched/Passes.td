@@ -158,6 +158,10 @@ def Certify : Pass<"memsched-certify", "::mlir::ModuleOp"> {
   let options = SizeModelOptions # [
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark per function with the peak, the bound and the gap">,
+    Option<"searchBudget", "search-budget", "uint64_t", /*default=*/"0",
+           "When the cuts prove less than the peak, run the scheduler's "
+           "exact search with this many states per segment to prove more "
+           "(bound_kind \"exhaustive\"); 0: cuts only">,
     Option<"reportDir", "report-dir", "std::string", /*default=*/"",
            "Write <dir>/<function>.json and <dir>/<function>.svg (memory "
            "timeline, bound and cut) for every function certified">,

@@ -30,7 +30,8 @@ struct CertifyPass : public mlir::memsched::impl::CertifyBase<CertifyPass> {
       return;
     SizeModel sizes;
     sizes.countAlignmentPadding = countAlignmentPadding;
-    CertifyFunctionResult result = certifyFunction(func, sizes);
+    CertifyFunctionResult result =
+        certifyFunction(func, sizes, /*attach=*/true, searchBudget);
     if (!result.supported) {
       ++numUnsupported;
       reportUnsupported("memsched-certify", func, result.unsupportedOp, result.reason,

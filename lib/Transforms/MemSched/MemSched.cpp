@@ -143,7 +143,8 @@ mlir::memsched::scheduleFunction(Operation *func,
 
 CertifyFunctionResult mlir::memsched::certifyFunction(Operation *func,
                                                       SizeModel sizes,
-                                                      bool attach) {
+                                                      bool attach,
+                                                      uint64_t searchBudget) {
   CertifyFunctionResult result;
   BufferLifetimeAnalysis analysis(func, sizes);
   if (!analysis.isSupported()) {
@@ -153,7 +154,10 @@ CertifyFunctionResult mlir::memsched::certifyFunction(Operation *func,
   }
   result.supported = true;
   result.peak = analysis.getPeakAsWritten();
-  result.bound = computeBodyLowerBound(analysis, result.peak);
+  result.bound =
+      searchBudget
+          ? reproveBodyLowerBound(analysis, result.peak, searchBudget)
+          : computeBodyLowerBound(analysis, result.peak);
   result.certificate = buildCertificate(func->getContext(), analysis,
                                         result.peak, result.bound, sizes);
   if (attach)
