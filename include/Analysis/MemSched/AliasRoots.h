@@ -21,6 +21,7 @@
 
 #include "mlir/IR/Block.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -77,6 +78,8 @@ private:
   /// from anywhere else, too deep).
   std::optional<SmallVector<SmallVector<unsigned, 1>>>
   returnedArguments(Operation *call);
+  std::optional<SmallVector<SmallVector<unsigned, 1>>>
+  summarizeReturns(FunctionOpInterface callee, unsigned numResults);
 
   SmallVector<Root> table;
   DenseMap<Value, RootSet> roots;
@@ -86,6 +89,10 @@ private:
   llvm::StringMap<unsigned> globals;
   unsigned unknownRoot = 0, sharedArgRoot = 0;
   unsigned depth = 0;
+  /// returnedArguments per callee.
+  DenseMap<Operation *,
+           std::optional<SmallVector<SmallVector<unsigned, 1>>>>
+      summaries;
   RootSet empty, unknownOnly;
 };
 

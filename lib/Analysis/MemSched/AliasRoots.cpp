@@ -9,6 +9,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace mlir::memsched;
@@ -136,10 +137,13 @@ void AliasRoots::visit(Operation *op,
   if (isa<CallOpInterface>(op))
     if (auto returned = returnedArguments(op)) {
       auto call = cast<CallOpInterface>(op);
-      for (auto [result, args] : llvm::zip(op->getResults(), *returned))
-        for (unsigned arg : args)
-          flow(call.getArgOperands()[arg], result);
-      return;
+      if (call.getArgOperands().size() ==
+          cast<FunctionOpInterface>(call.resolveCallable()).getNumArguments()) {
+        for (auto [result, args] : llvm::zip(op->getResults(), *returned))
+          for (unsigned arg : args)
+            flow(call.getArgOperands()[arg], result);
+        return;
+      }
     }
   // Anything else: results may alias any memref operand; an op with effects
   // (or a call) may also return memory from elsewhere.
@@ -178,14 +182,26 @@ void AliasRoots::propagate() {
 std::optional<SmallVector<SmallVector<unsigned, 1>>>
 AliasRoots::returnedArguments(Operation *op) {
   auto call = cast<CallOpInterface>(op);
+  if (llvm::none_of(op->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+    return std::nullopt; // no memref result to summarise
   auto callee = dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
   if (!callee || callee.isExternal() || depth >= kMaxSummaryDepth ||
       !llvm::hasSingleElement(callee->getRegion(0)))
     return std::nullopt;
+  auto cached = summaries.find(callee);
+  if (cached != summaries.end())
+    return cached->second;
+  std::optional<SmallVector<SmallVector<unsigned, 1>>> &summary =
+      summaries[callee];
+  summary = summarizeReturns(callee, op->getNumResults());
+  return summary;
+}
+
+std::optional<SmallVector<SmallVector<unsigned, 1>>>
+AliasRoots::summarizeReturns(FunctionOpInterface callee, unsigned numResults) {
   Block &body = callee->getRegion(0).front();
   Operation *term = body.getTerminator();
-  if (!term || term->getNumOperands() != op->getNumResults() ||
-      body.getNumArguments() != call.getArgOperands().size())
+  if (!term || term->getNumOperands() != numResults)
     return std::nullopt;
   // Every argument its own root, so that each returned root names one.
   AliasRoots calleeRoots(callee, {}, /*distinctArgs=*/true, depth + 1);
@@ -193,7 +209,7 @@ AliasRoots::returnedArguments(Operation *op) {
   for (BlockArgument arg : body.getArguments())
     for (unsigned r : calleeRoots.rootsOf(arg))
       argOfRoot[r] = arg.getArgNumber();
-  SmallVector<SmallVector<unsigned, 1>> returned(op->getNumResults());
+  SmallVector<SmallVector<unsigned, 1>> returned(numResults);
   for (auto [i, value] : llvm::enumerate(term->getOperands())) {
     if (!isa<BaseMemRefType>(value.getType()))
       continue;
