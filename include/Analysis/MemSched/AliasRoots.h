@@ -66,6 +66,13 @@ public:
   /// the caller provides, which may also be any global.
   unsigned getSharedArgumentRoot() const { return sharedArgRoot; }
 
+  /// For the analysis of a function with `distinctArgs` and its entry block:
+  /// per operand of the block's terminator, the arguments whose memory it
+  /// may be a view of; none when a memref operand may be anything else (an
+  /// allocation, a global, unknown memory).
+  std::optional<SmallVector<SmallVector<unsigned, 1>>>
+  returnedArgumentsOf(Block &entry) const;
+
 private:
   unsigned addRoot(Root r);
   void seed(Value v, unsigned rootId);

@@ -137,13 +137,10 @@ void AliasRoots::visit(Operation *op,
   if (isa<CallOpInterface>(op))
     if (auto returned = returnedArguments(op)) {
       auto call = cast<CallOpInterface>(op);
-      if (call.getArgOperands().size() ==
-          cast<FunctionOpInterface>(call.resolveCallable()).getNumArguments()) {
-        for (auto [result, args] : llvm::zip(op->getResults(), *returned))
-          for (unsigned arg : args)
-            flow(call.getArgOperands()[arg], result);
-        return;
-      }
+      for (auto [result, args] : llvm::zip(op->getResults(), *returned))
+        for (unsigned arg : args)
+          flow(call.getArgOperands()[arg], result);
+      return;
     }
   // Anything else: results may alias any memref operand; an op with effects
   // (or a call) may also return memory from elsewhere.
@@ -186,7 +183,8 @@ AliasRoots::returnedArguments(Operation *op) {
     return std::nullopt; // no memref result to summarise
   auto callee = dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
   if (!callee || callee.isExternal() || depth >= kMaxSummaryDepth ||
-      !llvm::hasSingleElement(callee->getRegion(0)))
+      !llvm::hasSingleElement(callee->getRegion(0)) ||
+      callee.getNumArguments() != call.getArgOperands().size())
     return std::nullopt;
   auto cached = summaries.find(callee);
   if (cached != summaries.end())
@@ -205,15 +203,21 @@ AliasRoots::summarizeReturns(FunctionOpInterface callee, unsigned numResults) {
     return std::nullopt;
   // Every argument its own root, so that each returned root names one.
   AliasRoots calleeRoots(callee, {}, /*distinctArgs=*/true, depth + 1);
+  return calleeRoots.returnedArgumentsOf(body);
+}
+
+std::optional<SmallVector<SmallVector<unsigned, 1>>>
+AliasRoots::returnedArgumentsOf(Block &entry) const {
   DenseMap<unsigned, unsigned> argOfRoot;
-  for (BlockArgument arg : body.getArguments())
-    for (unsigned r : calleeRoots.rootsOf(arg))
+  for (BlockArgument arg : entry.getArguments())
+    for (unsigned r : rootsOf(arg))
       argOfRoot[r] = arg.getArgNumber();
-  SmallVector<SmallVector<unsigned, 1>> returned(numResults);
+  Operation *term = entry.getTerminator();
+  SmallVector<SmallVector<unsigned, 1>> returned(term->getNumOperands());
   for (auto [i, value] : llvm::enumerate(term->getOperands())) {
     if (!isa<BaseMemRefType>(value.getType()))
       continue;
-    const RootSet &set = calleeRoots.rootsOf(value);
+    const RootSet &set = rootsOf(value);
     if (set.empty())
       return std::nullopt;
     for (unsigned r : set) {

@@ -29,14 +29,8 @@ mlir::memsched::summarizeCallee(FunctionOpInterface callee) {
   // what it does through them is attributed to them. New memory, a global
   // or unknown memory handed out is not summarised.
   Operation *term = entry.getTerminator();
-  for (Value v : term->getOperands()) {
-    if (!isa<BaseMemRefType>(v.getType()))
-      continue;
-    const AliasRoots::RootSet &set = roots.rootsOf(v);
-    if (set.empty() ||
-        llvm::any_of(set, [&](unsigned r) { return !rootToArg.count(r); }))
-      return std::nullopt;
-  }
+  if (!roots.returnedArgumentsOf(entry))
+    return std::nullopt;
   CalleeSummary summary;
   summary.args.assign(entry.getNumArguments(), ArgAccess::None);
   auto reachesArgument = [&](Value v) {
