@@ -379,3 +379,46 @@ func.func @bool_buffer(%out: memref<8xi1>) {
   memref.dealloc %m : memref<8xi1>
   return
 }
+
+// -----
+
+// Tests a body with several blocks: the body's peak is that of ^bb1, where
+// %x (allocated in ^bb0, 4096 bytes) is live from the start to its
+// deallocation and the 2048-byte %y is allocated. ^bb1's uses of %x keep
+// their order (the fill writes it, the copy reads it) and each comes before
+// %x's deallocation, including the store, which only uses a size read from
+// %x.
+// CHECK-LABEL: memsched lifetimes: @blocks
+// CHECK-NEXT: blocks=2 body-peak-as-written=6144 at ^bb1
+// CHECK-NEXT: // ^bb0
+// CHECK-NEXT: peak-as-written=4096 peak-tight=4096 nodes=1 buffers=1
+// CHECK-NEXT: buffer#0 memref.alloc memref<1024xf32> size=4096 first=linalg.fill#0 last=linalg.fill#0 escape=no
+// CHECK: // ^bb1
+// CHECK-NEXT: peak-as-written=6144 peak-tight=6144 nodes=6 buffers=1
+// CHECK-NEXT: live-in#0 memref.alloc memref<1024xf32> size=4096 freed=memref.dealloc#5
+// CHECK-NEXT: buffer#0 memref.alloc memref<512xf32> size=2048
+// CHECK-NEXT: peak-tight-at=linalg.fill#2 live: buffer#0 live-in#0
+// CHECK-NEXT: deps linalg.fill#0 <- none
+// CHECK-NEXT: deps linalg.copy#1 <- linalg.fill#0
+// CHECK-NEXT: deps linalg.fill#2 <- none
+// CHECK-NEXT: deps linalg.copy#3 <- linalg.fill#2
+// CHECK-NEXT: deps memref.store#4 <- none
+// CHECK-NEXT: deps memref.dealloc#5 <- linalg.fill#0 linalg.copy#1 memref.store#4
+func.func @blocks(%o1: memref<1024xf32> {llvm.noalias}, %o2: memref<512xf32> {llvm.noalias}, %o3: memref<2048xf32> {llvm.noalias}) {
+  %cst = arith.constant 2.0 : f32
+  %c0 = arith.constant 0 : index
+  %x = memref.alloc() : memref<1024xf32>
+  linalg.fill ins(%cst : f32) outs(%x : memref<1024xf32>)
+  cf.br ^bb1
+^bb1:
+  %y = memref.alloc() : memref<512xf32>
+  linalg.fill ins(%cst : f32) outs(%x : memref<1024xf32>)
+  linalg.copy ins(%x : memref<1024xf32>) outs(%o1 : memref<1024xf32>)
+  linalg.fill ins(%cst : f32) outs(%y : memref<512xf32>)
+  linalg.copy ins(%y : memref<512xf32>) outs(%o2 : memref<512xf32>)
+  %d = memref.dim %x, %c0 : memref<1024xf32>
+  memref.store %cst, %o3[%d] : memref<2048xf32>
+  memref.dealloc %x : memref<1024xf32>
+  memref.dealloc %y : memref<512xf32>
+  return
+}

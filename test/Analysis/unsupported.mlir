@@ -3,10 +3,22 @@
 // Unsupported functions get a remark naming the op and the reason, and the
 // IR is printed unchanged.
 
-// Tests a body with several blocks.
-// CHECK-LABEL: func.func @blocks
-// CHECK: cf.br ^bb1
-// expected-remark @+1 {{memsched: 'blocks' is not supported: body with several blocks}}
+// Tests a body with several blocks where a deallocation frees a block
+// argument that is one of two allocations, depending on the path.
+// CHECK-LABEL: func.func @merge
+// CHECK: cf.cond_br
+func.func @merge(%c: i1) {
+  %a = memref.alloc() : memref<16xf32>
+  cf.cond_br %c, ^bb1(%a : memref<16xf32>), ^bb2
+^bb2:
+  memref.dealloc %a : memref<16xf32>
+  %d = memref.alloc() : memref<16xf32>
+  cf.br ^bb1(%d : memref<16xf32>)
+^bb1(%m: memref<16xf32>):
+  // expected-remark @+1 {{memsched: 'merge' is not supported: memref.dealloc of a value that may be one of several buffers (e.g. a block argument that receives different allocations from different predecessors): which one it frees is not known; free each buffer in a block where its value is known}}
+  memref.dealloc %m : memref<16xf32>
+  return
+}
 func.func @blocks() {
   %a = memref.alloc() : memref<16xf32>
   cf.br ^bb1

@@ -72,12 +72,41 @@ func.func @cannot_fit(%x: memref<1024xf32> {llvm.noalias}, %out: memref<1024xf32
 
 // Tests that a function the analysis cannot handle is an error: the budget
 // cannot be checked.
-// expected-error @+2 {{memsched-check-budget: cannot check 'blocks' against the budget: body with several blocks}}
-// expected-note @+1 {{the op at fault}}
-func.func @blocks() {
+// expected-error @+2 {{memsched-check-budget: cannot check 'freed_on_one_path' against the budget: the buffer of this allocation is allocated when ^bb2 is entered from ^bb0}}
+// expected-note @+2 {{the op at fault}}
+func.func @freed_on_one_path(%c: i1) {
   %a = memref.alloc() : memref<4096xf32>
-  cf.br ^bb1
+  cf.cond_br %c, ^bb1, ^bb2
 ^bb1:
   memref.dealloc %a : memref<4096xf32>
+  cf.br ^bb2
+^bb2:
+  return
+}
+
+// -----
+
+// Tests a body with several blocks: ^bb1 holds %keep (8192 bytes, allocated
+// in ^bb0 and freed in ^bb2) while it fills two 2048-byte buffers that are
+// both read by its last op, so every order of ^bb1 needs 8192 + 2 x 2048 =
+// 12288 bytes: reordering cannot meet the budget.
+// expected-error @+1 {{memsched-check-budget: 'held_across_blocks' peaks at 12288 bytes, above the budget of 8192 bytes; no order of these ops fits: every order needs at least 12288 bytes while linalg.add#2 in block 1 runs (rematerialisation or tiling is needed)}}
+func.func @held_across_blocks(%out: memref<512xf32>) {
+  %keep = memref.alloc() : memref<2048xf32>
+  %cst = arith.constant 1.0 : f32
+  linalg.fill ins(%cst : f32) outs(%keep : memref<2048xf32>)
+  cf.br ^bb1
+^bb1:
+  %a = memref.alloc() : memref<512xf32>
+  %b = memref.alloc() : memref<512xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<512xf32>)
+  linalg.fill ins(%cst : f32) outs(%b : memref<512xf32>)
+  // expected-note @+1 {{the op that sets the lower bound of 12288 bytes}}
+  linalg.add ins(%a, %b : memref<512xf32>, memref<512xf32>) outs(%out : memref<512xf32>)
+  memref.dealloc %a : memref<512xf32>
+  memref.dealloc %b : memref<512xf32>
+  cf.br ^bb2
+^bb2:
+  memref.dealloc %keep : memref<2048xf32>
   return
 }

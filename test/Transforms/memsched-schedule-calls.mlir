@@ -12,8 +12,7 @@ func.func @recursive(%out: memref<4xf32>) {
 // -----
 
 // Tests that a callee with several blocks leaves the caller unchanged with a
-// remark (the callee itself gets its own remark).
-// expected-remark @+1 {{memsched-schedule: 'branchy' left unchanged: body with several blocks}}
+// remark that says what to do (the callee itself is scheduled block by block).
 func.func private @branchy(%out: memref<4xf32>) {
   cf.br ^bb1
 ^bb1:
@@ -21,7 +20,7 @@ func.func private @branchy(%out: memref<4xf32>) {
 }
 
 func.func @calls_branchy(%out: memref<4xf32>) {
-  // expected-remark @+1 {{memsched-schedule: 'calls_branchy' left unchanged: callee with several blocks}}
+  // expected-remark @+1 {{memsched-schedule: 'calls_branchy' left unchanged: the callee @branchy has several blocks: its memory while it runs is not computed for its callers; inline it first (--inline)}}
   call @branchy(%out) : (memref<4xf32>) -> ()
   return
 }

@@ -20,9 +20,20 @@ func.func @unbounded(%n: index) {
 
 // -----
 
-// CHECK-LABEL: func.func @blocks
-// CHECK: cf.br ^bb1
-// expected-remark @+1 {{memsched-schedule: 'blocks' left unchanged: body with several blocks}}
+// Tests that a body whose allocated buffers at a block's entry depend on the
+// path taken (%a is freed on one way into ^bb2 only) is left unchanged.
+// CHECK-LABEL: func.func @freed_on_one_path
+// CHECK: cf.cond_br
+func.func @freed_on_one_path(%c: i1) {
+  // expected-remark @+1 {{memsched-schedule: 'freed_on_one_path' left unchanged: the buffer of this allocation is allocated when ^bb2 is entered from ^bb0 but not allocated on another path into it; memsched schedules blocks whose allocated buffers do not depend on the path taken: free it on every path into ^bb2 or on none}}
+  %a = memref.alloc() : memref<16xf32>
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  memref.dealloc %a : memref<16xf32>
+  cf.br ^bb2
+^bb2:
+  return
+}
 func.func @blocks() {
   %a = memref.alloc() : memref<16xf32>
   cf.br ^bb1

@@ -79,3 +79,46 @@ func.func @unbounded(%n: index) attributes {memsched.certificate = #memsched.cer
 func.func @uncertified() {
   return
 }
+
+// -----
+
+// Tests a body with several blocks whose ^bb1 changed after certification:
+// %keep (64 bytes, allocated in ^bb0) is now freed after %b's allocation,
+// so ^bb1 peaks at 64 + 64 + 64 = 192 bytes.
+// expected-error @+1 {{memsched-verify: stale certificate on 'stale_blocks': it records a peak of 128 bytes but the body as it stands peaks at 192 bytes}}
+func.func @stale_blocks(%x: memref<16xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) attributes {memsched.certificate = #memsched.certificate<peak = 128, lower_bound = 128, block = 1>} {
+  %keep = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%x : memref<16xf32>) outs(%keep : memref<16xf32>)
+  cf.br ^bb1
+^bb1:
+  %a = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%keep : memref<16xf32>) outs(%a : memref<16xf32>)
+  %b = memref.alloc() : memref<16xf32>
+  memref.dealloc %keep : memref<16xf32>
+  linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+  memref.dealloc %a : memref<16xf32>
+  linalg.copy ins(%b : memref<16xf32>) outs(%out : memref<16xf32>)
+  memref.dealloc %b : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests a certificate of a body with several blocks that claims a bound no
+// block has: every order of ^bb1 needs only 128 bytes.
+// expected-error @+1 {{memsched-verify: inconsistent certificate on 'overclaimed_blocks': it records a lower bound of 192 bytes but only 128 bytes can be proved for this body}}
+func.func @overclaimed_blocks(%x: memref<16xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) attributes {memsched.certificate = #memsched.certificate<peak = 192, lower_bound = 192, block = 1>} {
+  %keep = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%x : memref<16xf32>) outs(%keep : memref<16xf32>)
+  cf.br ^bb1
+^bb1:
+  %a = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%keep : memref<16xf32>) outs(%a : memref<16xf32>)
+  %b = memref.alloc() : memref<16xf32>
+  memref.dealloc %keep : memref<16xf32>
+  linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+  memref.dealloc %a : memref<16xf32>
+  linalg.copy ins(%b : memref<16xf32>) outs(%out : memref<16xf32>)
+  memref.dealloc %b : memref<16xf32>
+  return
+}

@@ -5,7 +5,8 @@
 // function, the function's arguments (one root shared by the arguments that
 // may alias, one per `llvm.noalias` argument), a global, or unknown memory.
 // Values flow through view ops, region branches (loop-carried values,
-// `scf.if` results) and any other op with memref results (selects, unknown
+// `scf.if` results), branches between blocks (successor operands to the
+// successor's arguments) and any other op with memref results (selects, unknown
 // ops: their results may alias every memref operand). A call to a function
 // of the module whose results are views of its arguments (by the same
 // analysis of the callee, to a bounded depth) aliases just those operands;
@@ -39,6 +40,8 @@ struct Root {
   RootKind kind;
   /// Buffer index for Buffer roots.
   unsigned buffer = 0;
+  /// The allocation of a Local root.
+  Operation *alloc = nullptr;
 };
 
 class AliasRoots {

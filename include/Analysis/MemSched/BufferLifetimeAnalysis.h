@@ -25,6 +25,7 @@
 
 #include "Analysis/Graph/MemoryGraph.h"
 #include "Analysis/MemSched/AllocationSize.h"
+#include "Analysis/MemSched/BlockEntry.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Pass/AnalysisManager.h"
@@ -70,11 +71,19 @@ struct NodeInfo {
   bool isDealloc = false;
 };
 
+/// A buffer allocated before the block starts (in another block of the
+/// body): live from the block's start to its deallocation in the block, or
+/// through the whole block.
+struct LiveInInfo : LiveInBuffer {
+  /// The node that frees it in the block, if any.
+  std::optional<unsigned> deallocNode;
+};
+
 /// Lifetime analysis of the body block of a function-like op (or of any op
-/// with a single-block region). Like mlir::Liveness, it is computed on
-/// construction and queried afterwards; `isSupported()` says whether the
-/// block could be analysed, otherwise `getUnsupportedOp()` and
-/// `getUnsupportedReason()` say why.
+/// with a single-block region), or of one block of a body with several
+/// blocks. Like mlir::Liveness, it is computed on construction and queried
+/// afterwards; `isSupported()` says whether the block could be analysed,
+/// otherwise `getUnsupportedOp()` and `getUnsupportedReason()` say why.
 class BufferLifetimeAnalysis {
 public:
   /// With `pinAllocations`, the graph keeps every allocation right before
@@ -82,6 +91,11 @@ public:
   /// the node that precedes it: orders then move only the other ops.
   explicit BufferLifetimeAnalysis(Operation *op, SizeModel sizes = {},
                                   bool pinAllocations = false);
+  /// One block of the body of `op` (which may have several), with the
+  /// buffers allocated when it starts (BlockEntryState::getLiveIn).
+  BufferLifetimeAnalysis(Operation *op, Block *block,
+                         llvm::ArrayRef<LiveInBuffer> liveIn,
+                         SizeModel sizes = {}, bool pinAllocations = false);
   BufferLifetimeAnalysis(Operation *op, AnalysisManager &)
       : BufferLifetimeAnalysis(op) {}
   ~BufferLifetimeAnalysis();
@@ -94,6 +108,9 @@ public:
   Block *getBlock() const { return block; }
   llvm::ArrayRef<NodeInfo> getNodes() const { return nodes; }
   llvm::ArrayRef<BufferInfo> getBuffers() const { return buffers; }
+  /// Buffers allocated before the block starts; the graph buffer of the
+  /// i-th is getBuffers().size() + i.
+  llvm::ArrayRef<LiveInInfo> getLiveIn() const { return liveIn; }
   /// The dependency graph over the nodes, with one graph buffer per buffer.
   const ::memsched::MemoryGraph &getGraph() const { return graph; }
 
@@ -111,14 +128,21 @@ public:
   uint64_t getPeakTight() const;
 
   void print(llvm::raw_ostream &os) const;
+  /// Prints the buffers allocated before the block starts (nothing when
+  /// there are none).
+  void printLiveIn(llvm::raw_ostream &os) const;
 
   /// Names a node for diagnostics and certificates: `name#index`.
   std::string describeNode(unsigned node) const;
 
 private:
   friend class LifetimeBuilder;
+  void build();
 
   Operation *rootOp;
+  /// The block asked for, or null for the single block of the body.
+  Block *requestedBlock = nullptr;
+  llvm::SmallVector<LiveInInfo, 2> liveIn;
   SizeModel sizes;
   bool pinAllocations = false;
   Block *block = nullptr;

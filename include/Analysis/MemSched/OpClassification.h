@@ -19,6 +19,12 @@ namespace memsched {
 /// An op whose only effects allocate its single memref result.
 bool isAllocation(Operation *op);
 
+/// An op that allocates a memref it returns (an Allocate effect on one of its
+/// memref results) but is not an allocation memsched can size and move, e.g.
+/// `gpu.alloc async`, which also returns a token. The analysis refuses these
+/// rather than count them as zero bytes.
+bool isUnrecognisedAllocation(Operation *op);
+
 /// The value an op frees when its only effects free one memref operand and it
 /// has no results; null otherwise.
 Value getDeallocatedValue(Operation *op);

@@ -80,11 +80,22 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     whose cut proves it, as `name#index` with the op's position among the
     body's scheduled ops; for `exhaustive`, the first op of the searched
     stretch between two ops that every order runs in the same place), `cut`
-    (positions, in block order, of the allocations counted in that cut;
-    empty for `exhaustive`), and `size_model` (absent when sizes are the memrefs' bytes,
+    (positions of the allocations counted in that cut among the body's
+    allocations, in order, block after block; empty for `exhaustive`), and `size_model` (absent when sizes are the memrefs' bytes,
     `"allocator"` when they count what upstream's generic allocation lowering
     requests, i.e. size + alignment for an allocation with an explicit
     alignment; checks recompute the peak with the same model).
+
+    A body with several blocks is scheduled block by block (orders never
+    cross blocks; terminators and block arguments stay): `peak` is the
+    largest peak of its blocks and `lower_bound` the largest of their
+    bounds, so `lower_bound == peak` proves that no order of the ops within
+    their blocks has a lower peak. Each block counts the buffers allocated
+    when it starts (by earlier blocks) as live from its start. `block` is
+    the position in the body (from 0) of the block whose bound is
+    `lower_bound`; `bound_op` then names an op of that block (its position
+    among the block's scheduled ops) and `cut` may include allocations of
+    earlier blocks that are live in it.
 
     After `--memsched-plan-arena`, `arena_size` is the size of the one arena
     the function's buffers were placed in and `arena` the memory the planned
@@ -109,10 +120,11 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     MemSched_Bytes<"lower bound on the peak of any valid order, in bytes">:$lower_bound,
     OptionalParameter<"::mlir::StringAttr", "family of the bound that proves lower_bound">:$bound_kind,
     OptionalParameter<"::mlir::StringAttr", "op whose cut proves lower_bound (name#position)">:$bound_op,
-    MemSched_Positions<"allocations (positions in block order) counted in the proving cut">:$cut,
+    MemSched_Positions<"allocations (positions among the body's allocations, block after block) counted in the proving cut">:$cut,
     OptionalParameter<"::mlir::StringAttr", "how allocation sizes were counted: absent for the memref's bytes, \"allocator\" for what the generic allocation lowering requests">:$size_model,
     MemSched_OptionalBytes<"memory the function needs with its buffers in one arena: the arena plus what stays outside it, at its worst moment">:$arena,
-    MemSched_OptionalBytes<"size of the arena alone, in bytes">:$arena_size
+    MemSched_OptionalBytes<"size of the arena alone, in bytes">:$arena_size,
+    MemSched_OptionalBytes<"for a body with several blocks: the block (its position in the body, from 0) whose bound is lower_bound; bound_op and cut refer to its ops">:$block
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

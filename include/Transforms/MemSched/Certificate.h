@@ -3,6 +3,7 @@
 #ifndef MEMSCHED_TRANSFORMS_CERTIFICATE_H
 #define MEMSCHED_TRANSFORMS_CERTIFICATE_H
 
+#include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
 #include "Analysis/Graph/LowerBound.h"
 #include "Analysis/Graph/Scheduler.h"
@@ -11,25 +12,31 @@
 namespace mlir {
 namespace memsched {
 
-/// The certificate for a function body whose peak as it stands is `peak`,
-/// proved by `bound`, with the ops and allocations named by their positions in
-/// the body as analysed by `analysis`.
-CertificateAttr buildCertificate(MLIRContext *context,
-                                 const BufferLifetimeAnalysis &analysis,
+/// The certificate of a function body as it stands, whose peak is `peak`,
+/// from the bounds of its blocks (`bounds[i]` for block `i` of `body`): the
+/// largest bound, with the witness of the first block that proves it. Ops are
+/// named by their positions among the nodes of that block and allocations by
+/// their positions among the body's allocations, both as the IR stands now
+/// (the analyses may predate a reordering of the same ops).
+CertificateAttr buildCertificate(MLIRContext *context, const BodyLifetimes &body,
                                  uint64_t peak,
-                                 const ::memsched::LowerBound &bound,
+                                 ArrayRef<::memsched::LowerBound> bounds,
                                  SizeModel sizes);
 
-/// The same for a body reordered after `analysis`: node `k` of the analysis
-/// now stands at position `nodePosition[k]` among the nodes and buffer `b` at
-/// position `bufferPosition[b]` among the allocations.
-CertificateAttr buildCertificate(MLIRContext *context,
-                                 const BufferLifetimeAnalysis &analysis,
-                                 uint64_t peak,
-                                 const ::memsched::LowerBound &bound,
-                                 SizeModel sizes,
-                                 ArrayRef<unsigned> nodePosition,
-                                 ArrayRef<unsigned> bufferPosition);
+/// The position of each allocation of the body among the body's
+/// allocations (block after block, in the order of the IR as it stands):
+/// how certificates name buffers.
+DenseMap<Operation *, unsigned> getAllocationPositions(const BodyLifetimes &body);
+
+/// The block whose bound is the body's: the first with the largest bound.
+unsigned getStrongestBlock(ArrayRef<::memsched::LowerBound> bounds);
+
+/// Bounds for every block of `body`, each stopping once it reaches `target`
+/// (or the block's peak as written, if lower); with a `searchBudget`, as
+/// reproveBodyLowerBound.
+SmallVector<::memsched::LowerBound>
+computeBlockBounds(const BodyLifetimes &body, uint64_t target,
+                   uint64_t searchBudget = 0);
 
 /// Lower bound for the analysed body, stopping once it reaches `target`.
 ::memsched::LowerBound

@@ -53,14 +53,19 @@ struct ScheduleFunctionResult {
   uint64_t peakBefore = 0, peakAfter = 0;
   bool reordered = false;
   unsigned opsMoved = 0;
-  /// What the search did (segments solved exactly or heuristically).
+  /// Blocks of the body, each scheduled on its own.
+  unsigned numBlocks = 1;
+  /// What the search did (segments solved exactly or heuristically; with
+  /// several blocks only the segment counts, summed over the blocks).
   ::memsched::ScheduleResult search;
   /// The bound and the attached certificate (when certifying).
   ::memsched::LowerBound bound;
   CertificateAttr certificate;
-  /// Op sequences of the body before and after, for reports (node ops and
-  /// allocations/deallocations included, terminator excluded).
-  SmallVector<Operation *> sequenceBefore, sequenceAfter;
+  /// Per block of the body: its op sequence before scheduling (node ops and
+  /// allocations/deallocations included, terminator excluded) and its peak
+  /// then, for reports.
+  SmallVector<SmallVector<Operation *>, 1> sequencesBefore;
+  SmallVector<uint64_t, 1> blockPeaksBefore;
 };
 
 /// Reorders the body of the function-like `func` for minimum peak memory and
@@ -84,9 +89,13 @@ struct CertifyFunctionResult {
 /// written: ops are named `name#k` by their position k among the nodes.
 /// `offsets`: arena offsets of allocations, for a function planned into an
 /// arena.
+/// Buffers are named `buffer#i` by their index in the analysis, or by
+/// `names` (allocation -> position among the body's allocations) when
+/// given; buffers allocated before the block count from its start.
 Timeline buildTimeline(const BufferLifetimeAnalysis &analysis,
                        ArrayRef<Operation *> sequence, uint64_t peak,
-                       const DenseMap<Operation *, uint64_t> *offsets = nullptr);
+                       const DenseMap<Operation *, uint64_t> *offsets = nullptr,
+                       const DenseMap<Operation *, unsigned> *names = nullptr);
 
 /// The ops of `block`, in order, but its terminator.
 SmallVector<Operation *> currentSequence(Block *block);
@@ -100,7 +109,18 @@ FunctionReport buildFunctionReport(Operation *func,
                                    ArrayRef<Operation *> after,
                                    uint64_t peakAfter, bool reordered,
                                    CertificateAttr certificate,
-                                   const DenseMap<Operation *, uint64_t> *offsets = nullptr);
+                                   const DenseMap<Operation *, uint64_t> *offsets = nullptr,
+                                   const DenseMap<Operation *, unsigned> *names = nullptr);
+
+/// Writes the reports of `func` as it stands (see writeFunctionReport): one
+/// for a body with one block, one per block (suffix `.bb<i>`) otherwise.
+/// `before` and `peaksBefore` hold each block's sequence and peak before
+/// scheduling (the sequences as they stand when empty); the certificate's
+/// bound and cut go to the report of the block that proves them.
+LogicalResult writeBodyReports(Operation *func, SizeModel sizes,
+                               ArrayRef<SmallVector<Operation *>> before,
+                               ArrayRef<uint64_t> peaksBefore, bool reordered,
+                               CertificateAttr certificate, StringRef dir);
 
 /// The file name (without extension) of a function's report: the symbol
 /// name with every character other than letters, digits, `_`, `-` and `.`
@@ -113,11 +133,11 @@ std::string getReportFileStem(StringRef symbol);
 LogicalResult writeFunctionReport(Operation *func, const FunctionReport &report,
                                   StringRef dir, StringRef suffix = "");
 
-/// Writes `<dir>/<stem>.graph.json` (see getReportFileStem): `graph` in the
+/// Writes `<dir>/<stem><suffix>.graph.json` (see getReportFileStem): `graph` in the
 /// format of Analysis/Graph/GraphIO.h; errors go to `func`'s diagnostics.
 LogicalResult writeFunctionGraph(Operation *func,
                                  const ::memsched::MemoryGraph &graph,
-                                 StringRef dir);
+                                 StringRef dir, StringRef suffix = "");
 
 /// Computes the certificate of `func` as it stands and attaches it when
 /// `attach` is set. With `searchBudget`, when the cuts prove less than the

@@ -61,9 +61,14 @@ def Schedule : Pass<"memsched-schedule", "::mlir::ModuleOp"> {
     the result's peak is never above the input's, and a function whose peak
     would not improve is left unchanged. The pass is deterministic.
 
-    A function the analysis does not support (several blocks, dynamic sizes
-    without a bound, `bufferization.dealloc`, ...) is left unchanged with a
-    remark naming the op and the reason (an error with `strict`).
+    A body with several blocks is scheduled block by block (ops never cross
+    blocks; buffers allocated when a block starts count from its start);
+    its certificate holds the largest peak and bound of its blocks.
+
+    A function the analysis does not support (buffers allocated at a block's
+    entry that depend on the path taken, dynamic sizes without a bound,
+    `bufferization.dealloc`, ...) is left unchanged with a remark naming the
+    op and the reason (an error with `strict`).
 
     Before:
     ```mlir

@@ -91,7 +91,7 @@ void AliasRoots::visit(Operation *op,
     if (it != blockAllocs.end())
       seed(op->getResult(0), addRoot({RootKind::Buffer, it->second}));
     else
-      seed(op->getResult(0), addRoot({RootKind::Local}));
+      seed(op->getResult(0), addRoot({RootKind::Local, 0, op}));
     return;
   }
   if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
@@ -132,6 +132,22 @@ void AliasRoots::visit(Operation *op,
     for (Value result : op->getResults())
       if (isa<BaseMemRefType>(result.getType()) && !hasIncoming.contains(result))
         seed(result, unknownRoot);
+    return;
+  }
+  if (auto branch = dyn_cast<BranchOpInterface>(op)) {
+    // Operands forwarded to a successor's arguments flow into them; an
+    // argument the branch produces itself may be anything.
+    for (unsigned i = 0, e = op->getNumSuccessors(); i < e; ++i) {
+      SuccessorOperands operands = branch.getSuccessorOperands(i);
+      Block *succ = op->getSuccessor(i);
+      for (unsigned j = 0, n = operands.size(); j < n; ++j) {
+        BlockArgument arg = succ->getArgument(j);
+        if (Value from = operands[j])
+          flow(from, arg);
+        else if (isa<BaseMemRefType>(arg.getType()))
+          seed(arg, unknownRoot);
+      }
+    }
     return;
   }
   if (isa<CallOpInterface>(op))

@@ -59,6 +59,17 @@ static void mergeSorted(SmallVectorImpl<unsigned> &into, ArrayRef<unsigned> from
 }
 } // namespace
 
+static std::string unrecognisedAllocationReason(Operation *op) {
+  std::string why = (op->getName().getStringRef() +
+                     " allocates a buffer memsched cannot size or move")
+                        .str();
+  if (op->getNumResults() > 1)
+    why += " (it also returns " + std::to_string(op->getNumResults() - 1) +
+           " other result(s), e.g. an async token)";
+  return why + "; use a synchronous allocation with a single memref result "
+               "(e.g. gpu.alloc without async, ordered by gpu.wait)";
+}
+
 //===----------------------------------------------------------------------===//
 // LifetimeBuilder
 //===----------------------------------------------------------------------===//
@@ -110,6 +121,9 @@ private:
   /// previous one (touchers plus ordering edges).
   void pinAllocations();
   void addEdges();
+  /// The node that frees each buffer allocated before the block, and the
+  /// nodes that access it.
+  void findLiveInDeallocs();
   LogicalResult computePeaks();
 
   FailureOr<uint64_t> nestedPeak(Operation *op, unsigned depth);
@@ -148,6 +162,9 @@ private:
   /// (node, buffer): the node must run before every toucher of the buffer.
   SmallVector<std::pair<unsigned, unsigned>> beforeBuffer;
   SmallVector<SmallVector<unsigned, 4>> nodeDeps;
+  /// Per buffer allocated before the block, when the block frees it: the
+  /// nodes that access it and the deallocation.
+  SmallVector<SmallVector<unsigned, 4>> liveInTouchers;
 };
 
 } // namespace memsched
@@ -184,6 +201,8 @@ LogicalResult LifetimeBuilder::classify() {
   aliases = std::make_unique<AliasRoots>(a.rootOp, allocIndex);
 
   for (Operation &op : block) {
+    if (isUnrecognisedAllocation(&op))
+      return unsupported(&op, unrecognisedAllocationReason(&op));
     if (isa<bufferization::DeallocOp>(op))
       return unsupported(&op, "bufferization.dealloc is not supported; run "
                               "--bufferization-lower-deallocations first");
@@ -323,6 +342,9 @@ LogicalResult LifetimeBuilder::collectAccesses() {
         Footprint footprint = exact ? getFootprint(v) : Footprint();
         switch (root.kind) {
         case RootKind::Local:
+          // An allocation nested in a node is accessed by that node alone;
+          // one of another block is ordered like an argument.
+          otherAccesses[r].push_back({n, write, footprint});
           break;
         case RootKind::Unknown:
           node.barrier = true;
@@ -634,6 +656,71 @@ void LifetimeBuilder::addEdges() {
       if (std::optional<unsigned> d = a.getNodeIndex(buf.dealloc))
         for (unsigned t : buf.touchers)
           g.addEdge(t, *d);
+  for (auto [i, in] : llvm::enumerate(a.liveIn))
+    if (in.deallocNode)
+      for (unsigned t : liveInTouchers[i])
+        g.addEdge(t, *in.deallocNode);
+}
+
+void LifetimeBuilder::findLiveInDeallocs() {
+  liveInTouchers.assign(a.liveIn.size(), {});
+  if (a.liveIn.empty())
+    return;
+  // The root of each buffer allocated before the block, and the node that
+  // frees it.
+  DenseMap<unsigned, unsigned> liveInOfRoot;
+  for (auto [i, in] : llvm::enumerate(a.liveIn)) {
+    const AliasRoots::RootSet &rs = aliases->rootsOf(in.allocOp->getResult(0));
+    if (rs.size() == 1)
+      liveInOfRoot[rs.front()] = i;
+  }
+  for (unsigned n = 0; n < a.nodes.size(); ++n)
+    if (Value freed = getDeallocatedValue(a.nodes[n].op)) {
+      const AliasRoots::RootSet &rs = aliases->rootsOf(freed);
+      if (rs.size() == 1)
+        if (auto it = liveInOfRoot.find(rs.front()); it != liveInOfRoot.end())
+          a.liveIn[it->second].deallocNode = n;
+    }
+  // Every node that uses such a buffer, a view of it or a value computed
+  // from it (through the block's other ops) keeps it allocated, like the
+  // touchers of the block's own buffers: it runs before the deallocation.
+  DenseMap<Operation *, SmallVector<unsigned, 2>> usedBy;
+  for (Operation &op : *a.block) {
+    SmallVector<unsigned, 2> used;
+    op.walk([&](Operation *nested) {
+      for (Value v : nested->getOperands()) {
+        if (isa<BaseMemRefType>(v.getType()))
+          for (unsigned r : aliases->rootsOf(v))
+            if (auto it = liveInOfRoot.find(r); it != liveInOfRoot.end())
+              mergeSorted(used, {it->second});
+        Operation *def = v.getDefiningOp();
+        if (def && def != &op && def->getBlock() == a.block && !isNode(def))
+          if (auto it = usedBy.find(def); it != usedBy.end())
+            mergeSorted(used, it->second);
+      }
+    });
+    if (used.empty())
+      continue;
+    if (std::optional<unsigned> n = a.getNodeIndex(&op))
+      for (unsigned i : used)
+        liveInTouchers[i].push_back(*n);
+    usedBy[&op] = std::move(used);
+  }
+  for (auto [i, in] : llvm::enumerate(a.liveIn)) {
+    SmallVector<unsigned, 4> &touchers = liveInTouchers[i];
+    if (!in.deallocNode) {
+      touchers.clear();
+      continue;
+    }
+    touchers.push_back(*in.deallocNode);
+    for (auto [r, j] : liveInOfRoot)
+      if (j == i)
+        if (auto it = otherAccesses.find(r); it != otherAccesses.end())
+          for (const Access &acc : it->second)
+            touchers.push_back(acc.node);
+    llvm::sort(touchers);
+    touchers.erase(llvm::unique(touchers), touchers.end());
+  }
 }
 
 FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
@@ -658,6 +745,8 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
       peak = std::max(peak, current);
       continue;
     }
+    if (isUnrecognisedAllocation(&op))
+      return unsupported(&op, unrecognisedAllocationReason(&op));
     if (Value freed = getDeallocatedValue(&op)) {
       auto it = live.find(freed);
       if (it != live.end()) {
@@ -732,7 +821,11 @@ FailureOr<uint64_t> LifetimeBuilder::nestedPeak(Operation *op, unsigned depth) {
       if (callee == a.rootOp)
         return unsupported(op, "recursive call");
       if (callee->getRegion(0).getBlocks().size() != 1)
-        return unsupported(op, "callee with several blocks");
+        return unsupported(op, "the callee @" +
+                                   cast<SymbolOpInterface>(*callee).getName() +
+                                   " has several blocks: its memory while it "
+                                   "runs is not computed for its callers; "
+                                   "inline it first (--inline)");
       FailureOr<uint64_t> p =
           blockPeak(callee->getRegion(0).front(), depth, op);
       if (failed(p))
@@ -744,9 +837,13 @@ FailureOr<uint64_t> LifetimeBuilder::nestedPeak(Operation *op, unsigned depth) {
 }
 
 LogicalResult LifetimeBuilder::computePeaks() {
-  uint64_t total = 0;
+  uint64_t total = 0, liveInBytes = 0;
   for (const BufferInfo &buf : a.buffers)
     (void)addBytes(total, buf.size); // checked in classify()
+  for (const LiveInInfo &in : a.liveIn)
+    if (!addBytes(liveInBytes, in.size) || !addBytes(total, in.size))
+      return unsupported(in.allocOp, "the bytes allocated add up to more "
+                                     "than 2^64");
   for (NodeInfo &node : a.nodes) {
     FailureOr<uint64_t> t = nestedPeak(node.op, 0);
     if (failed(t))
@@ -761,7 +858,15 @@ LogicalResult LifetimeBuilder::computePeaks() {
   for (auto [b, buf] : llvm::enumerate(a.buffers))
     if (buf.dealloc && !attachedDeallocs.contains(buf.dealloc))
       deallocNodeBuffer[buf.dealloc] = b;
-  uint64_t current = 0;
+  DenseMap<unsigned, uint64_t> liveInFreedBy;
+  for (const LiveInInfo &in : a.liveIn)
+    if (in.deallocNode)
+      liveInFreedBy[*in.deallocNode] += in.size;
+  // What is allocated when the block starts counts from its first op on.
+  uint64_t current = liveInBytes;
+  a.peakAsWritten = current;
+  a.peakAsWrittenOp =
+      current && !a.block->empty() ? &a.block->front() : nullptr;
   for (Operation &op : *a.block) {
     auto allocIt = allocIndex.find(&op);
     if (allocIt != allocIndex.end()) {
@@ -786,6 +891,9 @@ LogicalResult LifetimeBuilder::computePeaks() {
     }
     if (auto it = deallocNodeBuffer.find(&op); it != deallocNodeBuffer.end())
       current -= a.buffers[it->second].size;
+    if (n)
+      if (auto it = liveInFreedBy.find(*n); it != liveInFreedBy.end())
+        current -= it->second;
   }
   return success();
 }
@@ -796,13 +904,17 @@ void LifetimeBuilder::run() {
     (void)unsupported(op, "no body to analyse");
     return;
   }
-  if (!op->getRegion(0).hasOneBlock()) {
+  if (a.requestedBlock) {
+    a.block = a.requestedBlock;
+  } else if (!op->getRegion(0).hasOneBlock()) {
     (void)unsupported(op, "body with several blocks");
     return;
+  } else {
+    a.block = &op->getRegion(0).front();
   }
-  a.block = &op->getRegion(0).front();
   if (failed(classify()) || failed(collectAccesses()))
     return;
+  findLiveInDeallocs();
   collectEscapes();
   collectDanglingUsers();
   if (failed(computePeaks()))
@@ -821,6 +933,15 @@ void LifetimeBuilder::run() {
     for (unsigned t : buf.touchers)
       g.addTouch(id, t);
   }
+  // Buffers allocated before the block: live from its start, to their
+  // deallocation in the block (after every access) or through it.
+  for (auto [i, in] : llvm::enumerate(a.liveIn)) {
+    ::memsched::BufferId id =
+        g.addBuffer(in.size, /*liveIn=*/true, /*liveOut=*/!in.deallocNode,
+                    "live-in#" + std::to_string(i));
+    for (unsigned t : liveInTouchers[i])
+      g.addTouch(id, t);
+  }
   addEdges();
   g.finalize();
   // Every edge goes forward in the block; anything else is a bug that must
@@ -837,6 +958,24 @@ void LifetimeBuilder::run() {
 BufferLifetimeAnalysis::BufferLifetimeAnalysis(Operation *op, SizeModel sizes,
                                                bool pinAllocations)
     : rootOp(op), sizes(sizes), pinAllocations(pinAllocations) {
+  build();
+}
+
+BufferLifetimeAnalysis::BufferLifetimeAnalysis(Operation *op, Block *block,
+                                               ArrayRef<LiveInBuffer> entry,
+                                               SizeModel sizes,
+                                               bool pinAllocations)
+    : rootOp(op), requestedBlock(block), sizes(sizes),
+      pinAllocations(pinAllocations) {
+  for (const LiveInBuffer &buf : entry) {
+    LiveInInfo info;
+    static_cast<LiveInBuffer &>(info) = buf;
+    liveIn.push_back(info);
+  }
+  build();
+}
+
+void BufferLifetimeAnalysis::build() {
   DenseSet<Operation *> deallocNodes;
   std::optional<LifetimeBuilder> builder;
   builder.emplace(*this, deallocNodes);
@@ -856,6 +995,8 @@ BufferLifetimeAnalysis::BufferLifetimeAnalysis(Operation *op, SizeModel sizes,
     peakAsWritten = 0;
     peakAsWrittenOp = nullptr;
     block = nullptr;
+    for (LiveInInfo &in : liveIn)
+      in.deallocNode.reset();
     builder.emplace(*this, deallocNodes);
     builder->run();
   }
@@ -867,6 +1008,8 @@ BufferLifetimeAnalysis::BufferLifetimeAnalysis(Operation *op, SizeModel sizes,
     graph.finalize();
     peakAsWritten = 0;
     peakAsWrittenOp = nullptr;
+    for (LiveInInfo &in : liveIn)
+      in.deallocNode.reset();
   }
 }
 
@@ -889,6 +1032,19 @@ std::string BufferLifetimeAnalysis::describeNode(unsigned node) const {
          std::to_string(node);
 }
 
+void BufferLifetimeAnalysis::printLiveIn(raw_ostream &os) const {
+  for (auto [i, in] : llvm::enumerate(liveIn)) {
+    os << "  live-in#" << i << " " << in.allocOp->getName() << " "
+       << in.allocOp->getResult(0).getType() << " size="
+       << (in.sizeIsBound ? "<=" : "") << in.size;
+    if (in.deallocNode)
+      os << " freed=" << describeNode(*in.deallocNode);
+    else
+      os << " through the block";
+    os << "\n";
+  }
+}
+
 void BufferLifetimeAnalysis::print(raw_ostream &os) const {
   if (!isSupported()) {
     os << "unsupported: " << unsupportedReason << " ("
@@ -900,6 +1056,7 @@ void BufferLifetimeAnalysis::print(raw_ostream &os) const {
   os << "peak-as-written=" << peakAsWritten << " peak-tight=" << info.peak
      << " nodes=" << nodes.size() << " buffers=" << buffers.size()
      << " edges=" << graph.numEdges() << "\n";
+  printLiveIn(os);
   for (unsigned b = 0; b < buffers.size(); ++b) {
     const BufferInfo &buf = buffers[b];
     os << "  buffer#" << b << " " << buf.allocOp->getName() << " "
@@ -926,7 +1083,11 @@ void BufferLifetimeAnalysis::print(raw_ostream &os) const {
     return;
   os << "  peak-tight-at=" << describeNode(graph.programOrder()[info.peakPosition])
      << " live:";
-  for (unsigned b : info.liveAtPeak)
-    os << " buffer#" << b;
+  for (unsigned b : info.liveAtPeak) {
+    if (b < buffers.size())
+      os << " buffer#" << b;
+    else
+      os << " live-in#" << b - buffers.size();
+  }
   os << "\n";
 }

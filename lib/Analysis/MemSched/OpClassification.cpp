@@ -27,6 +27,19 @@ bool mlir::memsched::isAllocation(Operation *op) {
   });
 }
 
+bool mlir::memsched::isUnrecognisedAllocation(Operation *op) {
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface || isAllocation(op))
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  return llvm::any_of(effects, [&](auto &e) {
+    Value v = e.getValue();
+    return isa<MemoryEffects::Allocate>(e.getEffect()) && v &&
+           isa<BaseMemRefType>(v.getType()) && v.getDefiningOp() == op;
+  });
+}
+
 Value mlir::memsched::getDeallocatedValue(Operation *op) {
   if (op->getNumResults() != 0 || op->getNumRegions() != 0)
     return nullptr;

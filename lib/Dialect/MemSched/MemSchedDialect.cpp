@@ -68,7 +68,8 @@ CertificateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         uint64_t peak, uint64_t lowerBound, StringAttr boundKind,
                         StringAttr boundOp, ArrayRef<uint64_t> cut,
                         StringAttr sizeModel, std::optional<uint64_t> arena,
-                        std::optional<uint64_t> arenaSize) {
+                        std::optional<uint64_t> arenaSize,
+                        std::optional<uint64_t> block) {
   if (arena.has_value() != arenaSize.has_value())
     return emitError() << "arena and arena_size go together";
   if (arena && *arenaSize > *arena)

@@ -23,18 +23,40 @@ using namespace mlir::memsched;
   // Buffers that are never freed are all allocated once the last of them is,
   // in any order; those no node touches are allocated after the last node,
   // where the graph does not see them.
-  uint64_t escaping = 0;
-  std::vector<::memsched::BufferId> never;
+  // Likewise the buffers allocated before the block (in another block of
+  // the body) are all allocated when it starts, and those it does not free
+  // are still allocated when it ends.
+  // (The analysis checked that these totals fit in 64 bits.)
+  uint64_t escaping = 0, entry = 0;
+  std::vector<::memsched::BufferId> never, atEntry;
   for (auto [b, buf] : llvm::enumerate(analysis.getBuffers()))
     if (!buf.dealloc && buf.size) {
-      (void)addBytes(escaping, buf.size); // the analysis checked the total
+      (void)addBytes(escaping, buf.size);
       never.push_back(b);
     }
+  size_t numOwn = analysis.getBuffers().size();
+  for (auto [i, in] : llvm::enumerate(analysis.getLiveIn())) {
+    if (!in.size)
+      continue;
+    (void)addBytes(entry, in.size);
+    atEntry.push_back(numOwn + i);
+    if (!in.deallocNode) {
+      (void)addBytes(escaping, in.size);
+      never.push_back(numOwn + i);
+    }
+  }
+  bool atStart = entry > escaping;
+  if (atStart) {
+    escaping = entry;
+    never = std::move(atEntry);
+  }
   if (escaping > bound.value) {
     bound.value = escaping;
     bound.kind = "trivial";
     bound.method = "escaping";
-    bound.node = analysis.getNodes().empty() ? 0 : analysis.getNodes().size() - 1;
+    bound.node = analysis.getNodes().empty() || atStart
+                     ? 0
+                     : analysis.getNodes().size() - 1;
     bound.cutBuffers = std::move(never);
     bound.minCutExecuted.clear();
     bound.minCutBuffers.clear();
@@ -80,21 +102,74 @@ mlir::memsched::exhaustiveBound(const ::memsched::MemoryGraph &graph,
   return bound;
 }
 
+DenseMap<Operation *, unsigned>
+mlir::memsched::getAllocationPositions(const BodyLifetimes &body) {
+  DenseMap<Operation *, unsigned> positions;
+  for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
+    DenseSet<Operation *> allocs;
+    for (const BufferInfo &buf : body.getBlock(i).getBuffers())
+      allocs.insert(buf.allocOp);
+    for (Operation &o : *body.getBlock(i).getBlock())
+      if (allocs.contains(&o))
+        positions.try_emplace(&o, positions.size());
+  }
+  return positions;
+}
+
+unsigned mlir::memsched::getStrongestBlock(
+    ArrayRef<::memsched::LowerBound> bounds) {
+  unsigned best = 0;
+  for (unsigned i = 1; i < bounds.size(); ++i)
+    if (bounds[i].value > bounds[best].value)
+      best = i;
+  return best;
+}
+
+SmallVector<::memsched::LowerBound>
+mlir::memsched::computeBlockBounds(const BodyLifetimes &body, uint64_t target,
+                                   uint64_t searchBudget) {
+  SmallVector<::memsched::LowerBound> bounds;
+  for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
+    const BufferLifetimeAnalysis &block = body.getBlock(i);
+    uint64_t blockTarget = std::min(target, block.getPeakAsWritten());
+    bounds.push_back(searchBudget
+                         ? reproveBodyLowerBound(block, blockTarget, searchBudget)
+                         : computeBodyLowerBound(block, blockTarget));
+  }
+  return bounds;
+}
+
 CertificateAttr mlir::memsched::buildCertificate(
-    MLIRContext *context, const BufferLifetimeAnalysis &analysis,
-    uint64_t peak, const ::memsched::LowerBound &bound, SizeModel sizes,
-    ArrayRef<unsigned> nodePosition, ArrayRef<unsigned> bufferPosition) {
+    MLIRContext *context, const BodyLifetimes &body, uint64_t peak,
+    ArrayRef<::memsched::LowerBound> bounds, SizeModel sizes) {
   Builder b(context);
+  unsigned best = getStrongestBlock(bounds);
+  const ::memsched::LowerBound &bound = bounds[best];
+  const BufferLifetimeAnalysis &analysis = body.getBlock(best);
   StringAttr kind, op;
   SmallVector<uint64_t> cut;
   if (!analysis.getNodes().empty() && bound.value > 0) {
     kind = b.getStringAttr(bound.kind);
-    unsigned node = nodePosition.empty() ? bound.node : nodePosition[bound.node];
-    op = b.getStringAttr(
-        analysis.getNodes()[bound.node].op->getName().getStringRef() + "#" +
-        Twine(node));
-    for (::memsched::BufferId buffer : bound.cutBuffers)
-      cut.push_back(bufferPosition.empty() ? buffer : bufferPosition[buffer]);
+    // Positions as the IR stands: the node among its block's nodes, the
+    // allocations among the body's (block after block).
+    Operation *boundOp = analysis.getNodes()[bound.node].op;
+    unsigned node = 0;
+    for (Operation &o : *analysis.getBlock()) {
+      if (&o == boundOp)
+        break;
+      node += analysis.getNodeIndex(&o).has_value();
+    }
+    op = b.getStringAttr(boundOp->getName().getStringRef() + "#" +
+                         Twine(node));
+    DenseMap<Operation *, unsigned> allocPosition =
+        getAllocationPositions(body);
+    size_t numOwn = analysis.getBuffers().size();
+    for (::memsched::BufferId buffer : bound.cutBuffers) {
+      Operation *alloc = buffer < numOwn
+                             ? analysis.getBuffers()[buffer].allocOp
+                             : analysis.getLiveIn()[buffer - numOwn].allocOp;
+      cut.push_back(allocPosition.lookup(alloc));
+    }
     llvm::sort(cut);
   }
   StringAttr model =
@@ -102,14 +177,11 @@ CertificateAttr mlir::memsched::buildCertificate(
   // The bound is on the tight model, never above the peak of an order as
   // written.
   assert(bound.value <= peak && "lower bound above the peak of an order");
+  std::optional<uint64_t> block;
+  if (body.hasSeveralBlocks())
+    block = best;
   return CertificateAttr::get(context, peak, bound.value, kind, op, cut, model,
-                              std::nullopt, std::nullopt);
-}
-
-CertificateAttr mlir::memsched::buildCertificate(
-    MLIRContext *context, const BufferLifetimeAnalysis &analysis,
-    uint64_t peak, const ::memsched::LowerBound &bound, SizeModel sizes) {
-  return buildCertificate(context, analysis, peak, bound, sizes, {}, {});
+                              std::nullopt, std::nullopt, block);
 }
 
 CertificateAttr mlir::memsched::getCertificate(Operation *op) {

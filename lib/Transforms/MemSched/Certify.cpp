@@ -42,19 +42,10 @@ struct CertifyPass : public mlir::memsched::impl::CertifyBase<CertifyPass> {
       return;
     }
     ++numCertified;
-    if (!reportDir.empty()) {
-      BufferLifetimeAnalysis analysis(func, sizes);
-      SmallVector<Operation *> sequence;
-      for (Operation &op : func.getBody().front())
-        if (!op.hasTrait<OpTrait::IsTerminator>())
-          sequence.push_back(&op);
-      FunctionReport report =
-          buildFunctionReport(func, analysis, sequence, result.peak, sequence,
-                              result.peak, /*reordered=*/false,
-                              result.certificate);
-      if (failed(writeFunctionReport(func, report, reportDir)))
-        return signalPassFailure();
-    }
+    if (!reportDir.empty() &&
+        failed(writeBodyReports(func, sizes, {}, {}, /*reordered=*/false,
+                                result.certificate, reportDir)))
+      return signalPassFailure();
     if (result.certificate.isOptimal())
       ++numOptimal;
     if (emitRemarks) {

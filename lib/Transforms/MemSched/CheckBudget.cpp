@@ -38,18 +38,17 @@ struct CheckBudgetPass
       return;
     SizeModel sizes;
     sizes.countAlignmentPadding = countAlignmentPadding;
-    BufferLifetimeAnalysis analysis(func, sizes);
-    if (!analysis.isSupported()) {
+    BodyLifetimes body(func, sizes);
+    if (!body.isSupported()) {
       InFlightDiagnostic diag = func.emitError();
       diag << "memsched-check-budget: cannot check '" << func.getSymName()
-           << "' against the budget: " << analysis.getUnsupportedReason();
-      diag.attachNote(analysis.getUnsupportedOp()->getLoc())
-          << "the op at fault";
+           << "' against the budget: " << body.getUnsupportedReason();
+      diag.attachNote(body.getUnsupportedOp()->getLoc()) << "the op at fault";
       signalPassFailure();
       return;
     }
     uint64_t budget = bytes;
-    uint64_t peak = analysis.getPeakAsWritten();
+    uint64_t peak = body.getPeakAsWritten();
     // A function planned into an arena needs what its arena and the buffers
     // outside it take (for an argument or a global arena, more than its peak
     // as it stands counts).
@@ -82,14 +81,44 @@ struct CheckBudgetPass
     diag << "memsched-check-budget: '" << func.getSymName() << "' peaks at "
          << peak << " bytes, above the budget of " << budget << " bytes";
 
-    // Can some order of the same ops fit?
-    ::memsched::ScheduleResult result =
-        ::memsched::schedule(analysis.getGraph());
-    SmallVector<unsigned> order(result.order.begin(), result.order.end());
-    FailureOr<SmallVector<Operation *>> planned =
-        planBlockOrder(analysis, order);
-    uint64_t scheduled =
-        succeeded(planned) ? getPeakOfSequence(analysis, *planned) : peak;
+    // Can some order of the same ops fit? Each block over the budget must
+    // fit on its own (orders never cross blocks).
+    uint64_t scheduled = 0;
+    std::optional<unsigned> proofBlock;
+    ::memsched::LowerBound proof;
+    bool proofExhaustive = false;
+    uint64_t bestBound = 0;
+    for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
+      const BufferLifetimeAnalysis &analysis = body.getBlock(i);
+      uint64_t blockPeak = analysis.getPeakAsWritten();
+      if (blockPeak <= budget) {
+        scheduled = std::max(scheduled, blockPeak);
+        continue;
+      }
+      ::memsched::ScheduleResult result =
+          ::memsched::schedule(analysis.getGraph());
+      SmallVector<unsigned> order(result.order.begin(), result.order.end());
+      FailureOr<SmallVector<Operation *>> planned =
+          planBlockOrder(analysis, order);
+      uint64_t blockScheduled = succeeded(planned)
+                                    ? getPeakOfSequence(analysis, *planned)
+                                    : blockPeak;
+      scheduled = std::max(scheduled, blockScheduled);
+      if (blockScheduled <= budget || proofBlock)
+        continue;
+      ::memsched::LowerBound bound =
+          computeBodyLowerBound(analysis, budget + 1, &result.order);
+      if (bound.value <= budget && result.lowerBound > budget) {
+        proof = exhaustiveBound(analysis.getGraph(), result);
+        proofExhaustive = true;
+        proofBlock = i;
+      } else if (bound.value > budget) {
+        proof = bound;
+        proofBlock = i;
+      } else {
+        bestBound = std::max(bestBound, bound.value);
+      }
+    }
     if (scheduled <= budget) {
       diag << "; reordering fits: --memsched-schedule finds an order that "
               "peaks at "
@@ -97,28 +126,41 @@ struct CheckBudgetPass
       signalPassFailure();
       return;
     }
-    ::memsched::LowerBound bound =
-        computeBodyLowerBound(analysis, budget + 1, &result.order);
-    if (bound.value <= budget && result.lowerBound > budget) {
-      bound = exhaustiveBound(analysis.getGraph(), result);
-      diag << "; no order of these ops fits: an exhaustive search of the "
-              "orders from "
-           << analysis.describeNode(bound.node)
-           << " on proves that every order needs at least " << bound.value
-           << " bytes (rematerialisation or tiling is needed)";
-      diag.attachNote(analysis.getNodes()[bound.node].op->getLoc())
-          << "where the searched orders start";
-    } else if (bound.value > budget) {
-      diag << "; no order of these ops fits: every order needs at least "
-           << bound.value << " bytes while "
-           << analysis.describeNode(bound.node)
-           << " runs (rematerialisation or tiling is needed)";
-      diag.attachNote(analysis.getNodes()[bound.node].op->getLoc())
-          << "the op that sets the lower bound of " << bound.value
-          << " bytes";
+    if (proofBlock) {
+      const BufferLifetimeAnalysis &analysis = body.getBlock(*proofBlock);
+      std::string where =
+          body.hasSeveralBlocks()
+              ? " in block " + std::to_string(*proofBlock)
+              : std::string();
+      Operation *at = analysis.getNodes().empty()
+                          ? nullptr
+                          : analysis.getNodes()[proof.node].op;
+      if (proofExhaustive)
+        diag << "; no order of these ops fits: an exhaustive search of the "
+                "orders from "
+             << analysis.describeNode(proof.node) << where
+             << " on proves that every order needs at least " << proof.value
+             << " bytes (rematerialisation or tiling is needed)";
+      else if (at)
+        diag << "; no order of these ops fits: every order needs at least "
+             << proof.value << " bytes while "
+             << analysis.describeNode(proof.node) << where
+             << " runs (rematerialisation or tiling is needed)";
+      else
+        diag << "; no order of these ops fits: every order needs at least "
+             << proof.value << " bytes" << where
+             << " (rematerialisation or tiling is needed)";
+      if (at) {
+        if (proofExhaustive)
+          diag.attachNote(at->getLoc()) << "where the searched orders start";
+        else
+          diag.attachNote(at->getLoc())
+              << "the op that sets the lower bound of " << proof.value
+              << " bytes";
+      }
     } else {
       diag << "; the best order found peaks at " << scheduled
-           << " bytes and the lower bound (" << bound.value
+           << " bytes and the lower bound (" << bestBound
            << " bytes) does not rule out an order that fits";
     }
     signalPassFailure();

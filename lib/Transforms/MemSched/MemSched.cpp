@@ -3,6 +3,8 @@
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Certificate.h"
 
+#include "Analysis/MemSched/BodyLifetimes.h"
+
 #include "Analysis/Graph/GraphIO.h"
 #include "Analysis/Graph/SchedSegment.h"
 
@@ -26,20 +28,82 @@ SmallVector<Operation *> mlir::memsched::currentSequence(Block *block) {
   return ops;
 }
 
+namespace {
+/// What scheduling did to one block.
+struct BlockOutcome {
+  uint64_t peakBefore = 0, peakAfter = 0;
+  bool reordered = false;
+  unsigned opsMoved = 0;
+  ::memsched::ScheduleResult search;
+  ::memsched::LowerBound bound;
+  /// The block's ops in their new order (when reordered).
+  SmallVector<Operation *> planned;
+};
+} // namespace
+
+/// Plans one analysed block: the bound, the search, the new order when it
+/// lowers the block's peak. Fails when the planned order is invalid.
+static LogicalResult scheduleBlock(const BufferLifetimeAnalysis &analysis,
+                                   const ScheduleFunctionOptions &options,
+                                   BlockOutcome &out) {
+  uint64_t before = analysis.getPeakAsWritten();
+  out.peakBefore = out.peakAfter = before;
+  // The bound first: when the body as written already reaches it, no search
+  // is needed; otherwise it tells the search when to stop.
+  // The peers' orders serve both: upper estimates for the bound's cuts and
+  // candidates of the search.
+  std::vector<std::vector<::memsched::NodeId>> peerOrders =
+      ::memsched::sched::allPeerOrders(analysis.getGraph());
+  out.bound = computeBodyLowerBound(analysis, before, nullptr, &peerOrders);
+  ::memsched::ScheduleOptions search = options.search;
+  search.peerOrders = &peerOrders;
+  search.lowerBound = out.bound.value;
+  if (out.bound.value == before) {
+    out.search.order = analysis.getGraph().programOrder();
+    out.search.peak = out.search.inputPeak = analysis.getPeakTight();
+    out.search.provedOptimal = true;
+  } else {
+    out.search = ::memsched::schedule(analysis.getGraph(), search);
+  }
+  if (out.search.lowerBound > out.bound.value)
+    out.bound = exhaustiveBound(analysis.getGraph(), out.search);
+
+  SmallVector<unsigned> order(out.search.order.begin(),
+                              out.search.order.end());
+  FailureOr<SmallVector<Operation *>> planned = planBlockOrder(analysis, order);
+  if (failed(planned))
+    return failure();
+  uint64_t after = getPeakOfSequence(analysis, *planned);
+  // Never make a block worse: keep it as it is unless the peak goes down.
+  if (after >= before)
+    return success();
+  for (unsigned i = 0; i < order.size(); ++i)
+    out.opsMoved += order[i] != i;
+  out.planned = std::move(*planned);
+  out.reordered = true;
+  out.peakAfter = after;
+  return success();
+}
+
 FailureOr<ScheduleFunctionResult>
 mlir::memsched::scheduleFunction(Operation *func,
                                  const ScheduleFunctionOptions &options) {
   ScheduleFunctionResult result;
-  BufferLifetimeAnalysis analysis(func, options.sizes,
-                                  /*pinAllocations=*/!options.moveAllocations);
-  if (!analysis.isSupported()) {
-    result.unsupportedOp = analysis.getUnsupportedOp();
-    result.reason = analysis.getUnsupportedReason().str();
+  BodyLifetimes body(func, options.sizes,
+                     /*pinAllocations=*/!options.moveAllocations);
+  if (!body.isSupported()) {
+    result.unsupportedOp = body.getUnsupportedOp();
+    result.reason = body.getUnsupportedReason().str();
     return result;
   }
-  uint64_t before = analysis.getPeakAsWritten();
+  result.numBlocks = body.getNumBlocks();
+  uint64_t before = body.getPeakAsWritten();
   result.peakBefore = result.peakAfter = before;
-  result.sequenceBefore = currentSequence(analysis.getBlock());
+  for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
+    result.sequencesBefore.push_back(
+        currentSequence(body.getBlock(i).getBlock()));
+    result.blockPeaksBefore.push_back(body.getBlock(i).getPeakAsWritten());
+  }
 
   // A certificate proving this very body optimal: nothing to search.
   if (CertificateAttr cert = getCertificate(func);
@@ -50,93 +114,54 @@ mlir::memsched::scheduleFunction(Operation *func,
     result.status = ScheduleFunctionResult::Status::SkippedCertified;
     result.certificate = cert;
     result.bound.value = cert.getLowerBound();
-    result.sequenceAfter = result.sequenceBefore;
     return result;
   }
   result.status = ScheduleFunctionResult::Status::Scheduled;
-  // The bound first: when the body as written already reaches it, no search
-  // is needed; otherwise it tells the search when to stop.
-  // The peers' orders serve both: upper estimates for the bound's cuts and
-  // candidates of the search.
-  std::vector<std::vector<::memsched::NodeId>> peerOrders =
-      ::memsched::sched::allPeerOrders(analysis.getGraph());
-  ::memsched::LowerBound bound =
-      computeBodyLowerBound(analysis, before, nullptr, &peerOrders);
-  ::memsched::ScheduleOptions search = options.search;
-  search.peerOrders = &peerOrders;
-  search.lowerBound = bound.value;
-  if (bound.value == before) {
-    result.search.order = analysis.getGraph().programOrder();
-    result.search.peak = result.search.inputPeak =
-        analysis.getPeakTight();
-    result.search.provedOptimal = true;
-  } else {
-    result.search = ::memsched::schedule(analysis.getGraph(), search);
-  }
 
-  SmallVector<unsigned> order(result.search.order.begin(),
-                              result.search.order.end());
-  FailureOr<SmallVector<Operation *>> planned = planBlockOrder(analysis, order);
-  if (failed(planned)) {
-    // Nothing was moved: report rather than rewrite on a doubt.
-    result.status = ScheduleFunctionResult::Status::Unsupported;
-    result.unsupportedOp = func;
-    result.reason = "internal error: the planned order of the block is "
-                    "invalid; please report this input";
-    return result;
+  // Plan every block before rewriting any: a doubt leaves the body as it is.
+  SmallVector<BlockOutcome, 1> outcomes(body.getNumBlocks());
+  for (unsigned i = 0; i < body.getNumBlocks(); ++i)
+    if (failed(scheduleBlock(body.getBlock(i), options, outcomes[i]))) {
+      result.status = ScheduleFunctionResult::Status::Unsupported;
+      result.unsupportedOp = func;
+      result.reason = "internal error: the planned order of the block is "
+                      "invalid; please report this input";
+      return result;
+    }
+  for (unsigned i = 0; i < body.getNumBlocks(); ++i)
+    if (outcomes[i].reordered)
+      applyBlockOrder(body.getBlock(i), outcomes[i].planned);
+  result.peakAfter = 0;
+  for (const BlockOutcome &o : outcomes) {
+    result.peakAfter = std::max(result.peakAfter, o.peakAfter);
+    result.reordered |= o.reordered;
+    result.opsMoved += o.opsMoved;
+    result.search.exactSegments += o.search.exactSegments;
+    result.search.heuristicSegments += o.search.heuristicSegments;
   }
-  SmallVector<Operation *> sequence = std::move(*planned);
-  uint64_t after = getPeakOfSequence(analysis, sequence);
-
-  // Never make a function worse: keep it as it is unless the peak goes down.
-  if (after < before) {
-    for (unsigned i = 0; i < order.size(); ++i)
-      result.opsMoved += order[i] != i;
-    applyBlockOrder(analysis, sequence);
-    result.reordered = true;
-    result.peakAfter = after;
-  }
-  result.sequenceAfter = currentSequence(analysis.getBlock());
+  if (!body.hasSeveralBlocks())
+    result.search = outcomes[0].search;
   if (!options.certify)
     return result;
 
   // The bound holds for every order of the same ops. Pinned allocations
   // constrain the orders: certify what holds without the pins, on the final
   // body.
+  SmallVector<::memsched::LowerBound> bounds;
   if (!options.moveAllocations) {
-    BufferLifetimeAnalysis unpinned(func, options.sizes);
-    result.bound = computeBodyLowerBound(unpinned, result.peakAfter);
-    result.certificate =
-        buildCertificate(func->getContext(), unpinned, result.peakAfter,
-                         result.bound, options.sizes);
-    setCertificate(func, result.certificate);
-    return result;
+    BodyLifetimes unpinned(func, options.sizes);
+    bounds = computeBlockBounds(unpinned, result.peakAfter);
+    result.certificate = buildCertificate(func->getContext(), unpinned,
+                                          result.peakAfter, bounds,
+                                          options.sizes);
+  } else {
+    for (const BlockOutcome &o : outcomes)
+      bounds.push_back(o.bound);
+    result.certificate = buildCertificate(func->getContext(), body,
+                                          result.peakAfter, bounds,
+                                          options.sizes);
   }
-  // The certificate names the op and allocations by their positions in the
-  // final body.
-  result.bound = bound;
-  if (result.search.lowerBound > bound.value)
-    result.bound = exhaustiveBound(analysis.getGraph(), result.search);
-  SmallVector<unsigned> nodePosition, bufferPosition;
-  if (result.reordered) {
-    const auto &nodes = analysis.getNodes();
-    const auto &buffers = analysis.getBuffers();
-    DenseMap<Operation *, unsigned> allocIndex;
-    for (auto [i, buf] : llvm::enumerate(buffers))
-      allocIndex[buf.allocOp] = i;
-    nodePosition.resize(nodes.size());
-    bufferPosition.resize(buffers.size());
-    unsigned nodeCount = 0, allocCount = 0;
-    for (Operation *op : result.sequenceAfter) {
-      if (auto it = allocIndex.find(op); it != allocIndex.end())
-        bufferPosition[it->second] = allocCount++;
-      else if (std::optional<unsigned> n = analysis.getNodeIndex(op))
-        nodePosition[*n] = nodeCount++;
-    }
-  }
-  result.certificate = buildCertificate(
-      func->getContext(), analysis, result.peakAfter, result.bound,
-      options.sizes, nodePosition, bufferPosition);
+  result.bound = bounds[getStrongestBlock(bounds)];
   setCertificate(func, result.certificate);
   return result;
 }
@@ -146,20 +171,19 @@ CertifyFunctionResult mlir::memsched::certifyFunction(Operation *func,
                                                       bool attach,
                                                       uint64_t searchBudget) {
   CertifyFunctionResult result;
-  BufferLifetimeAnalysis analysis(func, sizes);
-  if (!analysis.isSupported()) {
-    result.unsupportedOp = analysis.getUnsupportedOp();
-    result.reason = analysis.getUnsupportedReason().str();
+  BodyLifetimes body(func, sizes);
+  if (!body.isSupported()) {
+    result.unsupportedOp = body.getUnsupportedOp();
+    result.reason = body.getUnsupportedReason().str();
     return result;
   }
   result.supported = true;
-  result.peak = analysis.getPeakAsWritten();
-  result.bound =
-      searchBudget
-          ? reproveBodyLowerBound(analysis, result.peak, searchBudget)
-          : computeBodyLowerBound(analysis, result.peak);
-  result.certificate = buildCertificate(func->getContext(), analysis,
-                                        result.peak, result.bound, sizes);
+  result.peak = body.getPeakAsWritten();
+  SmallVector<::memsched::LowerBound> bounds =
+      computeBlockBounds(body, result.peak, searchBudget);
+  result.bound = bounds[getStrongestBlock(bounds)];
+  result.certificate =
+      buildCertificate(func->getContext(), body, result.peak, bounds, sizes);
   if (attach)
     setCertificate(func, result.certificate);
   return result;
@@ -175,19 +199,32 @@ static std::string bufferName(unsigned index) {
 
 Timeline mlir::memsched::buildTimeline(
     const BufferLifetimeAnalysis &analysis, ArrayRef<Operation *> sequence,
-    uint64_t peak, const DenseMap<Operation *, uint64_t> *offsets) {
+    uint64_t peak, const DenseMap<Operation *, uint64_t> *offsets,
+    const DenseMap<Operation *, unsigned> *names) {
   ArrayRef<BufferInfo> buffers = analysis.getBuffers();
+  ArrayRef<LiveInInfo> liveIn = analysis.getLiveIn();
   DenseMap<Operation *, unsigned> allocs, deallocs;
   for (auto [i, buf] : llvm::enumerate(buffers)) {
     allocs[buf.allocOp] = i;
     if (buf.dealloc)
       deallocs[buf.dealloc] = i;
   }
+  // Buffers allocated before the block: live from its start to the node
+  // that frees them, or through it.
+  DenseMap<Operation *, SmallVector<unsigned, 1>> liveInFreedBy;
   Timeline t;
   t.peak = peak;
-  SmallVector<std::optional<size_t>> first(buffers.size()),
-      last(buffers.size());
   uint64_t current = 0;
+  for (auto [i, in] : llvm::enumerate(liveIn)) {
+    current += in.size;
+    if (in.deallocNode)
+      liveInFreedBy[analysis.getNodes()[*in.deallocNode].op].push_back(i);
+  }
+  size_t numOwn = buffers.size();
+  SmallVector<std::optional<size_t>> first(numOwn + liveIn.size()),
+      last(numOwn + liveIn.size());
+  for (unsigned i = 0; i < liveIn.size(); ++i)
+    first[numOwn + i] = 0;
   for (Operation *op : sequence) {
     if (auto it = allocs.find(op); it != allocs.end()) {
       current += buffers[it->second].size;
@@ -205,24 +242,35 @@ Timeline mlir::memsched::buildTimeline(
     t.ops.push_back(op->getName().getStringRef().str() + "#" +
                     std::to_string(t.ops.size()));
     t.memoryAt.push_back(current + analysis.getNodes()[*node].transient);
+    if (auto it = liveInFreedBy.find(op); it != liveInFreedBy.end())
+      for (unsigned i : it->second) {
+        current -= liveIn[i].size;
+        last[numOwn + i] = t.ops.size() - 1;
+      }
   }
   for (size_t i = 1; i < t.memoryAt.size(); ++i)
     if (t.memoryAt[i] > t.memoryAt[t.peakPosition])
       t.peakPosition = i;
-  for (auto [i, buf] : llvm::enumerate(buffers)) {
+  for (size_t i = 0; i < numOwn + liveIn.size(); ++i) {
     if (!first[i] || t.ops.empty())
       continue;
+    Operation *alloc =
+        i < numOwn ? buffers[i].allocOp : liveIn[i - numOwn].allocOp;
     TimelineBuffer tb;
-    tb.name = bufferName(i);
+    unsigned index = i;
+    if (names)
+      if (auto it = names->find(alloc); it != names->end())
+        index = it->second;
+    tb.name = bufferName(index);
     llvm::raw_string_ostream type(tb.type);
-    type << buf.allocOp->getResult(0).getType();
-    tb.size = buf.size;
-    if (auto loc = dyn_cast<FileLineColLoc>(buf.allocOp->getLoc()))
+    type << alloc->getResult(0).getType();
+    tb.size = i < numOwn ? buffers[i].size : liveIn[i - numOwn].size;
+    if (auto loc = dyn_cast<FileLineColLoc>(alloc->getLoc()))
       tb.location = (loc.getFilename().getValue() + ":" +
                      Twine(loc.getLine()) + ":" + Twine(loc.getColumn()))
                         .str();
     if (offsets)
-      if (auto it = offsets->find(buf.allocOp); it != offsets->end())
+      if (auto it = offsets->find(alloc); it != offsets->end())
         tb.offset = it->second;
     tb.first = std::min(*first[i], t.ops.size() - 1);
     tb.last = last[i] ? *last[i] : t.ops.size() - 1;
@@ -240,12 +288,13 @@ FunctionReport mlir::memsched::buildFunctionReport(
     ArrayRef<Operation *> before, uint64_t peakBefore,
     ArrayRef<Operation *> after, uint64_t peakAfter, bool reordered,
     CertificateAttr certificate,
-    const DenseMap<Operation *, uint64_t> *offsets) {
+    const DenseMap<Operation *, uint64_t> *offsets,
+    const DenseMap<Operation *, unsigned> *names) {
   FunctionReport report;
   report.function =
       "@" + SymbolTable::getSymbolName(func).getValue().str();
-  report.before = buildTimeline(analysis, before, peakBefore, offsets);
-  report.after = buildTimeline(analysis, after, peakAfter, offsets);
+  report.before = buildTimeline(analysis, before, peakBefore, offsets, names);
+  report.after = buildTimeline(analysis, after, peakAfter, offsets, names);
   report.reordered = reordered;
   if (certificate) {
     report.lowerBound = certificate.getLowerBound();
@@ -257,6 +306,37 @@ FunctionReport mlir::memsched::buildFunctionReport(
       report.cutBuffers.push_back(bufferName(b));
   }
   return report;
+}
+
+LogicalResult mlir::memsched::writeBodyReports(
+    Operation *func, SizeModel sizes,
+    ArrayRef<SmallVector<Operation *>> before,
+    ArrayRef<uint64_t> peaksBefore, bool reordered,
+    CertificateAttr certificate, StringRef dir) {
+  BodyLifetimes body(func, sizes);
+  if (!body.isSupported())
+    return success();
+  DenseMap<Operation *, unsigned> names = getAllocationPositions(body);
+  for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
+    const BufferLifetimeAnalysis &block = body.getBlock(i);
+    SmallVector<Operation *> after = currentSequence(block.getBlock());
+    uint64_t peak = block.getPeakAsWritten();
+    bool blockHasBound =
+        !body.hasSeveralBlocks() ||
+        (certificate && certificate.getBlock() && *certificate.getBlock() == i);
+    ArrayRef<Operation *> seq =
+        i < before.size() && !before[i].empty() ? ArrayRef<Operation *>(before[i])
+                                                : ArrayRef<Operation *>(after);
+    FunctionReport report = buildFunctionReport(
+        func, block, seq, i < peaksBefore.size() ? peaksBefore[i] : peak, after,
+        peak, reordered, blockHasBound ? certificate : CertificateAttr(),
+        nullptr, &names);
+    std::string suffix =
+        body.hasSeveralBlocks() ? ".bb" + std::to_string(i) : std::string();
+    if (failed(writeFunctionReport(func, report, dir, suffix)))
+      return failure();
+  }
+  return success();
 }
 
 std::string mlir::memsched::getReportFileStem(StringRef symbol) {
@@ -309,14 +389,15 @@ LogicalResult mlir::memsched::writeFunctionReport(Operation *func,
 }
 
 LogicalResult mlir::memsched::writeFunctionGraph(
-    Operation *func, const ::memsched::MemoryGraph &graph, StringRef dir) {
+    Operation *func, const ::memsched::MemoryGraph &graph, StringRef dir,
+    StringRef suffix) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return func->emitError() << "cannot create graph directory '" << dir
                              << "': " << ec.message();
   SmallString<128> path(dir);
   llvm::sys::path::append(
       path, getReportFileStem(SymbolTable::getSymbolName(func).getValue()) +
-                ".graph.json");
+                suffix + ".graph.json");
   std::error_code ec;
   llvm::ToolOutputFile file(path, ec, llvm::sys::fs::OF_Text);
   if (ec)

@@ -11,6 +11,7 @@
 
 #include "Analysis/Graph/ArenaOrder.h"
 #include "Analysis/Graph/ArenaPlanner.h"
+#include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
 #include "Transforms/MemSched/Arena.h"
@@ -167,11 +168,11 @@ struct PlanArenaPass
       if (func.isExternal())
         continue;
       CertificateAttr cert = getCertificate(func);
-      BufferLifetimeAnalysis analysis(func, sizes);
-      if (!analysis.isSupported())
+      BodyLifetimes body(func, sizes);
+      if (!body.isSupported())
         continue;
       if (!cert || cert.getArena() ||
-          cert.getPeak() != analysis.getPeakAsWritten() ||
+          cert.getPeak() != body.getPeakAsWritten() ||
           getSizeModel(cert).countAlignmentPadding != countAlignmentPadding) {
         CertifyFunctionResult certified =
             certifyFunction(func, sizes, /*attach=*/false);
@@ -193,9 +194,8 @@ struct PlanArenaPass
       CertificateAttr cert = getCertificate(func);
       if (func.isExternal() || !cert || cert.getArena())
         continue;
-      BufferLifetimeAnalysis analysis(func, getSizeModel(cert));
-      if (analysis.isSupported() &&
-          analysis.getPeakAsWritten() != cert.getPeak())
+      BodyLifetimes body(func, getSizeModel(cert));
+      if (body.isSupported() && body.getPeakAsWritten() != cert.getPeak())
         (void)certifyFunction(func, getSizeModel(cert), /*attach=*/true);
     }
   }
@@ -233,6 +233,13 @@ struct PlanArenaPass
       if (emitRemarks)
         func.emitRemark() << "memsched-plan-arena: '" << func.getSymName()
                           << "' already has an arena";
+      return success();
+    }
+    if (!func.getBody().hasOneBlock()) {
+      leaveUnchanged(func, func,
+                     "body with several blocks: arenas are planned for "
+                     "bodies with one block; the function keeps its "
+                     "allocations (its schedule and certificate stand)");
       return success();
     }
     BufferLifetimeAnalysis analysis(func, sizes);
@@ -376,7 +383,8 @@ struct PlanArenaPass
     cert = CertificateAttr::get(func.getContext(), cert.getPeak(),
                                 cert.getLowerBound(), cert.getBoundKind(),
                                 cert.getBoundOp(), cert.getCut(),
-                                cert.getSizeModel(), *memory, top.size);
+                                cert.getSizeModel(), *memory, top.size,
+                                cert.getBlock());
     setCertificate(func, cert);
     if (report) {
       report->arenaSize = top.size;

@@ -187,7 +187,16 @@ uint64_t mlir::memsched::getPeakOfSequence(const BufferLifetimeAnalysis &analysi
     if (buf.dealloc)
       deallocSize[buf.dealloc] = buf.size;
   }
-  uint64_t current = 0, peak = 0;
+  // Buffers allocated before the block count from its start to the node
+  // that frees them, if any.
+  uint64_t current = 0;
+  DenseMap<Operation *, uint64_t> liveInFreed;
+  for (const LiveInInfo &in : analysis.getLiveIn()) {
+    current += in.size;
+    if (in.deallocNode)
+      liveInFreed[analysis.getNodes()[*in.deallocNode].op] += in.size;
+  }
+  uint64_t peak = current;
   for (Operation *op : sequence) {
     if (auto it = allocSize.find(op); it != allocSize.end()) {
       current += it->second;
@@ -202,6 +211,8 @@ uint64_t mlir::memsched::getPeakOfSequence(const BufferLifetimeAnalysis &analysi
     if (std::optional<unsigned> n = analysis.getNodeIndex(op))
       transient = analysis.getNodes()[*n].transient;
     peak = std::max(peak, current + transient);
+    if (auto it = liveInFreed.find(op); it != liveInFreed.end())
+      current -= it->second;
   }
   return peak;
 }

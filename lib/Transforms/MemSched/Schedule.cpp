@@ -5,6 +5,8 @@
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
 
+#include "Analysis/MemSched/BodyLifetimes.h"
+
 #include "mlir/IR/Diagnostics.h"
 
 namespace mlir {
@@ -41,11 +43,14 @@ struct SchedulePass
     options.certify = attachCertificate;
     options.skipCertified = skipCertified;
     if (!graphDir.empty()) {
-      BufferLifetimeAnalysis analysis(func, options.sizes,
-                                      /*pinAllocations=*/!moveAllocations);
-      if (analysis.isSupported() &&
-          failed(writeFunctionGraph(func, analysis.getGraph(), graphDir)))
-        return signalPassFailure();
+      BodyLifetimes body(func, options.sizes,
+                         /*pinAllocations=*/!moveAllocations);
+      if (body.isSupported())
+        for (unsigned i = 0; i < body.getNumBlocks(); ++i)
+          if (failed(writeFunctionGraph(
+                  func, body.getBlock(i).getGraph(), graphDir,
+                  body.hasSeveralBlocks() ? ".bb" + std::to_string(i) : "")))
+            return signalPassFailure();
     }
     FailureOr<ScheduleFunctionResult> result = scheduleFunction(func, options);
     if (failed(result))
@@ -89,15 +94,11 @@ struct SchedulePass
         diag << ", lower bound " << result->bound.value << " bytes"
              << (result->certificate.isOptimal() ? " (optimal)" : "");
     }
-    if (!reportDir.empty()) {
-      BufferLifetimeAnalysis analysis(func, options.sizes);
-      FunctionReport report = buildFunctionReport(
-          func, analysis, result->sequenceBefore, result->peakBefore,
-          result->sequenceAfter, result->peakAfter, result->reordered,
-          result->certificate);
-      if (failed(writeFunctionReport(func, report, reportDir)))
-        return signalPassFailure();
-    }
+    if (!reportDir.empty() &&
+        failed(writeBodyReports(func, options.sizes, result->sequencesBefore,
+                                result->blockPeaksBefore, result->reordered,
+                                result->certificate, reportDir)))
+      return signalPassFailure();
     changed |= result->reordered;
   }
 

@@ -90,18 +90,16 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
         signalPassFailure();
       return;
     }
-    BufferLifetimeAnalysis analysis(func, getSizeModel(cert));
-    if (!analysis.isSupported()) {
+    BodyLifetimes body(func, getSizeModel(cert));
+    if (!body.isSupported()) {
       InFlightDiagnostic diag = func.emitError();
       diag << "memsched-verify: cannot check the certificate of '"
-           << func.getSymName()
-           << "': " << analysis.getUnsupportedReason();
-      diag.attachNote(analysis.getUnsupportedOp()->getLoc())
-          << "the op at fault";
+           << func.getSymName() << "': " << body.getUnsupportedReason();
+      diag.attachNote(body.getUnsupportedOp()->getLoc()) << "the op at fault";
       signalPassFailure();
       return;
     }
-    uint64_t peak = analysis.getPeakAsWritten();
+    uint64_t peak = body.getPeakAsWritten();
     if (peak != cert.getPeak()) {
       func.emitError() << "memsched-verify: stale certificate on '"
                        << func.getSymName() << "': it records a peak of "
@@ -114,10 +112,9 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
     }
     bool exhaustive =
         cert.getBoundKind() && cert.getBoundKind().getValue() == "exhaustive";
-    ::memsched::LowerBound bound =
-        exhaustive ? reproveBodyLowerBound(analysis, cert.getLowerBound(),
-                                           searchBudget)
-                   : computeBodyLowerBound(analysis, cert.getLowerBound());
+    SmallVector<::memsched::LowerBound> bounds = computeBlockBounds(
+        body, cert.getLowerBound(), exhaustive ? uint64_t(searchBudget) : 0);
+    const ::memsched::LowerBound &bound = bounds[getStrongestBlock(bounds)];
     if (bound.value < cert.getLowerBound()) {
       InFlightDiagnostic diag = func.emitError();
       diag << "memsched-verify: inconsistent certificate on '"

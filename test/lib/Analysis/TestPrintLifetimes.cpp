@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/MemSched/BufferLifetimeAnalysis.h"
+#include "Analysis/MemSched/BodyLifetimes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -51,15 +51,27 @@ struct TestPrintLifetimesPass
   void printFunction(func::FuncOp func) {
     SizeModel sizes;
     sizes.countAlignmentPadding = countAlignmentPadding;
-    BufferLifetimeAnalysis analysis(func, sizes);
-    if (!analysis.isSupported()) {
-      analysis.getUnsupportedOp()->emitRemark()
+    BodyLifetimes body(func, sizes);
+    if (!body.isSupported()) {
+      body.getUnsupportedOp()->emitRemark()
           << "memsched: '" << func.getSymName()
-          << "' is not supported: " << analysis.getUnsupportedReason();
+          << "' is not supported: " << body.getUnsupportedReason();
       return;
     }
     llvm::outs() << "// ---- memsched lifetimes: @" << func.getSymName()
                  << " ----\n";
+    if (body.hasSeveralBlocks())
+      llvm::outs() << "blocks=" << body.getNumBlocks()
+                   << " body-peak-as-written=" << body.getPeakAsWritten()
+                   << " at ^bb" << body.getPeakBlock() << "\n";
+    for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
+      if (body.hasSeveralBlocks())
+        llvm::outs() << "// ^bb" << i << "\n";
+      printBlock(body.getBlock(i));
+    }
+  }
+
+  void printBlock(const BufferLifetimeAnalysis &analysis) {
     analysis.print(llvm::outs());
     if (printDeps) {
       const ::memsched::MemoryGraph &g = analysis.getGraph();

@@ -1,0 +1,70 @@
+//===- BlockEntry.h - buffers allocated when each block starts --*- C++ -*-===//
+//
+// For a function body with several blocks: which buffers allocated by the
+// body's top-level allocations are allocated when each block starts, by a
+// forward walk of the CFG (an allocation adds its buffer, a top-level
+// `memref.dealloc` of it removes it; a deallocation nested in a region is
+// conditional and, as everywhere in memsched, does not count as a free).
+//
+// The state at a block's entry must not depend on the path that reached it:
+// every predecessor hands over the same set of buffers. Then each block can
+// be scheduled on its own, with those buffers live from its start (until its
+// own deallocation of them, if any). Bodies where the state depends on the
+// path (a buffer freed on one branch only, an allocation in a loop of blocks
+// that is not freed before it runs again) are refused with a remark.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_ANALYSIS_BLOCKENTRY_H
+#define MEMSCHED_ANALYSIS_BLOCKENTRY_H
+
+#include "Analysis/MemSched/AllocationSize.h"
+
+#include "mlir/IR/Block.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace mlir {
+namespace memsched {
+
+/// A buffer allocated in another block (or before the block in a loop) and
+/// still allocated when the block starts.
+struct LiveInBuffer {
+  /// The allocation, in another block of the body.
+  Operation *allocOp = nullptr;
+  /// Size in bytes (an upper bound when `sizeIsBound`).
+  uint64_t size = 0;
+  bool sizeIsBound = false;
+};
+
+class BlockEntryState {
+public:
+  /// Analyses the body (region 0) of `func`.
+  BlockEntryState(Operation *func, SizeModel sizes = {});
+
+  bool isSupported() const { return !unsupportedOp; }
+  Operation *getUnsupportedOp() const { return unsupportedOp; }
+  llvm::StringRef getUnsupportedReason() const { return unsupportedReason; }
+
+  /// The buffers allocated when `block` starts, in body order of their
+  /// allocations (empty for the entry block and unreachable blocks).
+  llvm::ArrayRef<LiveInBuffer> getLiveIn(Block *block) const;
+
+  /// The position of a block in the body, from 0 for the entry block.
+  unsigned getBlockNumber(Block *block) const { return blockNumber.lookup(block); }
+
+private:
+  Operation *unsupportedOp = nullptr;
+  std::string unsupportedReason;
+  llvm::DenseMap<Block *, llvm::SmallVector<LiveInBuffer, 2>> liveIn;
+  llvm::DenseMap<Block *, unsigned> blockNumber;
+  llvm::SmallVector<LiveInBuffer, 0> none;
+};
+
+} // namespace memsched
+} // namespace mlir
+
+#endif // MEMSCHED_ANALYSIS_BLOCKENTRY_H

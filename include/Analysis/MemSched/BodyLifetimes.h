@@ -1,0 +1,54 @@
+//===- BodyLifetimes.h - the lifetime analyses of a whole body --*- C++ -*-===//
+//
+// A function body is scheduled block by block: a body with one block is
+// analysed as BufferLifetimeAnalysis does; a body with several blocks first
+// gets the buffers allocated when each block starts (BlockEntryState), then
+// one BufferLifetimeAnalysis per block with those buffers live from its
+// start. Orders never cross blocks: terminators and block arguments stay.
+// The body's peak is the largest of its blocks' peaks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_ANALYSIS_BODYLIFETIMES_H
+#define MEMSCHED_ANALYSIS_BODYLIFETIMES_H
+
+#include "Analysis/MemSched/BufferLifetimeAnalysis.h"
+
+#include <memory>
+
+namespace mlir {
+namespace memsched {
+
+class BodyLifetimes {
+public:
+  explicit BodyLifetimes(Operation *func, SizeModel sizes = {},
+                         bool pinAllocations = false);
+
+  /// Every block could be analysed; otherwise the first reason found.
+  bool isSupported() const { return !unsupportedOp; }
+  Operation *getUnsupportedOp() const { return unsupportedOp; }
+  llvm::StringRef getUnsupportedReason() const { return unsupportedReason; }
+
+  /// One analysis per block of the body, in body order.
+  unsigned getNumBlocks() const { return blocks.size(); }
+  bool hasSeveralBlocks() const { return blocks.size() > 1; }
+  BufferLifetimeAnalysis &getBlock(unsigned i) { return *blocks[i]; }
+  const BufferLifetimeAnalysis &getBlock(unsigned i) const {
+    return *blocks[i];
+  }
+
+  /// The largest peak as written over the blocks, and the first block that
+  /// reaches it.
+  uint64_t getPeakAsWritten() const;
+  unsigned getPeakBlock() const;
+
+private:
+  Operation *unsupportedOp = nullptr;
+  std::string unsupportedReason;
+  llvm::SmallVector<std::unique_ptr<BufferLifetimeAnalysis>, 1> blocks;
+};
+
+} // namespace memsched
+} // namespace mlir
+
+#endif // MEMSCHED_ANALYSIS_BODYLIFETIMES_H

@@ -1,0 +1,50 @@
+//===- BodyLifetimes.cpp - the lifetime analyses of a whole body ------===//
+
+#include "Analysis/MemSched/BodyLifetimes.h"
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+BodyLifetimes::BodyLifetimes(Operation *func, SizeModel sizes,
+                             bool pinAllocations) {
+  auto fail = [&](Operation *op, StringRef reason) {
+    unsupportedOp = op;
+    unsupportedReason = reason.str();
+    blocks.clear();
+  };
+  if (func->getNumRegions() != 1 || func->getRegion(0).empty() ||
+      func->getRegion(0).hasOneBlock()) {
+    blocks.push_back(
+        std::make_unique<BufferLifetimeAnalysis>(func, sizes, pinAllocations));
+    if (!blocks.back()->isSupported())
+      fail(blocks.back()->getUnsupportedOp(),
+           blocks.back()->getUnsupportedReason());
+    return;
+  }
+  BlockEntryState entry(func, sizes);
+  if (!entry.isSupported()) {
+    fail(entry.getUnsupportedOp(), entry.getUnsupportedReason());
+    return;
+  }
+  for (Block &block : func->getRegion(0)) {
+    blocks.push_back(std::make_unique<BufferLifetimeAnalysis>(
+        func, &block, entry.getLiveIn(&block), sizes, pinAllocations));
+    if (!blocks.back()->isSupported()) {
+      fail(blocks.back()->getUnsupportedOp(),
+           blocks.back()->getUnsupportedReason());
+      return;
+    }
+  }
+}
+
+uint64_t BodyLifetimes::getPeakAsWritten() const {
+  return blocks.empty() ? 0 : blocks[getPeakBlock()]->getPeakAsWritten();
+}
+
+unsigned BodyLifetimes::getPeakBlock() const {
+  unsigned best = 0;
+  for (unsigned i = 1; i < blocks.size(); ++i)
+    if (blocks[i]->getPeakAsWritten() > blocks[best]->getPeakAsWritten())
+      best = i;
+  return best;
+}
