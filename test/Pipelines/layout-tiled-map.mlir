@@ -16,7 +16,7 @@
 
 // ===== What memsched does today: the one place this case pins it. =====
 // Update these lines when support changes (and test/Pipelines/README.md).
-// REMARK: remark: memsched-schedule: 'tiled_layout' left unchanged: allocation with a layout that is not strided (affine_map<(d0, d1) -> (d0 floordiv 4, d1 floordiv 4, d0 mod 4, d1 mod 4)>); run --normalize-memrefs to give it the identity layout
+// REMARK: remark: memsched-schedule: 'tiled_layout' left unchanged: allocation with a layout that is not strided (affine_map<(d0, d1) -> (d0 floordiv 4, d1 floordiv 4, d0 mod 4, d1 mod 4)>); give it an identity or strided layout first (--normalize-memrefs does so when every user of the buffer can take the normalized type; linalg ops cannot)
 // CERT-LABEL: func.func @tiled_layout(
 // CERT-NOT: memsched.certificate
 // ===== End of expectations. =====

@@ -65,7 +65,9 @@ FailureOr<uint64_t> mlir::memsched::getStridedExtent(MemRefType type,
   os << type.getLayout();
   if (failed(type.getStridesAndOffset(strides, offset))) {
     why = "allocation with a layout that is not strided (" + layout +
-          "); run --normalize-memrefs to give it the identity layout";
+          "); give it an identity or strided layout first "
+          "(--normalize-memrefs does so when every user of the buffer can "
+          "take the normalized type; linalg ops cannot)";
     return failure();
   }
   if (ShapedType::isDynamic(offset) ||
