@@ -17,7 +17,7 @@
 
 // ===== What memsched does today: the one place this case pins it. =====
 // Update these lines when support changes (and test/Pipelines/README.md).
-// REMARK: remark: memsched-schedule: 'diamond' left unchanged: the buffer of this allocation is allocated when ^bb3 is entered from ^bb1 but not allocated on another path into it; memsched schedules blocks whose allocated buffers do not depend on the path taken: free it on every path into ^bb3 or on none
+// REMARK: remark: memsched-schedule: 'diamond' left unchanged: deallocation inside a region of a buffer allocated at the top of a body with several blocks: whether it is still allocated in the next blocks is not known; free it with a memref.dealloc at the top of a block
 // CERT-LABEL: func.func @diamond(
 // CERT-NOT: memsched.certificate
 // EXEC: orig-peak=20480

@@ -10,7 +10,10 @@
 // ops: their results may alias every memref operand). A call to a function
 // of the module whose results are views of its arguments (by the same
 // analysis of the callee, to a bounded depth) aliases just those operands;
-// any other call may return anything. A fixpoint over a worklist.
+// a result that is an allocation the callee makes and hands over (not
+// freed, not captured: a fresh buffer) is a root of its own, an allocation
+// of the caller made by the call. Any other call may return anything. A
+// fixpoint over a worklist.
 //
 // Memory named by anything else (an `!llvm.ptr`, an integer) is unknown:
 // `effectRoots` maps it to the unknown root.
@@ -40,20 +43,33 @@ struct Root {
   RootKind kind;
   /// Buffer index for Buffer roots.
   unsigned buffer = 0;
-  /// The allocation of a Local root.
+  /// The allocation of a Local root (or the call that returns it).
   Operation *alloc = nullptr;
 };
+
+/// What a memref result of a function of the module may be, read from its
+/// body: views of some of its arguments, or a fresh buffer (an allocation of
+/// its body it returns, neither freed nor captured there).
+struct ReturnedValue {
+  /// Arguments the result may point into (empty for a fresh buffer and for
+  /// non-memref results).
+  SmallVector<unsigned, 1> args;
+  /// The allocation a fresh result returns.
+  Operation *freshAlloc = nullptr;
+};
+using ReturnSummary = SmallVector<ReturnedValue>;
 
 class AliasRoots {
 public:
   using RootSet = SmallVector<unsigned, 2>;
 
-  /// `blockAllocs` maps the allocations of the analysed block to buffer ids.
+  /// `blockAllocs` maps the values allocated by the analysed block's
+  /// allocations (and the fresh results of its calls) to buffer ids.
   /// With `distinctArgs`, every argument is a root of its own (to attribute
   /// a callee's effects to its arguments; the caller knows their aliasing).
   /// `depth`: how many callers' analyses this one serves (a call's results
   /// are summarised by analysing its callee, to a bounded depth).
-  AliasRoots(Operation *func, const DenseMap<Operation *, unsigned> &blockAllocs,
+  AliasRoots(Operation *func, const DenseMap<Value, unsigned> &blockAllocs,
              bool distinctArgs = false, unsigned depth = 0);
 
   /// The roots of a memref value (empty for values the function does not
@@ -71,25 +87,25 @@ public:
 
   /// For the analysis of a function with `distinctArgs` and its entry block:
   /// per operand of the block's terminator, the arguments whose memory it
-  /// may be a view of; none when a memref operand may be anything else (an
-  /// allocation, a global, unknown memory).
-  std::optional<SmallVector<SmallVector<unsigned, 1>>>
-  returnedArgumentsOf(Block &entry) const;
+  /// may be a view of, or the fresh buffer it is; none when a memref operand
+  /// may be anything else (a global, unknown memory, an allocation that is
+  /// freed, captured or returned twice, a mix).
+  std::optional<ReturnSummary> returnedValuesOf(Block &entry) const;
+
+  /// The summary of what the callee of `call` returns (see ReturnedValue),
+  /// when it is a function of the module with one block that can be read.
+  static std::optional<ReturnSummary> summarizeCall(Operation *call,
+                                                    unsigned depth = 0);
 
 private:
   unsigned addRoot(Root r);
   void seed(Value v, unsigned rootId);
   void flow(Value from, Value to);
-  void visit(Operation *op, const DenseMap<Operation *, unsigned> &blockAllocs);
+  void visit(Operation *op, const DenseMap<Value, unsigned> &blockAllocs);
   void propagate();
-  /// For a call to a function of the module whose memref results can only
-  /// be views of its arguments: per result, the argument numbers it may
-  /// point into. None when unknown (external or unresolved callee, results
-  /// from anywhere else, too deep).
-  std::optional<SmallVector<SmallVector<unsigned, 1>>>
-  returnedArguments(Operation *call);
-  std::optional<SmallVector<SmallVector<unsigned, 1>>>
-  summarizeReturns(FunctionOpInterface callee, unsigned numResults);
+  /// summarizeCall, cached per callee. None when unknown (external or
+  /// unresolved callee, results from anywhere else, too deep).
+  std::optional<ReturnSummary> returnedValues(Operation *call);
 
   SmallVector<Root> table;
   DenseMap<Value, RootSet> roots;
@@ -99,10 +115,8 @@ private:
   llvm::StringMap<unsigned> globals;
   unsigned unknownRoot = 0, sharedArgRoot = 0;
   unsigned depth = 0;
-  /// returnedArguments per callee.
-  DenseMap<Operation *,
-           std::optional<SmallVector<SmallVector<unsigned, 1>>>>
-      summaries;
+  /// returnedValues per callee.
+  DenseMap<Operation *, std::optional<ReturnSummary>> summaries;
   RootSet empty, unknownOnly;
 };
 

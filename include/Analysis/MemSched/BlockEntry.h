@@ -33,8 +33,11 @@ namespace memsched {
 /// A buffer allocated in another block (or before the block in a loop) and
 /// still allocated when the block starts.
 struct LiveInBuffer {
-  /// The allocation, in another block of the body.
+  /// The allocation (or call returning a fresh buffer), in another block of
+  /// the body.
   Operation *allocOp = nullptr;
+  /// The allocated memref.
+  Value value;
   /// Size in bytes (an upper bound when `sizeIsBound`).
   uint64_t size = 0;
   bool sizeIsBound = false;

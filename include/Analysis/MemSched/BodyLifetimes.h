@@ -5,7 +5,9 @@
 // gets the buffers allocated when each block starts (BlockEntryState), then
 // one BufferLifetimeAnalysis per block with those buffers live from its
 // start. Orders never cross blocks: terminators and block arguments stay.
-// The body's peak is the largest of its blocks' peaks.
+// The body's peak is the largest of its reachable blocks' peaks (a block no
+// path from the entry reaches never runs: it is analysed, but neither
+// counted nor scheduled).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,12 +35,14 @@ public:
   unsigned getNumBlocks() const { return blocks.size(); }
   bool hasSeveralBlocks() const { return blocks.size() > 1; }
   BufferLifetimeAnalysis &getBlock(unsigned i) { return *blocks[i]; }
+  /// Whether some path from the entry block reaches block `i`.
+  bool isReachable(unsigned i) const { return reachable[i]; }
   const BufferLifetimeAnalysis &getBlock(unsigned i) const {
     return *blocks[i];
   }
 
-  /// The largest peak as written over the blocks, and the first block that
-  /// reaches it.
+  /// The largest peak as written over the reachable blocks, and the first
+  /// block that reaches it.
   uint64_t getPeakAsWritten() const;
   unsigned getPeakBlock() const;
 
@@ -46,6 +50,7 @@ private:
   Operation *unsupportedOp = nullptr;
   std::string unsupportedReason;
   llvm::SmallVector<std::unique_ptr<BufferLifetimeAnalysis>, 1> blocks;
+  llvm::SmallVector<bool, 1> reachable;
 };
 
 } // namespace memsched

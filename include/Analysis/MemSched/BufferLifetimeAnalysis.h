@@ -40,8 +40,14 @@ namespace memsched {
 
 /// A buffer allocated by an op of the analysed block.
 struct BufferInfo {
-  /// The allocation (memref.alloc, memref.alloca, ...).
+  /// The allocation (memref.alloc, memref.alloca, ...), or the call that
+  /// returns the buffer fresh from its callee.
   Operation *allocOp = nullptr;
+  /// The allocated memref (the allocation's result, or the call's).
+  Value value;
+  /// Made by a node (a call returning a fresh buffer): it is allocated
+  /// where the node runs, not by an op of its own.
+  bool allocatedByNode = false;
   /// Size in bytes (an upper bound when `sizeIsBound`).
   uint64_t size = 0;
   /// The size came from an upper bound of dynamic dimensions.
@@ -77,6 +83,9 @@ struct NodeInfo {
 struct LiveInInfo : LiveInBuffer {
   /// The node that frees it in the block, if any.
   std::optional<unsigned> deallocNode;
+  /// Side-effect free ops of the block that use it but feed no node: they
+  /// come before its deallocation.
+  llvm::SmallVector<Operation *, 1> danglingUsers;
 };
 
 /// Lifetime analysis of the body block of a function-like op (or of any op

@@ -4,7 +4,8 @@
 // argument, whether the callee reads or writes the memory the argument
 // points into. A callee whose effects cannot all be attributed to its
 // arguments (effects on globals, on pointers or integers, on unknown memory,
-// nested calls, an argument whose address is captured, memref results) has
+// nested calls, an argument whose address is captured, memref results other
+// than views of its arguments or fresh buffers) has
 // no summary: its calls are barriers.
 //
 // A summary reads another function's body. Passes that use it run on the

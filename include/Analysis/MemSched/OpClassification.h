@@ -13,6 +13,8 @@
 
 #include "mlir/IR/Operation.h"
 
+#include <optional>
+
 namespace mlir {
 namespace memsched {
 
@@ -28,6 +30,28 @@ bool isUnrecognisedAllocation(Operation *op);
 /// The value an op frees when its only effects free one memref operand and it
 /// has no results; null otherwise.
 Value getDeallocatedValue(Operation *op);
+
+/// The shape upstream's ownership-based deallocation emits to free a buffer
+/// that may be the same as some other values (e.g. a result of a call):
+///
+///   %base, ... = memref.extract_strided_metadata %x     (optional)
+///   %p = memref.extract_aligned_pointer_as_index %base
+///   %q = memref.extract_aligned_pointer_as_index %y
+///   %c = arith.cmpi ne, %p, %q       (several, joined by arith.andi)
+///   scf.if %c { memref.dealloc %base }
+///
+/// When `op` is such an scf.if: `freed` is what the dealloc frees (%base),
+/// `freedSource` the memref it is the base of (%x, or %base itself),
+/// `compared` the memrefs compared against (%y, ...) and `pointerOps` the
+/// pointer extractions, comparisons and conjunctions that only feed the
+/// condition. Where %x's buffer is provably none of the %y's, the scf.if
+/// frees it unconditionally.
+struct ConditionalFree {
+  Value freed, freedSource;
+  SmallVector<Value, 2> compared;
+  SmallVector<Operation *, 4> pointerOps;
+};
+std::optional<ConditionalFree> matchConditionalFree(Operation *op);
 
 /// Whether nothing can observe `value`: no use, or only side-effect free
 /// users whose results are unobservable too. Cleanups erase such values, and

@@ -18,7 +18,7 @@ using namespace mlir::memsched;
 static constexpr unsigned kMaxSummaryDepth = 4;
 
 AliasRoots::AliasRoots(Operation *func,
-                       const DenseMap<Operation *, unsigned> &blockAllocs,
+                       const DenseMap<Value, unsigned> &blockAllocs,
                        bool distinctArgs, unsigned depth)
     : depth(depth) {
   unknownRoot = addRoot({RootKind::Unknown});
@@ -85,9 +85,9 @@ void AliasRoots::flow(Value from, Value to) {
 }
 
 void AliasRoots::visit(Operation *op,
-                       const DenseMap<Operation *, unsigned> &blockAllocs) {
+                       const DenseMap<Value, unsigned> &blockAllocs) {
   if (isAllocation(op)) {
-    auto it = blockAllocs.find(op);
+    auto it = blockAllocs.find(op->getResult(0));
     if (it != blockAllocs.end())
       seed(op->getResult(0), addRoot({RootKind::Buffer, it->second}));
     else
@@ -151,11 +151,19 @@ void AliasRoots::visit(Operation *op,
     return;
   }
   if (isa<CallOpInterface>(op))
-    if (auto returned = returnedArguments(op)) {
+    if (auto returned = returnedValues(op)) {
       auto call = cast<CallOpInterface>(op);
-      for (auto [result, args] : llvm::zip(op->getResults(), *returned))
-        for (unsigned arg : args)
+      for (auto [result, value] : llvm::zip(op->getResults(), *returned)) {
+        if (value.freshAlloc) {
+          auto it = blockAllocs.find(result);
+          seed(result, it != blockAllocs.end()
+                           ? addRoot({RootKind::Buffer, it->second})
+                           : addRoot({RootKind::Local, 0, op}));
+          continue;
+        }
+        for (unsigned arg : value.args)
           flow(call.getArgOperands()[arg], result);
+      }
       return;
     }
   // Anything else: results may alias any memref operand; an op with effects
@@ -192,56 +200,99 @@ void AliasRoots::propagate() {
   }
 }
 
-std::optional<SmallVector<SmallVector<unsigned, 1>>>
-AliasRoots::returnedArguments(Operation *op) {
+std::optional<ReturnSummary> AliasRoots::summarizeCall(Operation *op,
+                                                       unsigned depth) {
   auto call = cast<CallOpInterface>(op);
-  if (llvm::none_of(op->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
-    return std::nullopt; // no memref result to summarise
   auto callee = dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
   if (!callee || callee.isExternal() || depth >= kMaxSummaryDepth ||
       !llvm::hasSingleElement(callee->getRegion(0)) ||
       callee.getNumArguments() != call.getArgOperands().size())
     return std::nullopt;
-  auto cached = summaries.find(callee);
-  if (cached != summaries.end())
-    return cached->second;
-  std::optional<SmallVector<SmallVector<unsigned, 1>>> &summary =
-      summaries[callee];
-  summary = summarizeReturns(callee, op->getNumResults());
-  return summary;
-}
-
-std::optional<SmallVector<SmallVector<unsigned, 1>>>
-AliasRoots::summarizeReturns(FunctionOpInterface callee, unsigned numResults) {
   Block &body = callee->getRegion(0).front();
   Operation *term = body.getTerminator();
-  if (!term || term->getNumOperands() != numResults)
+  if (!term || term->getNumOperands() != op->getNumResults())
     return std::nullopt;
   // Every argument its own root, so that each returned root names one.
   AliasRoots calleeRoots(callee, {}, /*distinctArgs=*/true, depth + 1);
-  return calleeRoots.returnedArgumentsOf(body);
+  return calleeRoots.returnedValuesOf(body);
 }
 
-std::optional<SmallVector<SmallVector<unsigned, 1>>>
-AliasRoots::returnedArgumentsOf(Block &entry) const {
+std::optional<ReturnSummary> AliasRoots::returnedValues(Operation *op) {
+  if (llvm::none_of(op->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+    return std::nullopt; // no memref result to summarise
+  auto callee = dyn_cast_or_null<FunctionOpInterface>(
+      cast<CallOpInterface>(op).resolveCallable());
+  if (!callee)
+    return std::nullopt;
+  auto cached = summaries.find(callee);
+  if (cached != summaries.end() &&
+      (!cached->second || cached->second->size() == op->getNumResults()))
+    return cached->second;
+  std::optional<ReturnSummary> &summary = summaries[callee];
+  summary = summarizeCall(op, depth);
+  return summary;
+}
+
+std::optional<ReturnSummary>
+AliasRoots::returnedValuesOf(Block &entry) const {
   DenseMap<unsigned, unsigned> argOfRoot;
   for (BlockArgument arg : entry.getArguments())
     for (unsigned r : rootsOf(arg))
       argOfRoot[r] = arg.getArgNumber();
   Operation *term = entry.getTerminator();
-  SmallVector<SmallVector<unsigned, 1>> returned(term->getNumOperands());
+  ReturnSummary returned(term->getNumOperands());
+  DenseSet<unsigned> freshRoots;
   for (auto [i, value] : llvm::enumerate(term->getOperands())) {
     if (!isa<BaseMemRefType>(value.getType()))
       continue;
     const RootSet &set = rootsOf(value);
     if (set.empty())
       return std::nullopt;
+    // A fresh buffer: exactly one allocation of the body, returned itself
+    // (a view of it would hand over only part of what the caller frees).
+    if (set.size() == 1 && table[set.front()].kind == RootKind::Local) {
+      Operation *alloc = table[set.front()].alloc;
+      if (!alloc || !isAllocation(alloc) || alloc->getBlock() != &entry ||
+          value != alloc->getResult(0) ||
+          !freshRoots.insert(set.front()).second)
+        return std::nullopt;
+      returned[i].freshAlloc = alloc;
+      continue;
+    }
     for (unsigned r : set) {
       auto it = argOfRoot.find(r);
       if (it == argOfRoot.end())
         return std::nullopt; // an allocation, a global, unknown memory
-      returned[i].push_back(it->second);
+      returned[i].args.push_back(it->second);
     }
   }
+  if (freshRoots.empty())
+    return returned;
+  // A fresh buffer is the caller's alone: the body neither frees it nor
+  // lets its address go anywhere but to the return.
+  WalkResult walk = entry.getParentOp()->walk([&](Operation *op) {
+    if (op == term || op == entry.getParentOp())
+      return WalkResult::advance();
+    SmallVector<Value> accessed;
+    if (auto iface = dyn_cast<MemoryEffectOpInterface>(op)) {
+      SmallVector<MemoryEffects::EffectInstance> effects;
+      iface.getEffects(effects);
+      for (auto &e : effects)
+        if (Value v = e.getValue())
+          accessed.push_back(v);
+    }
+    for (Value operand : op->getOperands()) {
+      if (!isa<BaseMemRefType>(operand.getType()) ||
+          llvm::none_of(rootsOf(operand),
+                        [&](unsigned r) { return freshRoots.contains(r); }))
+        continue;
+      if (getDeallocatedValue(op) == operand || isa<CallOpInterface>(op) ||
+          mayCapture(op, operand, accessed))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return std::nullopt;
   return returned;
 }

@@ -8,6 +8,7 @@
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::memsched;
@@ -32,27 +33,68 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
 
   // The top-level allocations and the top-level deallocations that free
   // them, by the alias roots of the whole body (each allocation its own).
-  AliasRoots roots(func, DenseMap<Operation *, unsigned>());
+  AliasRoots roots(func, DenseMap<Value, unsigned>());
   DataLayout layout = DataLayout::closest(func);
   SmallVector<LiveInBuffer> allocs;
   DenseMap<unsigned, unsigned> allocOfRoot;
+  DenseMap<Operation *, SmallVector<unsigned, 1>> allocIndex;
+  auto addAlloc = [&](Operation *op, Value value, Operation *sizedBy,
+                      bool byCall) {
+    LiveInBuffer buf;
+    buf.allocOp = op;
+    buf.value = value;
+    std::string why;
+    FailureOr<uint64_t> size =
+        getAllocationSize(sizedBy, layout, sizes, buf.sizeIsBound, why);
+    if (failed(size)) {
+      unsupported(op, why);
+      return false;
+    }
+    buf.size = !byCall && isUnobservable(value) ? 0 : *size;
+    for (unsigned r : roots.rootsOf(value))
+      allocOfRoot[r] = allocs.size();
+    allocIndex[op].push_back(allocs.size());
+    allocs.push_back(buf);
+    return true;
+  };
   for (Block &b : body)
     for (Operation &op : b) {
-      if (!isAllocation(&op))
+      if (isAllocation(&op)) {
+        if (!addAlloc(&op, op.getResult(0), &op, false))
+          return;
         continue;
-      LiveInBuffer buf;
-      buf.allocOp = &op;
-      std::string why;
-      FailureOr<uint64_t> size =
-          getAllocationSize(&op, layout, sizes, buf.sizeIsBound, why);
-      if (failed(size)) {
-        unsupported(&op, why);
-        return;
       }
-      buf.size = isUnobservable(op.getResult(0)) ? 0 : *size;
-      for (unsigned r : roots.rootsOf(op.getResult(0)))
-        allocOfRoot[r] = allocs.size();
-      allocs.push_back(buf);
+      if (!isa<CallOpInterface>(op) ||
+          llvm::none_of(op.getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+        continue;
+      if (std::optional<ReturnSummary> returned =
+              AliasRoots::summarizeCall(&op))
+        for (auto [result, value] : llvm::zip(op.getResults(), *returned))
+          if (value.freshAlloc &&
+              !addAlloc(&op, result, value.freshAlloc, true))
+            return;
+    }
+  // A buffer freed inside a region (e.g. under an scf.if) may or may not be
+  // allocated when the next block starts.
+  for (Block &b : body)
+    for (Operation &top : b) {
+      WalkResult walk = top.walk([&](Operation *nested) {
+        if (nested == &top)
+          return WalkResult::advance();
+        Value value = getDeallocatedValue(nested);
+        if (!value || llvm::none_of(roots.rootsOf(value), [&](unsigned r) {
+              return allocOfRoot.count(r) != 0;
+            }))
+          return WalkResult::advance();
+        unsupported(nested,
+                    "deallocation inside a region of a buffer allocated at "
+                    "the top of a body with several blocks: whether it is "
+                    "still allocated in the next blocks is not known; free "
+                    "it with a memref.dealloc at the top of a block");
+        return WalkResult::interrupt();
+      });
+      if (walk.wasInterrupted())
+        return;
     }
   DenseMap<Operation *, unsigned> freed;
   for (Block &b : body)
@@ -76,9 +118,6 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
       }
       freed[&op] = allocOfRoot.lookup(rs.front());
     }
-  DenseMap<Operation *, unsigned> allocIndex;
-  for (auto [i, buf] : llvm::enumerate(allocs))
-    allocIndex[buf.allocOp] = i;
 
   // Forward walk in reverse post-order: a block's entry state is the exit
   // state of its first visited predecessor; every other edge is checked
@@ -96,15 +135,17 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
     in[b] = state;
     for (Operation &op : *b) {
       if (auto it = allocIndex.find(&op); it != allocIndex.end()) {
-        if (state.test(it->second)) {
-          unsupported(
-              &op, "allocation that runs again in a loop of blocks while the "
-                   "buffer it allocated before is still allocated: free the "
-                   "buffer before the branch back to " +
-                       blockName(getBlockNumber(b)));
-          return;
+        for (unsigned i : it->second) {
+          if (state.test(i)) {
+            unsupported(&op, "allocation that runs again in a loop of blocks "
+                             "while the buffer it allocated before is still "
+                             "allocated: free the buffer before the branch "
+                             "back to " +
+                                 blockName(getBlockNumber(b)));
+            return;
+          }
+          state.set(i);
         }
-        state.set(it->second);
         continue;
       }
       if (auto it = freed.find(&op); it != freed.end()) {

@@ -2,6 +2,8 @@
 
 #include "Analysis/MemSched/BodyLifetimes.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 using namespace mlir;
 using namespace mlir::memsched;
 
@@ -16,6 +18,7 @@ BodyLifetimes::BodyLifetimes(Operation *func, SizeModel sizes,
       func->getRegion(0).hasOneBlock()) {
     blocks.push_back(
         std::make_unique<BufferLifetimeAnalysis>(func, sizes, pinAllocations));
+    reachable.push_back(true);
     if (!blocks.back()->isSupported())
       fail(blocks.back()->getUnsupportedOp(),
            blocks.back()->getUnsupportedReason());
@@ -26,7 +29,15 @@ BodyLifetimes::BodyLifetimes(Operation *func, SizeModel sizes,
     fail(entry.getUnsupportedOp(), entry.getUnsupportedReason());
     return;
   }
+  DenseSet<Block *> reached;
+  SmallVector<Block *> worklist{&func->getRegion(0).front()};
+  reached.insert(worklist.front());
+  while (!worklist.empty())
+    for (Block *succ : worklist.pop_back_val()->getSuccessors())
+      if (reached.insert(succ).second)
+        worklist.push_back(succ);
   for (Block &block : func->getRegion(0)) {
+    reachable.push_back(reached.contains(&block));
     blocks.push_back(std::make_unique<BufferLifetimeAnalysis>(
         func, &block, entry.getLiveIn(&block), sizes, pinAllocations));
     if (!blocks.back()->isSupported()) {
@@ -44,7 +55,8 @@ uint64_t BodyLifetimes::getPeakAsWritten() const {
 unsigned BodyLifetimes::getPeakBlock() const {
   unsigned best = 0;
   for (unsigned i = 1; i < blocks.size(); ++i)
-    if (blocks[i]->getPeakAsWritten() > blocks[best]->getPeakAsWritten())
+    if (reachable[i] &&
+        blocks[i]->getPeakAsWritten() > blocks[best]->getPeakAsWritten())
       best = i;
   return best;
 }

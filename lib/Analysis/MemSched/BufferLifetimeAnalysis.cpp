@@ -106,6 +106,11 @@ private:
   }
 
   LogicalResult classify();
+  /// Whether a conditional free always frees: its buffer is one of the
+  /// block's, and every value compared against it is memory that cannot be
+  /// that buffer (an argument, a global, another of the block's buffers
+  /// still allocated there).
+  bool isUnconditional(const ConditionalFree &cf);
   /// The uses of the values an op of the block uses (its operands and those
   /// of its nested ops that are defined in the block).
   ValueUses usesOfOperands(Operation *op);
@@ -140,7 +145,15 @@ private:
   DataLayout layout;
   const DenseSet<Operation *> &deallocNodes;
   std::unique_ptr<AliasRoots> aliases;
+  /// Allocation ops of the block -> buffer.
   DenseMap<Operation *, unsigned> allocIndex;
+  /// Calls of the block returning fresh buffers -> those buffers.
+  DenseMap<Operation *, SmallVector<unsigned, 1>> callAllocs;
+  /// Allocated values (allocations' and fresh call results) -> buffer.
+  DenseMap<Value, unsigned> allocValues;
+  /// Pointer extractions and comparisons that only decide a conditional free
+  /// recognised as unconditional: not captures.
+  DenseSet<Operation *> freeConditionOps;
   DenseMap<Operation *, unsigned> blockPosition;
   DenseSet<Operation *> attachedDeallocs;
   DenseMap<Operation *, ValueUses> uses;
@@ -177,28 +190,52 @@ LogicalResult LifetimeBuilder::classify() {
     blockPosition[&op] = pos++;
   // Allocations first: alias roots need to know the block's buffers.
   uint64_t total = 0;
-  for (Operation &op : block) {
-    if (!isAllocation(&op))
-      continue;
+  auto addBuffer = [&](Operation *op, Value value, Operation *sizedBy,
+                       bool byNode) -> LogicalResult {
     BufferInfo info;
-    info.allocOp = &op;
+    info.allocOp = op;
+    info.value = value;
+    info.allocatedByNode = byNode;
     bool isBound = false;
     std::string why;
     FailureOr<uint64_t> size =
-        getAllocationSize(&op, layout, a.sizes, isBound, why);
+        getAllocationSize(sizedBy, layout, a.sizes, isBound, why);
     if (failed(size))
-      return unsupported(&op, why);
+      return unsupported(op, why);
     // An allocation nothing observes is dead code that any cleanup (and the
-    // lowering to LLVM) erases: it never takes memory.
-    info.size = isUnobservable(op.getResult(0)) ? 0 : *size;
+    // lowering to LLVM) erases: it never takes memory. A call still makes
+    // the buffer it returns.
+    info.size = !byNode && isUnobservable(value) ? 0 : *size;
     info.sizeIsBound = isBound;
     if (!addBytes(total, info.size))
-      return unsupported(&op, "the block's allocations add up to more than "
-                              "2^64 bytes");
-    allocIndex[&op] = a.buffers.size();
+      return unsupported(op, "the block's allocations add up to more than "
+                             "2^64 bytes");
+    allocValues[value] = a.buffers.size();
     a.buffers.push_back(std::move(info));
+    return success();
+  };
+  for (Operation &op : block) {
+    if (isAllocation(&op)) {
+      allocIndex[&op] = a.buffers.size();
+      if (failed(addBuffer(&op, op.getResult(0), &op, false)))
+        return failure();
+      continue;
+    }
+    if (!isa<CallOpInterface>(op) ||
+        llvm::none_of(op.getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+      continue;
+    std::optional<ReturnSummary> returned = AliasRoots::summarizeCall(&op);
+    if (!returned)
+      continue;
+    for (auto [result, value] : llvm::zip(op.getResults(), *returned)) {
+      if (!value.freshAlloc)
+        continue;
+      callAllocs[&op].push_back(a.buffers.size());
+      if (failed(addBuffer(&op, result, value.freshAlloc, true)))
+        return failure();
+    }
   }
-  aliases = std::make_unique<AliasRoots>(a.rootOp, allocIndex);
+  aliases = std::make_unique<AliasRoots>(a.rootOp, allocValues);
 
   for (Operation &op : block) {
     if (isUnrecognisedAllocation(&op))
@@ -210,7 +247,17 @@ LogicalResult LifetimeBuilder::classify() {
         op.hasTrait<OpTrait::IsTerminator>())
       continue;
     bool deallocNode = false;
-    if (Value freed = getDeallocatedValue(&op)) {
+    Value freed = getDeallocatedValue(&op);
+    bool conditional = false;
+    if (!freed)
+      if (std::optional<ConditionalFree> cf = matchConditionalFree(&op))
+        if (isUnconditional(*cf)) {
+          freed = cf->freed;
+          conditional = true;
+          freeConditionOps.insert(cf->pointerOps.begin(),
+                                  cf->pointerOps.end());
+        }
+    if (freed) {
       const auto &rs = aliases->rootsOf(freed);
       if (rs.size() > 1 && llvm::any_of(rs, [&](unsigned r) {
             return aliases->root(r).kind == RootKind::Buffer;
@@ -228,7 +275,9 @@ LogicalResult LifetimeBuilder::classify() {
         if (buf.dealloc)
           return unsupported(&op, "buffer deallocated twice in the block");
         buf.dealloc = &op;
-        if (!deallocNodes.contains(&op)) {
+        // A conditional free is always a node: its condition reads other
+        // buffers' addresses, so it runs where the graph puts it.
+        if (!conditional && !deallocNodes.contains(&op)) {
           attachedDeallocs.insert(&op);
           continue;
         }
@@ -242,6 +291,38 @@ LogicalResult LifetimeBuilder::classify() {
     a.nodes.push_back(node);
   }
   return success();
+}
+
+bool LifetimeBuilder::isUnconditional(const ConditionalFree &cf) {
+  const AliasRoots::RootSet &rs = aliases->rootsOf(cf.freedSource);
+  if (rs.size() != 1 || aliases->root(rs.front()).kind != RootKind::Buffer ||
+      aliases->rootsOf(cf.freed) != rs)
+    return false;
+  unsigned freedRoot = rs.front();
+  for (Value other : cf.compared) {
+    const AliasRoots::RootSet &os = aliases->rootsOf(other);
+    if (os.empty())
+      return false;
+    for (unsigned r : os) {
+      const Root &root = aliases->root(r);
+      if (r == freedRoot)
+        return false;
+      switch (root.kind) {
+      case RootKind::Argument:
+      case RootKind::Global:
+        continue;
+      case RootKind::Buffer:
+        // Freed earlier in the block: its address may have been reused.
+        if (a.buffers[root.buffer].dealloc)
+          return false;
+        continue;
+      case RootKind::Local:
+      case RootKind::Unknown:
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 void LifetimeBuilder::addValueUses(Value v, ValueUses &into) {
@@ -329,6 +410,10 @@ LogicalResult LifetimeBuilder::collectAccesses() {
       if (t.empty() || t.back() != n)
         t.push_back(n);
     };
+    // A call returning fresh buffers makes them: it is their first toucher.
+    if (auto it = callAllocs.find(op); it != callAllocs.end())
+      for (unsigned b : it->second)
+        touch(b);
     for (unsigned b : opUses.buffers)
       touch(b);
 
@@ -444,6 +529,8 @@ LogicalResult LifetimeBuilder::collectAccesses() {
 }
 
 void LifetimeBuilder::noteCaptures(Operation *op, ArrayRef<Value> accessed) {
+  if (freeConditionOps.contains(op))
+    return;
   for (Value operand : op->getOperands())
     if (isa<BaseMemRefType>(operand.getType()) &&
         mayCapture(op, operand, accessed))
@@ -557,7 +644,10 @@ void LifetimeBuilder::pinAllocations() {
   };
   for (BufferInfo &buf : a.buffers) {
     SmallVector<unsigned, 4> touchers(buf.touchers);
-    if (std::optional<unsigned> anchor = nextNode(buf.allocOp)) {
+    std::optional<unsigned> anchor = buf.allocatedByNode
+                                         ? a.getNodeIndex(buf.allocOp)
+                                         : nextNode(buf.allocOp);
+    if (anchor) {
       for (unsigned t : buf.touchers)
         pinEdges.push_back({*anchor, t});
       touchers.push_back(*anchor);
@@ -640,7 +730,7 @@ void LifetimeBuilder::addEdges() {
   // An allocation's operands must be computed before its first toucher.
   for (unsigned b = 0; b < a.buffers.size(); ++b) {
     Operation *alloc = a.buffers[b].allocOp;
-    if (alloc->getNumOperands() == 0)
+    if (alloc->getNumOperands() == 0 || a.buffers[b].allocatedByNode)
       continue;
     for (unsigned d : usesOf(alloc).deps)
       for (unsigned t : a.buffers[b].touchers)
@@ -670,7 +760,7 @@ void LifetimeBuilder::findLiveInDeallocs() {
   // frees it.
   DenseMap<unsigned, unsigned> liveInOfRoot;
   for (auto [i, in] : llvm::enumerate(a.liveIn)) {
-    const AliasRoots::RootSet &rs = aliases->rootsOf(in.allocOp->getResult(0));
+    const AliasRoots::RootSet &rs = aliases->rootsOf(in.value);
     if (rs.size() == 1)
       liveInOfRoot[rs.front()] = i;
   }
@@ -706,6 +796,34 @@ void LifetimeBuilder::findLiveInDeallocs() {
         liveInTouchers[i].push_back(*n);
     usedBy[&op] = std::move(used);
   }
+  // Side-effect free users that feed no node (e.g. only the terminator)
+  // still come before the deallocation, and so do the nodes they use.
+  DenseSet<Operation *> feedsNode;
+  SmallVector<Operation *> ops;
+  for (Operation &op : *a.block)
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    for (Operation *user : op->getUsers()) {
+      Operation *top = a.block->findAncestorOpInBlock(*user);
+      if (top && top != op && (isNode(top) || feedsNode.contains(top))) {
+        feedsNode.insert(op);
+        break;
+      }
+    }
+  for (Operation *op : ops) {
+    auto it = usedBy.find(op);
+    if (it == usedBy.end() || isNode(op) || feedsNode.contains(op) ||
+        op->hasTrait<OpTrait::IsTerminator>())
+      continue;
+    for (unsigned i : it->second) {
+      LiveInInfo &in = a.liveIn[i];
+      if (!in.deallocNode)
+        continue;
+      in.danglingUsers.push_back(op);
+      for (unsigned d : usesOf(op).deps)
+        liveInTouchers[i].push_back(d);
+    }
+  }
   for (auto [i, in] : llvm::enumerate(a.liveIn)) {
     SmallVector<unsigned, 4> &touchers = liveInTouchers[i];
     if (!in.deallocNode) {
@@ -730,19 +848,36 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
   auto tooLarge = [&](Operation *op) {
     return unsupported(op, "the bytes allocated add up to more than 2^64");
   };
+  auto sizeOf = [&](Operation *alloc, Operation *at) -> FailureOr<uint64_t> {
+    bool isBound = false;
+    std::string why;
+    FailureOr<uint64_t> size =
+        getAllocationSize(alloc, layout, a.sizes, isBound, why);
+    if (failed(size))
+      return unsupported(at, why);
+    return size;
+  };
+  // In a callee's body: the allocations it returns fresh stay allocated
+  // (the caller counts them from the call on).
+  DenseSet<Operation *> handedOver;
+  uint64_t handedOverBytes = 0;
+  if (call)
+    if (std::optional<ReturnSummary> returned = AliasRoots::summarizeCall(call))
+      for (const ReturnedValue &value : *returned)
+        if (value.freshAlloc)
+          handedOver.insert(value.freshAlloc);
   for (Operation &op : b) {
     if (isAllocation(&op)) {
-      bool isBound = false;
-      std::string why;
-      FailureOr<uint64_t> size =
-          getAllocationSize(&op, layout, a.sizes, isBound, why);
+      FailureOr<uint64_t> size = sizeOf(&op, &op);
       if (failed(size))
-        return unsupported(&op, why);
+        return failure();
       uint64_t bytes = isUnobservable(op.getResult(0)) ? 0 : *size;
       live[op.getResult(0)] = bytes;
       if (!addBytes(current, bytes))
         return tooLarge(&op);
       peak = std::max(peak, current);
+      if (handedOver.contains(&op) && !addBytes(handedOverBytes, bytes))
+        return tooLarge(&op);
       continue;
     }
     if (isUnrecognisedAllocation(&op))
@@ -758,6 +893,21 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
     FailureOr<uint64_t> nested = nestedPeak(&op, depth + 1);
     if (failed(nested))
       return failure();
+    // A call returning fresh buffers allocates them where it runs.
+    if (isa<CallOpInterface>(op) &&
+        llvm::any_of(op.getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+      if (std::optional<ReturnSummary> returned =
+              AliasRoots::summarizeCall(&op))
+        for (auto [result, value] : llvm::zip(op.getResults(), *returned)) {
+          if (!value.freshAlloc)
+            continue;
+          FailureOr<uint64_t> size = sizeOf(value.freshAlloc, &op);
+          if (failed(size))
+            return failure();
+          live[result] = *size;
+          if (!addBytes(current, *size))
+            return tooLarge(&op);
+        }
     uint64_t mem = current;
     if (!addBytes(mem, *nested))
       return tooLarge(&op);
@@ -767,8 +917,15 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
   // would accumulate over the executions of the region.
   bool scope = b.getParentOp()->hasTrait<OpTrait::AutomaticAllocationScope>();
   for (Operation &op : b) {
+    bool fromCall = !isAllocation(&op) && isa<CallOpInterface>(op) &&
+                    llvm::any_of(op.getResults(),
+                                 [&](Value r) { return live.count(r); });
+    if (fromCall)
+      return unsupported(&op, "a buffer this call returns is not freed in "
+                              "the same region (memsched recognises a "
+                              "memref.dealloc of the result itself there)");
     if (!isAllocation(&op) || !live.count(op.getResult(0)) ||
-        isUnobservable(op.getResult(0)))
+        isUnobservable(op.getResult(0)) || handedOver.contains(&op))
       continue;
     if (isa<memref::AllocaOp>(op)) {
       if (scope)
@@ -788,10 +945,11 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
       if (returned)
         return unsupported(
             call, "the callee @" + callee.getName() +
-                      " returns a buffer it allocates; calls that return "
-                      "fresh buffers are not scheduled yet: inline the "
-                      "callee first (--inline, before or after "
-                      "bufferization)");
+                      " returns a buffer it allocates in a way memsched "
+                      "does not follow (a view of it, a buffer it also "
+                      "frees, captures or passes to a call, or one returned "
+                      "twice): return the allocation itself, or inline the "
+                      "callee first (--inline)");
       return unsupported(call, "the callee @" + callee.getName() +
                                    " does not free an allocation in its body "
                                    "(memsched recognises a memref.dealloc of "
@@ -801,7 +959,10 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
     return unsupported(&op, "allocation in a nested region is not freed in "
                             "that region");
   }
-  return peak;
+  // The caller counts the buffers handed over; the call's own memory is the
+  // rest (at every moment of the body at most its peak minus them: they
+  // are allocated before the return).
+  return peak - std::min(peak, handedOverBytes);
 }
 
 FailureOr<uint64_t> LifetimeBuilder::nestedPeak(Operation *op, unsigned depth) {
@@ -883,6 +1044,10 @@ LogicalResult LifetimeBuilder::computePeaks() {
           a.buffers[aliases->root(aliases->rootsOf(freed)[0]).buffer].size;
       continue;
     }
+    // A call's fresh buffers count from the call on.
+    if (auto it = callAllocs.find(&op); it != callAllocs.end())
+      for (unsigned b : it->second)
+        current += a.buffers[b].size;
     std::optional<unsigned> n = a.getNodeIndex(&op);
     uint64_t mem = current + (n ? a.nodes[*n].transient : 0);
     if (mem > a.peakAsWritten) {
@@ -995,8 +1160,10 @@ void BufferLifetimeAnalysis::build() {
     peakAsWritten = 0;
     peakAsWrittenOp = nullptr;
     block = nullptr;
-    for (LiveInInfo &in : liveIn)
+    for (LiveInInfo &in : liveIn) {
       in.deallocNode.reset();
+      in.danglingUsers.clear();
+    }
     builder.emplace(*this, deallocNodes);
     builder->run();
   }
@@ -1008,8 +1175,10 @@ void BufferLifetimeAnalysis::build() {
     graph.finalize();
     peakAsWritten = 0;
     peakAsWrittenOp = nullptr;
-    for (LiveInInfo &in : liveIn)
+    for (LiveInInfo &in : liveIn) {
       in.deallocNode.reset();
+      in.danglingUsers.clear();
+    }
   }
 }
 
@@ -1035,7 +1204,7 @@ std::string BufferLifetimeAnalysis::describeNode(unsigned node) const {
 void BufferLifetimeAnalysis::printLiveIn(raw_ostream &os) const {
   for (auto [i, in] : llvm::enumerate(liveIn)) {
     os << "  live-in#" << i << " " << in.allocOp->getName() << " "
-       << in.allocOp->getResult(0).getType() << " size="
+       << in.value.getType() << " size="
        << (in.sizeIsBound ? "<=" : "") << in.size;
     if (in.deallocNode)
       os << " freed=" << describeNode(*in.deallocNode);
@@ -1060,7 +1229,7 @@ void BufferLifetimeAnalysis::print(raw_ostream &os) const {
   for (unsigned b = 0; b < buffers.size(); ++b) {
     const BufferInfo &buf = buffers[b];
     os << "  buffer#" << b << " " << buf.allocOp->getName() << " "
-       << buf.allocOp->getResult(0).getType() << " size="
+       << buf.value.getType() << " size="
        << (buf.sizeIsBound ? "<=" : "") << buf.size;
     if (buf.touchers.empty())
       os << " untouched";

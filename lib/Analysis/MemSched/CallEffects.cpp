@@ -15,7 +15,7 @@ mlir::memsched::summarizeCallee(FunctionOpInterface callee) {
   if (!callee || callee.isExternal() || callee->getNumRegions() != 1 ||
       callee->getRegion(0).empty())
     return std::nullopt;
-  DenseMap<Operation *, unsigned> none;
+  DenseMap<Value, unsigned> none;
   AliasRoots roots(callee, none, /*distinctArgs=*/true);
   Block &entry = callee->getRegion(0).front();
   DenseMap<unsigned, unsigned> rootToArg;
@@ -24,12 +24,13 @@ mlir::memsched::summarizeCallee(FunctionOpInterface callee) {
       for (unsigned r : roots.rootsOf(arg))
         if (!rootToArg.try_emplace(r, arg.getArgNumber()).second)
           return std::nullopt; // arguments sharing a root
-  // Memref results must be views of arguments: the caller's AliasRoots then
-  // makes each result an alias of those operands (returnedArguments), so
-  // what it does through them is attributed to them. New memory, a global
-  // or unknown memory handed out is not summarised.
+  // Memref results must be views of arguments or fresh buffers: the
+  // caller's AliasRoots then makes each result an alias of those operands
+  // or a buffer of its own (returnedValuesOf), so what the callee does
+  // through them is attributed to them. A global or unknown memory handed
+  // out is not summarised.
   Operation *term = entry.getTerminator();
-  if (!roots.returnedArgumentsOf(entry))
+  if (!roots.returnedValuesOf(entry))
     return std::nullopt;
   CalleeSummary summary;
   summary.args.assign(entry.getNumArguments(), ArgAccess::None);

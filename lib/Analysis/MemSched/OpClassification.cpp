@@ -2,7 +2,9 @@
 
 #include "Analysis/MemSched/OpClassification.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -57,6 +59,67 @@ Value mlir::memsched::getDeallocatedValue(Operation *op) {
     freed = e.getValue();
   }
   return freed;
+}
+
+std::optional<ConditionalFree>
+mlir::memsched::matchConditionalFree(Operation *op) {
+  auto ifOp = dyn_cast<scf::IfOp>(op);
+  if (!ifOp || ifOp->getNumResults() != 0 ||
+      !ifOp.getElseRegion().empty() || !ifOp.getThenRegion().hasOneBlock())
+    return std::nullopt;
+  Block &then = ifOp.getThenRegion().front();
+  if (then.getOperations().size() != 2)
+    return std::nullopt;
+  auto dealloc = dyn_cast<memref::DeallocOp>(then.front());
+  if (!dealloc)
+    return std::nullopt;
+  ConditionalFree result;
+  result.freed = dealloc.getMemref();
+  result.freedSource = result.freed;
+  if (auto meta = result.freed.getDefiningOp<memref::ExtractStridedMetadataOp>())
+    result.freedSource = meta.getSource();
+  auto pointerOf = [&](Value v) -> Value {
+    auto extract = v.getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>();
+    if (!extract)
+      return nullptr;
+    result.pointerOps.push_back(extract);
+    return extract.getSource();
+  };
+  SmallVector<Value> worklist{ifOp.getCondition()};
+  while (!worklist.empty()) {
+    Value cond = worklist.pop_back_val();
+    Operation *def = cond.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    if (auto conj = dyn_cast<arith::AndIOp>(def)) {
+      result.pointerOps.push_back(conj);
+      worklist.push_back(conj.getLhs());
+      worklist.push_back(conj.getRhs());
+      continue;
+    }
+    auto cmp = dyn_cast<arith::CmpIOp>(def);
+    if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::ne)
+      return std::nullopt;
+    result.pointerOps.push_back(cmp);
+    Value lhs = pointerOf(cmp.getLhs()), rhs = pointerOf(cmp.getRhs());
+    if (!lhs || !rhs)
+      return std::nullopt;
+    if (lhs == result.freed)
+      result.compared.push_back(rhs);
+    else if (rhs == result.freed)
+      result.compared.push_back(lhs);
+    else
+      return std::nullopt;
+  }
+  // The ops of the condition must serve nothing else.
+  llvm::sort(result.pointerOps);
+  result.pointerOps.erase(llvm::unique(result.pointerOps),
+                          result.pointerOps.end());
+  for (Operation *p : result.pointerOps)
+    for (Operation *user : p->getUsers())
+      if (user != op && !llvm::is_contained(result.pointerOps, user))
+        return std::nullopt;
+  return result;
 }
 
 bool mlir::memsched::isUnobservable(Value value) {

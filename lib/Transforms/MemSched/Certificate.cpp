@@ -131,6 +131,11 @@ mlir::memsched::computeBlockBounds(const BodyLifetimes &body, uint64_t target,
   SmallVector<::memsched::LowerBound> bounds;
   for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
     const BufferLifetimeAnalysis &block = body.getBlock(i);
+    if (!body.isReachable(i)) {
+      // A block that never runs proves nothing.
+      bounds.emplace_back();
+      continue;
+    }
     uint64_t blockTarget = std::min(target, block.getPeakAsWritten());
     bounds.push_back(searchBudget
                          ? reproveBodyLowerBound(block, blockTarget, searchBudget)

@@ -91,6 +91,8 @@ struct CheckBudgetPass
     for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
       const BufferLifetimeAnalysis &analysis = body.getBlock(i);
       uint64_t blockPeak = analysis.getPeakAsWritten();
+      if (!body.isReachable(i))
+        continue;
       if (blockPeak <= budget) {
         scheduled = std::max(scheduled, blockPeak);
         continue;

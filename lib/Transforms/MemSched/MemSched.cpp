@@ -4,6 +4,7 @@
 #include "Transforms/MemSched/Certificate.h"
 
 #include "Analysis/MemSched/BodyLifetimes.h"
+#include "Analysis/MemSched/OpClassification.h"
 
 #include "Analysis/Graph/GraphIO.h"
 #include "Analysis/Graph/SchedSegment.h"
@@ -121,7 +122,8 @@ mlir::memsched::scheduleFunction(Operation *func,
   // Plan every block before rewriting any: a doubt leaves the body as it is.
   SmallVector<BlockOutcome, 1> outcomes(body.getNumBlocks());
   for (unsigned i = 0; i < body.getNumBlocks(); ++i)
-    if (failed(scheduleBlock(body.getBlock(i), options, outcomes[i]))) {
+    if (body.isReachable(i) &&
+        failed(scheduleBlock(body.getBlock(i), options, outcomes[i]))) {
       result.status = ScheduleFunctionResult::Status::Unsupported;
       result.unsupportedOp = func;
       result.reason = "internal error: the planned order of the block is "
@@ -203,9 +205,10 @@ Timeline mlir::memsched::buildTimeline(
     const DenseMap<Operation *, unsigned> *names) {
   ArrayRef<BufferInfo> buffers = analysis.getBuffers();
   ArrayRef<LiveInInfo> liveIn = analysis.getLiveIn();
-  DenseMap<Operation *, unsigned> allocs, deallocs;
+  DenseMap<Operation *, SmallVector<unsigned, 1>> allocs;
+  DenseMap<Operation *, unsigned> deallocs;
   for (auto [i, buf] : llvm::enumerate(buffers)) {
-    allocs[buf.allocOp] = i;
+    allocs[buf.allocOp].push_back(i);
     if (buf.dealloc)
       deallocs[buf.dealloc] = i;
   }
@@ -226,22 +229,33 @@ Timeline mlir::memsched::buildTimeline(
   for (unsigned i = 0; i < liveIn.size(); ++i)
     first[numOwn + i] = 0;
   for (Operation *op : sequence) {
+    std::optional<unsigned> node = analysis.getNodeIndex(op);
+    // Allocations, and the fresh buffers of a call (a node) from the call on.
     if (auto it = allocs.find(op); it != allocs.end()) {
-      current += buffers[it->second].size;
-      first[it->second] = t.ops.size();
-      continue;
+      for (unsigned b : it->second) {
+        current += buffers[b].size;
+        first[b] = t.ops.size();
+      }
+      if (!node)
+        continue;
     }
-    if (auto it = deallocs.find(op); it != deallocs.end()) {
+    if (auto it = deallocs.find(op);
+        it != deallocs.end() && (!node || getDeallocatedValue(op))) {
       current -= buffers[it->second].size;
       last[it->second] = t.ops.empty() ? 0 : t.ops.size() - 1;
       continue;
     }
-    std::optional<unsigned> node = analysis.getNodeIndex(op);
     if (!node)
       continue;
     t.ops.push_back(op->getName().getStringRef().str() + "#" +
                     std::to_string(t.ops.size()));
     t.memoryAt.push_back(current + analysis.getNodes()[*node].transient);
+    // A deallocation that is a node (e.g. a conditional free) frees after
+    // it runs.
+    if (auto it = deallocs.find(op); it != deallocs.end()) {
+      current -= buffers[it->second].size;
+      last[it->second] = t.ops.size() - 1;
+    }
     if (auto it = liveInFreedBy.find(op); it != liveInFreedBy.end())
       for (unsigned i : it->second) {
         current -= liveIn[i].size;
@@ -263,7 +277,8 @@ Timeline mlir::memsched::buildTimeline(
         index = it->second;
     tb.name = bufferName(index);
     llvm::raw_string_ostream type(tb.type);
-    type << alloc->getResult(0).getType();
+    type << (i < numOwn ? buffers[i].value : liveIn[i - numOwn].value)
+                .getType();
     tb.size = i < numOwn ? buffers[i].size : liveIn[i - numOwn].size;
     if (auto loc = dyn_cast<FileLineColLoc>(alloc->getLoc()))
       tb.location = (loc.getFilename().getValue() + ":" +

@@ -105,6 +105,14 @@ static LogicalResult verifySequence(const BufferLifetimeAnalysis &analysis,
     if (position.lookup(buf.allocOp) > freedAt)
       return failure();
   }
+  for (const LiveInInfo &in : analysis.getLiveIn()) {
+    if (!in.deallocNode)
+      continue;
+    unsigned freedAt = position.lookup(nodes[*in.deallocNode].op);
+    for (Operation *user : in.danglingUsers)
+      if (position.lookup(user) > freedAt)
+        return failure();
+  }
   return success();
 }
 
@@ -155,6 +163,10 @@ mlir::memsched::planBlockOrder(const BufferLifetimeAnalysis &analysis,
     if (auto it = deallocNodeBuffer.find(op); it != deallocNodeBuffer.end())
       for (Operation *user : buffers[it->second].danglingUsers)
         builder.emit(user);
+    for (const LiveInInfo &in : analysis.getLiveIn())
+      if (in.deallocNode == nodeOrder[i])
+        for (Operation *user : in.danglingUsers)
+          builder.emit(user);
     builder.emit(op);
     for (unsigned b : lastAt[i]) {
       if (!buffers[b].dealloc)
@@ -183,7 +195,7 @@ uint64_t mlir::memsched::getPeakOfSequence(const BufferLifetimeAnalysis &analysi
                                            ArrayRef<Operation *> sequence) {
   DenseMap<Operation *, uint64_t> allocSize, deallocSize;
   for (const BufferInfo &buf : analysis.getBuffers()) {
-    allocSize[buf.allocOp] = buf.size;
+    allocSize[buf.allocOp] += buf.size;
     if (buf.dealloc)
       deallocSize[buf.dealloc] = buf.size;
   }
@@ -198,18 +210,19 @@ uint64_t mlir::memsched::getPeakOfSequence(const BufferLifetimeAnalysis &analysi
   }
   uint64_t peak = current;
   for (Operation *op : sequence) {
+    std::optional<unsigned> n = analysis.getNodeIndex(op);
+    // Allocations, and the fresh buffers of a call (a node) from the call on.
     if (auto it = allocSize.find(op); it != allocSize.end()) {
       current += it->second;
       peak = std::max(peak, current);
-      continue;
+      if (!n)
+        continue;
     }
     if (auto it = deallocSize.find(op); it != deallocSize.end()) {
       current -= it->second;
       continue;
     }
-    uint64_t transient = 0;
-    if (std::optional<unsigned> n = analysis.getNodeIndex(op))
-      transient = analysis.getNodes()[*n].transient;
+    uint64_t transient = n ? analysis.getNodes()[*n].transient : 0;
     peak = std::max(peak, current + transient);
     if (auto it = liveInFreed.find(op); it != liveInFreed.end())
       current -= it->second;
