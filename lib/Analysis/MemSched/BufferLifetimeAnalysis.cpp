@@ -65,9 +65,9 @@ static std::string unrecognisedAllocationReason(Operation *op) {
                         .str();
   if (op->getNumResults() > 1)
     why += " (it also returns " + std::to_string(op->getNumResults() - 1) +
-           " other result(s), e.g. an async token)";
-  return why + "; use a synchronous allocation with a single memref result "
-               "(e.g. gpu.alloc without async, ordered by gpu.wait)";
+           " other result(s))";
+  return why + "; allocate with an op that returns only the memref (and "
+               "async tokens), e.g. memref.alloc or gpu.alloc";
 }
 
 //===----------------------------------------------------------------------===//
@@ -277,7 +277,10 @@ LogicalResult LifetimeBuilder::classify() {
         buf.dealloc = &op;
         // A conditional free is always a node: its condition reads other
         // buffers' addresses, so it runs where the graph puts it.
-        if (!conditional && !deallocNodes.contains(&op)) {
+        // So is one with results (a token of asynchronous work): their
+        // users follow it.
+        if (!conditional && op.getNumResults() == 0 &&
+            !deallocNodes.contains(&op)) {
           attachedDeallocs.insert(&op);
           continue;
         }
