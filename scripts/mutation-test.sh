@@ -68,6 +68,9 @@ CE = "lib/Analysis/MemSched/CallEffects.cpp"
 AS = "lib/Analysis/MemSched/AllocationSize.cpp"
 RO = "lib/Transforms/MemSched/Reorder.cpp"
 MS = "lib/Transforms/MemSched/MemSched.cpp"
+CT = "lib/Transforms/MemSched/Certificate.cpp"
+BE = "lib/Analysis/MemSched/BlockEntry.cpp"
+BL = "lib/Analysis/MemSched/BodyLifetimes.cpp"
 
 # (file, fault, search, replace). The search text must occur exactly once.
 MUTANTS = [
@@ -93,11 +96,11 @@ MUTANTS = [
      "if (a.whole || b.whole)"),
     (FP, "isContainedIn ignores coversBase: a strided write \"contains\" what "
          "lies in its range",
-     "if (inner.whole || inner.base != outer.base || !outer.coversBase)",
+     "if (inner.whole || inner.base != outer.base || !outer.dense)",
      "if (inner.whole || inner.base != outer.base)"),
     (FP, "a prefix of an allocation is taken to cover it (coversBase)",
-     "count == baseType.getNumElements() && hi == count - 1",
-     "count <= baseType.getNumElements() && hi == count - 1"),
+     "      count == baseType.getNumElements())\n    f.coversBase = true;",
+     "      count <= baseType.getNumElements())\n    f.coversBase = true;"),
     (FP, "memref.view taken as layout preserving: its byte shift is lost",
      "if (isa<memref::SubViewOp, memref::CastOp, memref::ExpandShapeOp,",
      "if (isa<memref::SubViewOp, memref::CastOp, memref::ExpandShapeOp, "
@@ -157,8 +160,8 @@ MUTANTS = [
      "          return WalkResult::interrupt(); // globals, unknown memory",
      "          continue; // globals, unknown memory"),
     (CE, "a callee capturing an argument is summarised anyway",
-     "          (isReturn || mayCapture(op, operand, accessed)))",
-     "          isReturn)"),
+     "          reachesArgument(operand) && mayCapture(op, operand, accessed))",
+     "          reachesArgument(operand) && false)"),
     (CE, "ops without a memory-effect interface in a callee are ignored",
      "    else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())\n"
      "      return WalkResult::interrupt();",
@@ -270,13 +273,13 @@ MUTANTS = [
      "                            \"that region\");",
      "    continue;"),
     (BLA, "a callee's peak is not part of the call's transient bytes",
-     "      FailureOr<uint64_t> p = blockPeak(callee->getRegion(0).front(), depth);\n"
+     "          blockPeak(callee->getRegion(0).front(), depth, op);\n"
      "      if (failed(p))\n        return failure();\n"
      "      peak = std::max(peak, *p);",
-     "      FailureOr<uint64_t> p = blockPeak(callee->getRegion(0).front(), depth);\n"
+     "          blockPeak(callee->getRegion(0).front(), depth, op);\n"
      "      if (failed(p))\n        return failure();"),
     (BLA, "unobservable allocations counted",
-     "    info.size = isUnobservable(op.getResult(0)) ? 0 : *size;",
+     "    info.size = !byNode && isUnobservable(value) ? 0 : *size;",
      "    info.size = *size;"),
     (BLA, "the sum of the allocations unchecked",
      "    if (!addBytes(total, info.size))\n      return unsupported(",
@@ -309,16 +312,73 @@ MUTANTS = [
      "    lastAt[last].push_back(b);",
      "    lastAt[first].push_back(b);"),
     (RO, "transient bytes left out of the peak of the planned sequence",
-     "      transient = analysis.getNodes()[*n].transient;",
-     "      transient = 0;"),
+     "    uint64_t transient = n ? analysis.getNodes()[*n].transient : 0;",
+     "    uint64_t transient = 0;"),
     # --- MemSched: certificate ---------------------------------------------
-    (MS, "certificate of a reordered body names the op and buffers by their "
-         "old positions",
-     "  if (result.reordered) {",
-     "  if (false && result.reordered) {"),
+    (CT, "certificate of a reordered body names the op by its old position",
+     "    op = b.getStringAttr(boundOp->getName().getStringRef() + \"#\" +\n"
+     "                         Twine(node));",
+     "    op = b.getStringAttr(boundOp->getName().getStringRef() + \"#\" +\n"
+     "                         Twine(bound.node));"),
     (MS, "move-allocations=false certifies a bound computed with the pins",
-     "    BufferLifetimeAnalysis unpinned(func, options.sizes);",
-     "    BufferLifetimeAnalysis unpinned(func, options.sizes, true);"),
+     "    BodyLifetimes unpinned(func, options.sizes);",
+     "    BodyLifetimes unpinned(func, options.sizes, true);"),
+    # --- Bodies with several blocks -----------------------------------------
+    (BLA, "uses of a buffer from an earlier block that do not access its "
+          "memory are not ordered before its free",
+     "    if (std::optional<unsigned> n = a.getNodeIndex(&op))\n"
+     "      for (unsigned i : used)\n        liveInTouchers[i].push_back(*n);",
+     "    if (false)\n      for (unsigned i : used)\n        (void)i;"),
+    (BLA, "buffers allocated before a block are not counted in its peak as "
+          "written",
+     "  uint64_t current = liveInBytes;",
+     "  uint64_t current = 0;"),
+    (BE, "frees inside regions of top-level buffers accepted in a body with "
+         "several blocks",
+     "        if (!value || llvm::none_of(",
+     "        if (true || llvm::none_of("),
+    (BE, "block entry states that depend on the path are accepted",
+     "      if (diff.none())\n        continue;",
+     "      if (true)\n        continue;"),
+    (BL, "unreachable blocks count in the body's peak",
+     "    if (reachable[i] &&\n",
+     "    if (\n"),
+    (RO, "the planner does not emit the side-effect free users of a buffer "
+         "from an earlier block before its free",
+     "        for (Operation *user : in.danglingUsers)\n          builder.emit(user);",
+     "        (void)in;"),
+    # --- Calls returning fresh buffers, conditional frees, async GPU --------
+    (BLA, "a conditional free is always taken as unconditional",
+     "  unsigned freedRoot = rs.front();\n",
+     "  unsigned freedRoot = rs.front();\n  return true;\n"),
+    (BLA, "a conditional free compared with a buffer freed before it is taken "
+          "as unconditional",
+     "        if (a.buffers[root.buffer].dealloc || !onlyFreedAfter(r, at))",
+     "        if (!onlyFreedAfter(r, at))"),
+    (BLA, "a call's transient bytes include the buffers it hands over",
+     "  return peak - std::min(peak, handedOverBytes);",
+     "  return peak;"),
+    (BLA, "a call's fresh buffers are not counted in the peak as written",
+     "    if (auto it = callAllocs.find(&op); it != callAllocs.end())\n"
+     "      for (unsigned b : it->second)\n"
+     "        current += a.buffers[b].size;",
+     "    (void)0;"),
+    (AR, "a callee that passes on or captures the buffer it returns still "
+         "returns a fresh buffer",
+     "      if (getDeallocatedValue(op) == operand || isa<CallOpInterface>(op) ||\n"
+     "          mayCapture(op, operand, accessed))",
+     "      if (getDeallocatedValue(op) == operand)"),
+    (BLA, "a conditional free compared with a buffer a call may free before "
+          "it is taken as unconditional",
+     "        if (a.buffers[root.buffer].dealloc || !onlyFreedAfter(r, at))",
+     "        if (a.buffers[root.buffer].dealloc)"),
+    (BLA, "a callee that frees an argument's memory is not refused",
+     "        if (summary->freesArgument && !freeingCall)",
+     "        if (false && !freeingCall)"),
+    (BLA, "a use of a buffer after its deallocation as written is not refused",
+     "      if (a.nodes[t].op != buf.dealloc &&\n"
+     "          positionOf(a.nodes[t].op) > positionOf(buf.dealloc)) {",
+     "      if (false) {"),
 ]
 
 def mutate(text, index):

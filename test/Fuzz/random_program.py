@@ -33,7 +33,11 @@
 # memrefs (read, written, deallocated); calls of runtime functions; zero-stride
 # and huge read-only views, very wide row strides; scf.while and
 # scf.execute_region; a memref of memrefs; huge dead allocations; the body
-# called by a wrapper @f with overlapping views of its arguments.
+# called by a wrapper @f with overlapping views of its arguments; bodies of
+# several blocks (cf.br sequences, cf.cond_br diamonds on run-time
+# conditions, loops of blocks, memrefs passed as block arguments, and rarely
+# a shape memsched must refuse; a `// blocks:` header line tells run_fuzz.py
+# which blocks run).
 #
 # Usage: random_program.py --seed N [--calls] [--classic] [--without G]
 #                          [--only G] [--avoid BUG] [--chain N]
@@ -44,6 +48,7 @@
 import argparse
 import itertools
 import random
+import re
 import sys
 
 SHAPES_1D = [(32,), (64,), (96,), (128,), (256,), (512,), (1024,)]
@@ -107,6 +112,29 @@ class Root:
         self.alloc_ssa = name   # the allocation (a dynamic one: not `value`)
         self.alloc_type = None  # its type when it is not value.type
         self.early_ptr = None   # (!llvm.ptr SSA, element) made at the top
+
+
+class AliasRoot(Root):
+    """Another SSA value of a root's whole buffer, still usable after the
+    root was passed as a block argument (group `blocks`): the value the
+    buffer had before. It lives, is written and initialised with the root;
+    it is never freed or returned itself."""
+
+    def __init__(self, target, value):
+        self.target = target
+        Root.__init__(self, value.ssa, target.shape, "alias")
+        self.init = target.init
+        self.consumed = True
+        self.storage = target.storage
+        self.smap = target.smap
+        self.gsym = target.gsym
+        self.value = Value(value.ssa, self, value.shape, value.strides,
+                           value.offset, value.dyn, value.identity,
+                           shift=value.shift)
+
+    live = property(lambda self: self.target.live, lambda self, v: None)
+    writable = property(lambda self: self.target.writable,
+                        lambda self, v: None)
 
 
 class Value:
@@ -214,7 +242,8 @@ def memref_type(shape, strides, offset, dyn, identity):
 
 class Gen:
     def __init__(self, seed, min_ops, max_ops, calls=False, avoid=(),
-                 classic=False, without=(), flags="", chain=0):
+                 classic=False, without=(), flags="", chain=0,
+                 only_blocks=False):
         self.rng = random.Random(seed)
         self.seed = seed
         # The last statement and the closing deallocations overshoot the
@@ -260,6 +289,36 @@ class Gen:
         self.pending_select_deallocs = []
         self.n_hash = 0
         self.size_arg = None
+        # Multi-block bodies (group `blocks`). Their random numbers come from
+        # a stream of their own: a program that gets no block construct
+        # (p_block 0) is the program of the same seed without the group.
+        self.blocks_on = self.new and "blocks" not in self.without
+        self.brng = random.Random(seed * 1000003 + 0xB10C)
+        self.p_block = 0.0
+        if self.blocks_on:
+            self.p_block = self.brng.choice(
+                [0.0, 0.1, 0.2, 0.3] if only_blocks is False else
+                [0.1, 0.2, 0.3])
+        # A "blocky" program frees every buffer on every path (no leaks, no
+        # untouched allocation left allocated) and gets at least one block
+        # construct.
+        self.blocky = self.p_block > 0
+        self.multi_block = False   # a block construct was emitted
+        self.nblocks = 0           # block labels ^bb1 ...
+        self.cur_block = 0         # the block being emitted (0: entry)
+        self.dom = frozenset([0])  # the blocks dominating it (and itself)
+        self.ctx = None            # innermost arm / loop body context
+        self.blk_depth = 0         # nesting of block constructs
+        self.data_depth = 0        # arms of data-dependent branches open
+        self.loop_ivs = []         # (iv SSA, trip count) of block loops
+        self.view_cache = []       # (Value, block) views made at the top
+        self.prologue = []         # lines at the top of the entry block
+        self.cond_loads = []       # f32 SSA loaded there from arguments
+        self.flip = None           # the i1 constant the driver flips
+        self.coverage = "all"      # all | flip | partial (README.md)
+        self.expect_refusal = None
+        self.block_kinds = []
+        self.funcs = []
         if self.new:
             rng = self.rng
             self.p_ptr = rng.choice([0.0, 0.3, 0.6])
@@ -420,6 +479,18 @@ class Gen:
         """A view of `root` with shape `shape`, or None. With `read`, every
         element it covers is initialised; with `bcast_ok` (a view only read)
         it may have zero strides."""
+        cache = self.multi_block and self.in_body and self.indent == 1
+        if cache and self.rng.random() < 0.35:
+            # A view made before, maybe in an earlier block that dominates
+            # this one (a view of a live-in buffer).
+            old = [(v, b) for v, b in self.view_cache if v.root is root and
+                   v.shape == tuple(shape) and b in self.dom and
+                   (not read or all(root.init[e] for e in v.elements()))]
+            if old:
+                v, b = self.rng.choice(old)
+                self.features.add("view-from-earlier-block"
+                                  if b != self.cur_block else "view-reused")
+                return v
         for _ in range(6):
             if bcast_ok and self.new and self.rng.random() < self.p_bcast:
                 v = self._try_bcast(root, tuple(shape))
@@ -433,6 +504,9 @@ class Gen:
                 continue
             if "wrapped-rows" in self.avoid and wraps(v):
                 continue
+            if cache and v.ssa != root.value.ssa and \
+                    len(set(v.elements())) == len(v.elements()):
+                self.view_cache.append((v, self.cur_block))
             return v
         return None
 
@@ -928,6 +1002,19 @@ class Gen:
                                                   root.alloc_type),
                       top_op=True)
             return
+        if self.multi_block and self.in_body and self.indent == 1 and \
+                self.rng.random() < 0.3:
+            # Through a view of the whole buffer made in this block or one
+            # above it.
+            full = [w for w, b in self.view_cache if w.root is root and
+                    b in self.dom and w.shift == v.shift and
+                    w.elements() == v.elements()]
+            if full:
+                w = self.rng.choice(full)
+                self.emit("memref.dealloc %s : %s" % (w.ssa, w.type),
+                          top_op=True)
+                self.features.add("dealloc-of-view-from-earlier-block")
+                return
         r = self.rng.random()
         if r < 0.1 and len(v.shape) == 2:
             v = self.v_collapse(v, [[0, 1]])
@@ -940,11 +1027,15 @@ class Gen:
 
     def retire_some(self, force=False):
         """Deallocates (now or later) buffers whose data was consumed."""
+        local = self.ctx_local()
         for r in list(self.roots):
             if r.kind != "alloc" or not r.live or r.returned or \
                     r in self.deferred:
                 continue
             if not r.consumed:
+                continue
+            if local is not None and id(r) not in local:
+                # Allocated outside the arm or loop body being emitted.
                 continue
             if force or self.rng.random() < 0.45:
                 if self.rng.random() < self.p_defer:
@@ -1187,7 +1278,8 @@ class Gen:
     def st_dead(self):
         """An allocation nothing touches (freed at once, later, or never)."""
         if self.new and "huge-dead" not in self.without and \
-                self.rng.random() < 0.25:
+                self.rng.random() < 0.25 and \
+                not (self.blocky and self.ctx is not None):
             # A huge one (dead code: the lowering erases it; its byte size
             # may not even fit in 64 bits), maybe with an unused view.
             # (Byte sizes that do not fit in 64 bits are unsupported.)
@@ -1206,6 +1298,9 @@ class Gen:
                               "%s to memref<2x8xf32, strided<[%d, 1]>>" % (
                                   hv, h, t, shape[1]))
             self.features.add("huge-dead-alloc")
+            # (Never freed: the lowering erases it, a deallocation would
+            # keep it. Not in arms and loop bodies of blocks: a loop of
+            # blocks would allocate it again while allocated.)
             return True
         root = self.new_alloc(self.random_shape())
         root.dead = True
@@ -1218,7 +1313,7 @@ class Gen:
                 self.v_subview(self.v_flat(root.value), [0], [8], [1])
         if self.rng.random() < 0.5:
             self.dealloc(root)
-        elif "unused-alloc" in self.avoid:
+        elif "unused-alloc" in self.avoid or self.blocky:
             self.deferred.append(root)  # freed later, never left unused
         return True
 
@@ -2468,6 +2563,10 @@ class Gen:
         selb = Value(m, b, b.shape, b.value.strides, b.value.offset,
                      b.value.dyn, b.value.identity, shift=b.value.shift)
         kind = rng.choice(["read", "read", "write", "dealloc", "dealloc"])
+        local = self.ctx_local()
+        if local is not None and not (id(a) in local and id(b) in local):
+            # (Freeing outer buffers in an arm or a loop body.)
+            kind = "read" if kind == "dealloc" else kind
         if kind == "dealloc" and (self.wrapper or
                                   "select-dealloc" in self.avoid or not (
                 a.kind == b.kind == "alloc" and not a.arena and not b.arena
@@ -2908,6 +3007,823 @@ class Gen:
         self.features.add("memref-of-memref")
         return True
 
+    # ===------------------------------------------------------------------===#
+    # Multi-block bodies (group `blocks`): cf.br / cf.cond_br between blocks
+    # of the body, block arguments. memsched schedules each block on its own,
+    # the buffers allocated when a block starts counting from its start.
+    # ===------------------------------------------------------------------===#
+
+    def ctx_local(self):
+        """ids of the roots allocated in the innermost arm or loop body being
+        emitted (None at the top): only those may be freed there."""
+        if self.ctx is None:
+            return None
+        return set(id(r) for r in self.roots[self.ctx["start"]:])
+
+    def ctx_open(self, kind):
+        """Starts an arm of a branch or a loop body: what it allocates it
+        frees before its end, and it frees nothing allocated before."""
+        self.flush_select_deallocs()
+        self.ctx = {"kind": kind, "start": len(self.roots),
+                    "deferred": self.deferred, "parent": self.ctx}
+        self.deferred = []
+
+    def ctx_close(self):
+        ctx = self.ctx
+        self.flush_select_deallocs()
+        for r in self.deferred:
+            if r.live:
+                self.dealloc(r)
+        self.deferred = ctx["deferred"]
+        local = self.roots[ctx["start"]:]
+        for r in local:
+            if r.kind != "alloc" or not r.live:
+                continue
+            if not r.dead and not r.consumed and all(r.init):
+                # Its data reaches an outer buffer.
+                self.fold_into_outer(r, local)
+            self.dealloc(r)
+        self.ctx = ctx["parent"]
+
+    def fold_into_outer(self, r, local):
+        outs = [o for o in self.live_roots() if o.writable and
+                o.numel >= r.numel and o not in local and
+                o.storage is not r.storage]
+        self.rng.shuffle(outs)
+        for o in outs[:3]:
+            out = self.make_view(o, r.shape, read=True)
+            if out is not None and not self.overlaps_badly(out, [r.value]):
+                self.generic([r.value], out, "accum")
+                self.mark_write(out, [r.value])
+                return True
+        return False
+
+    def bindings(self):
+        return [(r, r.value, r.alloc_ssa) for r in self.roots]
+
+    def restore_bindings(self, saved):
+        for r, v, a in saved:
+            r.value, r.alloc_ssa = v, a
+
+    def blk_new(self):
+        self.nblocks += 1
+        return self.nblocks
+
+    @staticmethod
+    def blk_ref(bid, operands=()):
+        """A successor with its operands [(SSA, type)]."""
+        if not operands:
+            return "^bb%d" % bid
+        return "^bb%d(%s : %s)" % (bid, ", ".join(s for s, _ in operands),
+                                   ", ".join(t for _, t in operands))
+
+    def blk_start(self, bid, dom, args=()):
+        """The label of block `bid` (arguments [(SSA, type)]); it becomes
+        the current block, dominated by the blocks `dom`."""
+        self.lines.append("^bb%d%s:" % (bid, "(%s)" % ", ".join(
+            "%s: %s" % a for a in args) if args else ""))
+        self.cur_block = bid
+        self.dom = frozenset(dom) | {bid}
+
+    def passable(self):
+        """Roots that can go through block arguments."""
+        return [r for r in self.live_roots() if r.value is not None and
+                r.kind in ("alloc", "arg", "global")]
+
+    def rebind(self, r, ssa, alias_ok=True):
+        """r is now seen through block argument `ssa` (its deallocation
+        too, for a plain allocation). Sometimes the value it had stays in
+        use too (an alias root): ops on the buffer through both."""
+        v = r.value
+        if alias_ok and self.ctx is None and self.data_depth == 0 and \
+                self.blk_depth == 1 and not self.loop_ivs and \
+                r.kind != "global" and self.rng.random() < 0.4:
+            self.roots.append(AliasRoot(r, v))
+            self.features.add("block-argument-and-old-value")
+        if r.kind == "alloc" and not r.arena and r.alloc_type is None and \
+                r.alloc_ssa == v.ssa:
+            r.alloc_ssa = ssa
+        r.value = Value(ssa, r, v.shape, v.strides, v.offset, v.dyn,
+                        v.identity, shift=v.shift)
+
+    def pick_passed(self, kmax=2):
+        cands = self.passable()
+        self.rng.shuffle(cands)
+        return cands[:self.rng.randint(0, kmax)]
+
+    def cond_data(self):
+        """An i1 that the compiler cannot fold: elements of the arguments as
+        the function starts (loaded at the top of the entry block, so the
+        same in every run whatever the branches did) compared, xor the
+        constant the driver flips (run_fuzz.py runs both values, so both
+        arms of every such branch run in one of the two runs)."""
+        rng = self.rng
+        if self.flip is None:
+            self.flip = "%flip"
+            self.prologue.append("%s = arith.constant {memsched_fuzz.flip} "
+                                 "false" % self.flip)
+        if len(self.cond_loads) < 4 and (not self.cond_loads or
+                                         rng.random() < 0.5):
+            v = rng.choice(self.arg_values)
+            pos = [rng.randrange(n) for n in v.shape]
+            x = self.fresh("cx")
+            self.prologue.append("%s = memref.load %s[%s] : %s" % (
+                x, v.ssa, ", ".join(self.idx(p) for p in pos), v.type))
+            self.cond_loads.append(x)
+        a = rng.choice(self.cond_loads)
+        b = rng.choice(self.cond_loads)
+        d, c = self.fresh("bd"), self.fresh("bc")
+        if a == b:
+            z = self.fconst(0.0)
+            self.emit("%s = arith.cmpf ogt, %s, %s : f32" % (d, a, z))
+        else:
+            self.emit("%s = arith.cmpf %s, %s, %s : f32" % (
+                d, rng.choice(["olt", "ogt", "oge", "ule"]), a, b))
+        self.emit("%s = arith.xori %s, %s : i1" % (c, d, self.flip))
+        return c
+
+    def cond_live(self):
+        """An i1 from data computed so far (may differ between the two
+        flipped runs: the branch is then not known to run both ways)."""
+        got = self.pick_loaded()
+        if got is None:
+            return None
+        self.features.add("diamond-on-computed-data")
+        if self.rng.random() < 0.5:
+            # The loaded buffer updated before the branch: the load must
+            # stay above the update.
+            self.clobber(got[1])
+        z = self.fconst(0.0)
+        d, c = self.fresh("bd"), self.fresh("bc")
+        self.emit("%s = arith.cmpf ogt, %s, %s : f32" % (d, got[0], z))
+        if self.flip is None:
+            self.flip = "%flip"
+            self.prologue.append("%s = arith.constant {memsched_fuzz.flip} "
+                                 "false" % self.flip)
+        self.emit("%s = arith.xori %s, %s : i1" % (c, d, self.flip))
+        return c
+
+    def cond_parity(self):
+        """i1: the counter of the innermost loop of blocks is even (a loop
+        running at least twice: both arms run in every run)."""
+        iv, _ = self.loop_ivs[-1]
+        p, c = self.fresh("bp"), self.fresh("bc")
+        self.emit("%s = arith.andi %s, %s : index" % (p, iv, self.idx(1)))
+        self.emit("%s = arith.cmpi eq, %s, %s : index" % (c, p, self.idx(0)))
+        return c
+
+    def blk_stmts(self, n):
+        """n statements in an arm or a loop body (maybe nested block
+        constructs)."""
+        for _ in range(n):
+            if self.blk_depth < 2 and self.rng.random() < 0.15:
+                self.st_blocks(nested=True)
+            else:
+                self.rng.choice(self.funcs)()
+            self.retire_some()
+
+    def make_carried(self):
+        """Views of live buffers made before a branch, for use_carried in
+        the blocks after it (views of buffers that are live-in there)."""
+        rng = self.rng
+        views = []
+        for _ in range(rng.randint(0, 2)):
+            cands = self.live_roots(readable=True)
+            if not cands:
+                break
+            r = rng.choice(cands)
+            opts = [sh for sh in SHAPES_1D + SHAPES_2D
+                    if prod(sh) < r.numel]
+            if not opts:
+                continue
+            v = self.make_view(r, rng.choice(opts), read=True)
+            if v is not None and v.ssa != r.value.ssa and \
+                    len(set(v.elements())) == len(v.elements()):
+                views.append(v)
+        return views
+
+    def view_args(self, carried, idx, vargs):
+        """carried[i] (i in idx) is now seen through block argument
+        vargs[k] (a view passed as a successor operand)."""
+        for i, (a, _) in zip(idx, vargs):
+            v = carried[i]
+            carried[i] = Value(a, v.root, v.shape, v.strides, v.offset, v.dyn,
+                               v.identity, shift=v.shift)
+            self.view_cache.append((carried[i], self.cur_block))
+            self.features.add("view-block-argument")
+
+    def use_carried(self, views):
+        """Reads (into a new buffer) or writes (in place) of views made in
+        a block above."""
+        rng = self.rng
+        for v in views:
+            if not v.root.live or rng.random() < 0.3:
+                continue
+            self.features.add("view-from-earlier-block")
+            if v.root.writable and rng.random() < 0.4:
+                self.compute_into(v)
+                continue
+            if not all(v.root.init[e] for e in v.elements()):
+                continue
+            t = self.new_alloc(v.shape)
+            self.generic([v], t.value, "scale")
+            self.mark_write(t.value, [v])
+
+    def blk_row_write(self, iv, trips):
+        """Row `iv` (the counter of a loop of blocks) of an outer 2-D buffer
+        written through a subview at a dynamic offset; the rows the loop
+        covers count as written after the loop (returns the marker)."""
+        rng = self.rng
+        local = self.ctx_local() or set()
+        cands = [r for r in self.live_roots() if r.writable and
+                 len(r.shape) == 2 and r.shape[0] >= trips and
+                 id(r) not in local and len(r.value.shape) == 2]
+        if not cands:
+            return None
+        r = rng.choice(cands)
+        v = r.value
+        C = v.shape[1]
+        inp = self.pick_input((C,), exclude=tuple(
+            o for o in self.roots if o.storage is r.storage))
+        if inp is None:
+            return None
+        sv = self.fresh("rw")
+        row = Value(sv, r, (C,), (v.strides[1],), v.offset, True,
+                    shift=v.shift)
+        self.emit("%s = memref.subview %s[%s, 0] [1, %d] [1, 1] : %s to %s"
+                  % (sv, v.ssa, iv, C, v.type, row.type))
+        self.generic([inp], row, "scale")
+        inp.root.consumed = True
+        self.features.add("dynamic-row-in-loop-of-blocks")
+        return (r, v, trips)
+
+    def blk_rows_written(self, mark):
+        if mark is None:
+            return
+        r, v, trips = mark
+        for k in range(trips):
+            for j in range(v.shape[1]):
+                r.init[v.shift + v.offset + k * v.strides[0] +
+                       j * v.strides[1]] = 1
+
+    def blk_transient(self):
+        """alloc, compute, write an outer buffer, dealloc: the transient of a
+        loop body or an arm."""
+        shape = self.shape_of_some_root()
+        out = self.pick_output(shape)
+        if out is None:
+            return False
+        t = self.new_alloc(shape)
+        if not self.compute_into(t.value, in_place_ok=False):
+            self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+                self.fconst(self.coef()), t.value.ssa, t.value.type),
+                top_op=True)
+            self.mark_write(t.value, [])
+        if self.overlaps_badly(out, [t.value]):
+            self.dealloc(t)
+            return False
+        init = all(out.root.init[e] for e in out.elements())
+        self.generic([t.value], out, "accum" if init else "scale")
+        self.mark_write(out, [t.value])
+        self.dealloc(t)
+        self.features.add("block-transient")
+        return True
+
+    def st_blocks(self, nested=False):
+        """One construct of blocks: a straight sequence, a diamond (or a
+        triangle), a loop of blocks (while or do-while form), memrefs
+        passed as block arguments; rarely a shape memsched must refuse."""
+        rng = self.rng
+        self.flush_select_deallocs()
+        self.multi_block = True
+        self.blk_depth += 1
+        kinds = ["seq", "seq", "diamond", "diamond", "diamond", "loop",
+                 "loop", "dowhile", "dowhile", "pingpong", "selfloop",
+                 "either"]
+        if self.loop_ivs and self.loop_ivs[-1][1] >= 2:
+            kinds += ["parity", "parity"]
+        kind = rng.choice(kinds)
+        if not nested and self.ctx is None and self.data_depth == 0 and \
+                not self.wrapper and self.expect_refusal is None and \
+                rng.random() < 0.04:
+            kind = rng.choice(["refuse-path", "refuse-swap", "refuse-loop"])
+        getattr(self, "blk_" + kind.replace("-", "_"))()
+        self.block_kinds.append(kind)
+        self.features.add("blocks-" + kind)
+        self.blk_depth -= 1
+        return True
+
+    def blk_seq(self):
+        """cf.br to a new block, maybe passing buffers (then used and freed
+        through the block argument) and a scalar."""
+        rng = self.rng
+        passed = self.pick_passed(3)
+        ops, args = [], []
+        for r in passed:
+            a = self.fresh("ba")
+            ops.append((r.value.ssa, r.value.type))
+            args.append((a, r.value.type))
+        scalar = None
+        if rng.random() < 0.3:
+            got = self.pick_loaded()
+            tgt = self.pick_elem_out()
+            if got is not None and tgt is not None:
+                scalar = self.fresh("bs")
+                ops.append((got[0], "f32"))
+                args.append((scalar, "f32"))
+        carried = self.make_carried()
+        vpass = [i for i in range(len(carried)) if rng.random() < 0.5]
+        vargs = []
+        for i in vpass:
+            v = carried[i]
+            ops.append((v.ssa, v.type))
+            vargs.append((self.fresh("bv"), v.type))
+        bid = self.blk_new()
+        self.emit("cf.br %s" % self.blk_ref(bid, ops))
+        self.blk_start(bid, self.dom, args + vargs)
+        for r, (a, _) in zip(passed, args):
+            self.rebind(r, a)
+        self.view_args(carried, vpass, vargs)
+        self.use_carried(carried)
+        if passed:
+            self.features.add("memref-block-argument")
+        if scalar is not None:
+            self.store_to_elem(scalar, tgt)
+            self.features.add("scalar-block-argument")
+
+    def blk_diamond(self, cond=None):
+        """cf.cond_br to two arms (one may be empty: a triangle) joining in
+        a block; each arm allocates and frees its own buffers, writes outer
+        ones, and may free (both arms alike) an outer buffer; the join may
+        take buffers and a scalar as arguments."""
+        rng = self.rng
+        data = cond is None
+        live_cond = False
+        if data:
+            if rng.random() < 0.15:
+                cond = self.cond_live()
+                live_cond = cond is not None
+            if cond is None:
+                cond = self.cond_data()
+            if self.data_depth > 0 or live_cond:
+                # Nested in an arm of a data branch (or on data the flipped
+                # runs may change): an arm may run in neither run.
+                self.coverage = "partial"
+            elif self.coverage == "all":
+                self.coverage = "flip"
+        shape = rng.choice(["full", "full", "full", "then-only",
+                            "else-only"])
+        local = self.ctx_local()
+        freed = []
+        if shape == "full" and rng.random() < 0.6:
+            # Freed at the end of both arms.
+            cands = [r for r in self.live_roots() if r.kind == "alloc" and
+                     r.consumed and not r.returned and
+                     r not in self.deferred and
+                     (local is None or id(r) in local)]
+            if cands:
+                freed = [rng.choice(cands)]
+        passed = [r for r in self.pick_passed(2) if r not in freed]
+        scalar = None
+        if rng.random() < 0.3:
+            got = self.pick_loaded()
+            tgt = self.pick_elem_out()
+            if got is not None and tgt is not None and tgt[0] not in freed:
+                scalar = got[0]
+        carried = self.make_carried()
+        T, F, J = self.blk_new(), self.blk_new(), self.blk_new()
+        args = [(self.fresh("ja"), r.value.type) for r in passed]
+        if scalar is not None:
+            args.append((self.fresh("js"), "f32"))
+
+        def join_ops(k):
+            ops = [(r.value.ssa, r.value.type) for r in passed]
+            if scalar is not None:
+                s = scalar
+                if k is not None:
+                    s = self.fresh("bs")
+                    self.emit("%s = arith.mulf %s, %s : f32" % (
+                        s, scalar, self.fconst([0.5, -1.5][k])))
+                ops.append((s, "f32"))
+            return ops
+
+        base_dom = self.dom
+        saved = self.bindings()
+        start = [(r, bytearray(r.init)) for r in self.roots]
+        then_ref = self.blk_ref(T) if shape != "else-only" else \
+            self.blk_ref(J, join_ops(None))
+        else_ref = self.blk_ref(F) if shape != "then-only" else \
+            self.blk_ref(J, join_ops(None))
+        self.emit("cf.cond_br %s, %s, %s" % (cond, then_ref, else_ref))
+        ends = []
+        for k, bid in enumerate((T, F)):
+            if (k == 0 and shape == "else-only") or \
+                    (k == 1 and shape == "then-only"):
+                ends.append([(r, bytearray(r.init)) for r, _ in start])
+                continue
+            self.blk_start(bid, base_dom)
+            self.data_depth += data
+            self.ctx_open("arm")
+            self.use_carried(carried)
+            if rng.random() < 0.6:
+                self.blk_transient()
+            self.blk_stmts(rng.randint(0, 3))
+            self.ctx_close()
+            self.data_depth -= data
+            for r in freed:
+                self.dealloc(r)
+                r.live = True
+            self.emit("cf.br %s" % self.blk_ref(J, join_ops(k)))
+            ends.append([(r, bytearray(r.init)) for r, _ in start])
+            for r, init in start:
+                r.init[:] = init
+            self.restore_bindings(saved)
+        # What both arms initialised.
+        for (r, a), (_, b) in zip(ends[0], ends[1]):
+            r.init[:] = bytes(x & y for x, y in zip(a, b))
+        for r in freed:
+            r.live = False
+            self.features.add("freed-in-both-arms")
+        self.blk_start(J, base_dom, args)
+        for r, (a, _) in zip(passed, args):
+            self.rebind(r, a)
+        if passed:
+            self.features.add("memref-join-argument")
+        if scalar is not None:
+            self.store_to_elem(args[-1][0], tgt)
+            self.features.add("scalar-join-argument")
+        self.use_carried([v for v in carried if v.root not in freed])
+        self.features.add("diamond-" + ("data" if data else "parity"))
+
+    def blk_parity(self):
+        self.blk_diamond(self.cond_parity())
+
+    def blk_loop(self):
+        """A loop of blocks, while form: header(counter, buffers) tests the
+        counter, the body allocates, computes and frees, then branches
+        back."""
+        rng = self.rng
+        trips = rng.choice([1, 2, 2, 3])
+        passed = self.pick_passed(2)
+        H, B, E = self.blk_new(), self.blk_new(), self.blk_new()
+        iv = self.fresh("bi")
+        args = [(iv, "index")] + [(self.fresh("ha"), r.value.type)
+                                  for r in passed]
+        ops = [(self.idx(0), "index")] + [(r.value.ssa, r.value.type)
+                                         for r in passed]
+        carried = self.make_carried()
+        vpass = [i for i in range(len(carried)) if rng.random() < 0.4]
+        vargs = []
+        for i in vpass:
+            v = carried[i]
+            ops.append((v.ssa, v.type))
+            vargs.append((self.fresh("hv"), v.type))
+        base_dom = self.dom
+        self.emit("cf.br %s" % self.blk_ref(H, ops))
+        self.blk_start(H, base_dom, args + vargs)
+        for r, (a, _) in zip(passed, args[1:]):
+            self.rebind(r, a)
+        self.view_args(carried, vpass, vargs)
+        header_dom = self.dom
+        at_header = self.bindings()
+        c = self.fresh("bc")
+        self.emit("%s = arith.cmpi slt, %s, %s : index" % (
+            c, iv, self.idx(trips)))
+        self.emit("cf.cond_br %s, %s, %s" % (c, self.blk_ref(B),
+                                             self.blk_ref(E)))
+        self.blk_start(B, header_dom)
+        self.loop_ivs.append((iv, trips))
+        self.ctx_open("loop")
+        self.use_carried(carried)
+        self.blk_transient()
+        rows = self.blk_row_write(iv, trips) if rng.random() < 0.4 else None
+        self.blk_stmts(rng.randint(0, 3))
+        if trips >= 2 and rng.random() < 0.3:
+            self.blk_depth += 1
+            self.blk_parity()
+            self.blk_depth -= 1
+        self.ctx_close()
+        self.blk_rows_written(rows)
+        self.loop_ivs.pop()
+        i1 = self.fresh("bi")
+        self.emit("%s = arith.addi %s, %s : index" % (i1, iv, self.idx(1)))
+        self.emit("cf.br %s" % self.blk_ref(
+            H, [(i1, "index")] + [(r.value.ssa, r.value.type)
+                                  for r in passed] + vargs))
+        self.restore_bindings(at_header)
+        self.blk_start(E, header_dom)
+        if passed:
+            self.features.add("memref-loop-argument")
+
+    def blk_dowhile(self):
+        """A loop of blocks, do-while form: the body allocates a buffer,
+        computes it, and either frees it in a latch block before branching
+        back, or leaves the loop with it allocated (freed later)."""
+        rng = self.rng
+        trips = rng.choice([2, 3])  # (the latch runs: coverage "all")
+        B, L, E = self.blk_new(), self.blk_new(), self.blk_new()
+        iv = self.fresh("bi")
+        base_dom = self.dom
+        self.emit("cf.br %s" % self.blk_ref(B, [(self.idx(0), "index")]))
+        self.blk_start(B, base_dom, [(iv, "index")])
+        body_dom = self.dom
+        self.loop_ivs.append((iv, trips))
+        nb = self.new_alloc(self.shape_of_some_root(), arena=False)
+        if not self.compute_into(nb.value, in_place_ok=False):
+            self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+                self.fconst(self.coef()), nb.value.ssa, nb.value.type),
+                top_op=True)
+            self.mark_write(nb.value, [])
+        self.ctx_open("loop")
+        self.blk_stmts(rng.randint(0, 3))
+        self.ctx_close()
+        self.loop_ivs.pop()
+        i1, c = self.fresh("bi"), self.fresh("bc")
+        self.emit("%s = arith.addi %s, %s : index" % (i1, iv, self.idx(1)))
+        self.emit("%s = arith.cmpi slt, %s, %s : index" % (
+            c, i1, self.idx(trips)))
+        through_arg = nb.alloc_type is None and rng.random() < 0.4
+        t = nb.value.type
+        if through_arg:
+            la, ea = self.fresh("la"), self.fresh("ea")
+            self.emit("cf.cond_br %s, %s, %s" % (
+                c, self.blk_ref(L, [(nb.value.ssa, t)]),
+                self.blk_ref(E, [(nb.value.ssa, t)])))
+            saved = self.bindings()
+            self.blk_start(L, body_dom, [(la, t)])
+            self.rebind(nb, la, alias_ok=False)
+            self.dealloc(nb)
+            nb.live = True
+            self.restore_bindings(saved)
+            self.emit("cf.br %s" % self.blk_ref(B, [(i1, "index")]))
+            self.blk_start(E, body_dom, [(ea, t)])
+            self.rebind(nb, ea)
+            self.features.add("freed-through-block-argument")
+        else:
+            self.emit("cf.cond_br %s, %s, %s" % (c, self.blk_ref(L),
+                                                 self.blk_ref(E)))
+            self.blk_start(L, body_dom)
+            self.dealloc(nb)
+            nb.live = True
+            self.emit("cf.br %s" % self.blk_ref(B, [(i1, "index")]))
+            self.blk_start(E, body_dom)
+        self.features.add("alloc-in-loop-live-out")
+
+    def blk_selfloop(self):
+        """A loop of blocks whose body branches back to its own start
+        (cf.cond_br to itself and the exit): what it allocates it frees."""
+        rng = self.rng
+        trips = rng.choice([1, 2, 3])
+        B, E = self.blk_new(), self.blk_new()
+        iv = self.fresh("bi")
+        base_dom = self.dom
+        self.emit("cf.br %s" % self.blk_ref(B, [(self.idx(0), "index")]))
+        self.blk_start(B, base_dom, [(iv, "index")])
+        self.loop_ivs.append((iv, trips))
+        self.ctx_open("loop")
+        self.blk_transient()
+        self.blk_stmts(rng.randint(0, 2))
+        self.ctx_close()
+        self.loop_ivs.pop()
+        i1, c = self.fresh("bi"), self.fresh("bc")
+        self.emit("%s = arith.addi %s, %s : index" % (i1, iv, self.idx(1)))
+        self.emit("%s = arith.cmpi slt, %s, %s : index" % (
+            c, i1, self.idx(trips)))
+        self.emit("cf.cond_br %s, %s, %s" % (
+            c, self.blk_ref(B, [(i1, "index")]), self.blk_ref(E)))
+        self.blk_start(E, self.dom)
+
+    def blk_either(self):
+        """cf.cond_br to one block passing one of two buffers as its
+        argument: the argument may be either; written through it, the
+        buffers read around that write through their own values."""
+        rng = self.rng
+        cond = self.cond_parity() if self.loop_ivs and \
+            self.loop_ivs[-1][1] >= 2 and rng.random() < 0.5 \
+            else self.cond_data()
+        shape = rng.choice(SHAPES_1D[:5] + SHAPES_2D[:6])
+        a = self.refuse_buffer(shape)
+        b = self.new_alloc(shape, arena=False)
+        if not self.compute_into(b.value, in_place_ok=False):
+            self.generic([a.value], b.value, "scale")
+        self.mark_write(b.value, [])
+        J = self.blk_new()
+        t = a.value.type
+        m = self.fresh("em")
+        self.emit("cf.cond_br %s, %s, %s" % (
+            cond, self.blk_ref(J, [(a.value.ssa, t)]),
+            self.blk_ref(J, [(b.value.ssa, t)])))
+        self.blk_start(J, self.dom, [(m, t)])
+        mv = Value(m, a, shape, a.value.strides, 0, False, True)
+        before = self.new_alloc(shape)
+        self.generic([a.value], before.value, "scale")
+        self.mark_write(before.value, [a.value])
+        inp = self.pick_input(shape, exclude=tuple(
+            r for r in self.roots if r.storage in (a.storage, b.storage)))
+        if inp is not None:
+            self.generic([inp], mv, "accum")
+            inp.root.consumed = True
+        else:
+            self.generic([mv], mv, "scale")
+        after = self.new_alloc(shape)
+        self.generic([b.value], after.value, "scale")
+        self.mark_write(after.value, [b.value])
+        a.consumed = b.consumed = True
+        self.features.add("memref-join-either")
+
+    def blk_pingpong(self):
+        """Two buffers swapped through the header's arguments of a loop of
+        blocks: each argument is one buffer or the other depending on the
+        iteration (the buffers are freed through their own values)."""
+        rng = self.rng
+        shape = rng.choice(SHAPES_1D[:5] + SHAPES_2D[:6])
+        a = self.new_alloc(shape, arena=False)
+        b = self.new_alloc(shape, arena=False)
+        for r in (a, b):
+            if not self.compute_into(r.value, in_place_ok=False):
+                self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+                    self.fconst(self.coef()), r.value.ssa, r.value.type),
+                    top_op=True)
+                self.mark_write(r.value, [])
+        trips = rng.choice([1, 2, 3])
+        H, B, E = self.blk_new(), self.blk_new(), self.blk_new()
+        iv, p, q = self.fresh("bi"), self.fresh("pp"), self.fresh("pq")
+        t = a.value.type
+        base_dom = self.dom
+        self.emit("cf.br %s" % self.blk_ref(H, [(self.idx(0), "index"),
+                                                (a.value.ssa, t),
+                                                (b.value.ssa, t)]))
+        self.blk_start(H, base_dom, [(iv, "index"), (p, t), (q, t)])
+        header_dom = self.dom
+        c = self.fresh("bc")
+        self.emit("%s = arith.cmpi slt, %s, %s : index" % (
+            c, iv, self.idx(trips)))
+        self.emit("cf.cond_br %s, %s, %s" % (c, self.blk_ref(B),
+                                             self.blk_ref(E)))
+        self.blk_start(B, header_dom)
+        pv = Value(p, a, shape, a.value.strides, 0, False, True)
+        qv = Value(q, b, shape, b.value.strides, 0, False, True)
+        tmp = self.new_alloc(shape, arena=False)
+        self.generic([pv], tmp.value, "scale")
+        inp = self.pick_input(shape, exclude=(a, b))
+        if inp is not None and rng.random() < 0.5:
+            self.generic([tmp.value, inp], qv, "axpby")
+        else:
+            self.generic([tmp.value, pv], qv, "axpby")
+        self.dealloc(tmp)
+        i1 = self.fresh("bi")
+        self.emit("%s = arith.addi %s, %s : index" % (i1, iv, self.idx(1)))
+        self.emit("cf.br %s" % self.blk_ref(H, [(i1, "index"), (q, t),
+                                                (p, t)]))
+        self.blk_start(E, header_dom)
+        out = self.new_alloc(shape)
+        self.generic([pv], out.value, "scale")
+        self.mark_write(out.value, [])
+        a.consumed = b.consumed = True
+        self.features.add("block-argument-pingpong")
+
+    # ---- shapes memsched must refuse (the program stays as it is) ---------
+    def refuse_buffer(self, shape=None):
+        shape = shape or self.rng.choice(SHAPES_1D[:5] + SHAPES_2D[:6])
+        x = self.new_alloc(shape, arena=False)
+        if not self.compute_into(x.value, in_place_ok=False):
+            self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+                self.fconst(self.coef()), x.value.ssa, x.value.type),
+                top_op=True)
+            self.mark_write(x.value, [])
+        return x
+
+    def prep_out(self, shape, exclude):
+        """A view of a live buffer outside `exclude`, or of a new buffer
+        (filled), for read_out; made before a branch."""
+        out = self.pick_output(shape, exclude=exclude)
+        if out is None:
+            o = self.new_alloc(shape, arena=False)
+            self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+                self.fconst(self.coef()), o.value.ssa, o.value.type),
+                top_op=True)
+            self.mark_write(o.value, [])
+            out = o.value
+        return out
+
+    def read_out(self, v, out):
+        init = all(out.root.init[e] for e in out.elements())
+        self.generic([v], out, "accum" if init else "scale")
+        self.mark_write(out, [v])
+
+    def blk_refuse_path(self):
+        """A buffer freed on one arm only (then, after the join, on the
+        other path by a second branch on the same condition): which buffers
+        are allocated at the join depends on the path."""
+        cond = self.cond_data()
+        if self.coverage == "all":
+            self.coverage = "flip"
+        x = self.refuse_buffer()
+        out = self.prep_out(x.shape, (x,))
+        T, F, J, K, M = [self.blk_new() for _ in range(5)]
+        base_dom = self.dom
+        self.emit("cf.cond_br %s, %s, %s" % (cond, self.blk_ref(T),
+                                             self.blk_ref(F)))
+        start = [(r, bytearray(r.init)) for r in self.roots]
+        self.blk_start(T, base_dom)
+        self.read_out(x.value, out)
+        self.dealloc(x)
+        self.emit("cf.br %s" % self.blk_ref(J))
+        after_t = [(r, bytearray(r.init)) for r, _ in start]
+        for r, init in start:
+            r.init[:] = init
+        self.blk_start(F, base_dom)
+        self.emit("cf.br %s" % self.blk_ref(J))
+        for (r, a), (_, b) in zip(after_t, start):
+            r.init[:] = bytes(u & w for u, w in zip(a, b))
+        self.blk_start(J, base_dom)
+        self.emit("cf.cond_br %s, %s, %s" % (cond, self.blk_ref(M),
+                                             self.blk_ref(K)))
+        self.blk_start(K, self.dom)
+        x.live = True
+        self.dealloc(x)
+        self.emit("cf.br %s" % self.blk_ref(M))
+        self.blk_start(M, self.dom - {K})
+        x.consumed = True
+        self.expect_refusal = "path"
+
+    def blk_refuse_swap(self):
+        """Two buffers handed to the join in either order; the join frees
+        both through its arguments (each may be either buffer)."""
+        cond = self.cond_data()
+        if self.coverage == "all":
+            self.coverage = "flip"
+        a = self.refuse_buffer()
+        shape = a.shape
+        b = self.new_alloc(shape, arena=False)
+        self.generic([a.value], b.value, "scale")
+        self.mark_write(b.value, [a.value])
+        J = self.blk_new()
+        t = a.value.type
+        p, q = self.fresh("sp"), self.fresh("sq")
+        self.emit("cf.cond_br %s, %s, %s" % (
+            cond, self.blk_ref(J, [(a.value.ssa, t), (b.value.ssa, t)]),
+            self.blk_ref(J, [(b.value.ssa, t), (a.value.ssa, t)])))
+        self.blk_start(J, self.dom, [(p, t), (q, t)])
+        pv = Value(p, a, shape, a.value.strides, 0, False, True)
+        qv = Value(q, b, shape, b.value.strides, 0, False, True)
+        self.read_out(pv, self.prep_out(shape, (a, b)))
+        self.read_out(qv, self.prep_out(shape, (a, b)))
+        self.emit("memref.dealloc %s : %s" % (p, t), top_op=True)
+        self.emit("memref.dealloc %s : %s" % (q, t), top_op=True)
+        a.live = b.live = False
+        a.consumed = b.consumed = True
+        self.expect_refusal = "swap"
+
+    def blk_refuse_loop(self):
+        """A do-while loop of blocks whose allocation is freed on the back
+        edge inside an scf.if or by a helper (memsched does not count a
+        nested deallocation nor a callee's): for memsched the buffer may or
+        may not be allocated when the loop starts again."""
+        trips = self.rng.choice([2, 3])
+        shape = self.rng.choice(SHAPES_1D[:5] + SHAPES_2D[:6])
+        out = self.prep_out(shape, ())
+        B, E = self.blk_new(), self.blk_new()
+        iv = self.fresh("bi")
+        base_dom = self.dom
+        self.emit("cf.br %s" % self.blk_ref(B, [(self.idx(0), "index")]))
+        self.blk_start(B, base_dom, [(iv, "index")])
+        x = self.refuse_buffer(shape)
+        self.read_out(x.value, out)
+        i1, c = self.fresh("bi"), self.fresh("bc")
+        self.emit("%s = arith.addi %s, %s : index" % (i1, iv, self.idx(1)))
+        self.emit("%s = arith.cmpi slt, %s, %s : index" % (
+            c, i1, self.idx(trips)))
+        t = x.value.type
+        if self.calls and self.rng.random() < 0.5:
+            # Freed on the back edge by a helper (memsched does not count a
+            # callee's deallocation of its argument): allocated at the top
+            # of the loop when it comes from the back edge only.
+            L = self.blk_new()
+            name = "@release%d" % (len(self.helpers) + 1)
+            self.helpers.append("func.func private %s(%%m: %s) {\n"
+                                "  memref.dealloc %%m : %s\n  return\n}" % (
+                                    name, t, t))
+            self.emit("cf.cond_br %s, %s, %s" % (c, self.blk_ref(L),
+                                                 self.blk_ref(E)))
+            body_dom = self.dom
+            self.blk_start(L, body_dom)
+            self.emit("func.call %s(%s) : (%s) -> ()" % (name, x.value.ssa, t),
+                      top_op=True)
+            self.emit("cf.br %s" % self.blk_ref(B, [(i1, "index")]))
+            self.blk_start(E, body_dom)
+            self.features.add("freed-by-callee-on-back-edge")
+        else:
+            self.emit("scf.if %s {" % c, top_op=True)
+            self.emit("  memref.dealloc %s : %s" % (x.value.ssa, t))
+            self.emit("}")
+            self.emit("cf.cond_br %s, %s, %s" % (
+                c, self.blk_ref(B, [(i1, "index")]), self.blk_ref(E)))
+            self.blk_start(E, self.dom)
+            self.features.add("freed-in-scf.if-on-back-edge")
+        x.consumed = True
+        self.expect_refusal = "loop"
+
     # ---- whole program ---------------------------------------------------
     def make_args(self):
         n = self.rng.randint(1, 4)
@@ -3061,6 +3977,10 @@ class Gen:
                     self.make_global()
             if self.rng.random() < self.p_wrap:
                 self.make_wrapped_args()
+                if self.blocky and self.brng.random() < 0.67:
+                    # memsched leaves a caller of a body of several blocks
+                    # unchanged (no peak to check): fewer of those.
+                    self.blocky, self.p_block = False, 0.0
             else:
                 self.make_args()
             for r in self.args:
@@ -3097,11 +4017,22 @@ class Gen:
                 (self.st_call_view, 0 if "returned-view" in w else 2),
             ]
         funcs = [f for f, w in stmts for _ in range(w)]
+        self.funcs = funcs
+        if self.blocky:
+            self.arg_values = [r.value for r in self.args
+                               if r.value.ssa == r.name]
         guard = 0
         while self.top_ops < self.target and guard < 400:
             guard += 1
+            if self.p_block and self.brng.random() < self.p_block:
+                self.st_blocks()
+                self.retire_some()
+                continue
             f = self.rng.choice(funcs)
             f()
+            self.retire_some()
+        if self.blocky and not self.multi_block:
+            self.st_blocks()
             self.retire_some()
         self.finish()
 
@@ -3172,6 +4103,12 @@ class Gen:
                 r.consumed = True
             self.results = []
             self.features.add("wrapper-allocates-results")
+        exits = None
+        if self.multi_block and self.rng.random() < 0.3:
+            # Two exit blocks, each freeing what is left and returning.
+            exits = (self.cond_data(), len(self.lines))
+            if self.coverage == "all":
+                self.coverage = "flip"
         for r in self.roots:
             if r.kind == "alloc" and r.live and not r.returned and \
                     r not in self.deferred and r.consumed:
@@ -3188,12 +4125,52 @@ class Gen:
                 # A callee frees all its allocations (memsched).
                 self.dealloc(r)
         for r in self.roots:
+            if self.blocky and r.kind == "alloc" and r.live and \
+                    not r.returned:
+                # No leak on any path of a program with blocks.
+                self.dealloc(r)
+        for r in self.roots:
             if r.kind == "alloc" and r.live and not r.returned:
                 # Leaked: a buffer that lives to the end without escaping.
                 self.features.add("leak")
         for r in self.results:
             if not all(r.init):
                 raise AssertionError("returning an uninitialised buffer")
+        if exits:
+            self.two_exits(*exits)
+
+    def return_line(self):
+        if self.results:
+            return "  return %s : %s" % (
+                ", ".join(r.value.ssa for r in self.results),
+                ", ".join(r.value.type for r in self.results))
+        return "  return"
+
+    def two_exits(self, cond, mark):
+        """The deallocations emitted since `mark` go into two exit blocks
+        (a copy with renamed values in the first), each returning."""
+        tail = self.lines[mark:]
+        del self.lines[mark:]
+        names = []
+        for line in tail:
+            m = re.match(r"^\s*(%[\w]+)(?::\d+)?\s*=", line)
+            if m:
+                names.append(m.group(1))
+        copy = []
+        for line in tail:
+            for n in names:
+                line = re.sub(re.escape(n) + r"(?!\w)", n + "x", line)
+            copy.append(line)
+        R1, R2 = self.blk_new(), self.blk_new()
+        self.emit("cf.cond_br %s, %s, %s" % (cond, self.blk_ref(R1),
+                                             self.blk_ref(R2)))
+        base = self.dom
+        self.blk_start(R1, base)
+        self.lines += copy
+        self.lines.append(self.return_line())
+        self.blk_start(R2, base)
+        self.lines += tail
+        self.features.add("blocks-two-exits")
 
     def render(self):
         self.body()
@@ -3207,6 +4184,14 @@ class Gen:
                "// top-level ops (views and constants aside): %d" %
                self.top_ops,
                "// features: " + ", ".join(sorted(self.features))]
+        if self.multi_block:
+            # For run_fuzz.py: which blocks run (README.md, "blocks").
+            out.append("// blocks: %d, coverage %s, flip %s, refusal %s, "
+                       "function %s" % (
+                           self.nblocks + 1, self.coverage,
+                           "yes" if self.flip else "no",
+                           self.expect_refusal or "none",
+                           self.body_name[1:]))
         out += [g.decl for g in self.globals]
         out += [g.decl for g in self.llvm_globals]
         header, wrapper = out, []
@@ -3233,12 +4218,24 @@ class Gen:
         for k in sorted(self.index_consts):
             out.append("  %s = arith.constant %d : index" % (
                 self.index_consts[k], k))
-        out += self.lines
-        if self.results:
-            out.append("  return %s : %s" % (
-                ", ".join(r.value.ssa for r in self.results), res_types))
-        else:
-            out.append("  return")
+        out += ["  " + line for line in self.prologue]
+        lines = list(self.lines)
+        lines.append(self.return_line())
+        if self.multi_block and self.rng.random() < 0.4:
+            # The blocks after the entry block in another order (dominance
+            # is the CFG's, not the text's).
+            first = next(i for i, l in enumerate(lines)
+                         if l.startswith("^bb"))
+            chunks = []
+            for l in lines[first:]:
+                if l.startswith("^bb"):
+                    chunks.append([])
+                chunks[-1].append(l)
+            self.rng.shuffle(chunks)
+            lines = lines[:first] + [l for c in chunks for l in c]
+            self.features.add("blocks-out-of-order")
+            header[2] = "// features: " + ", ".join(sorted(self.features))
+        out += lines
         out.append("}")
         if "callee-peak" in self.avoid:
             # Callees before their callers (with --mlir-disable-threading,
@@ -3309,6 +4306,9 @@ GROUPS = {
     "huge-dead": "allocations of huge shapes nothing uses",
     "returned-view": "calls of helpers returning their argument (after "
                      "scaling it in place, sometimes), read by the caller",
+    "blocks": "bodies of several blocks: cf.br sequences, cf.cond_br "
+              "diamonds, loops of blocks, memrefs as block arguments, and "
+              "rarely a shape memsched must refuse",
 }
 
 
@@ -3363,7 +4363,8 @@ def main():
         flags += " --min-ops %d --max-ops %d" % (a.min_ops, a.max_ops)
     text = Gen(a.seed, a.min_ops, a.max_ops, calls=a.calls,
                avoid=a.avoid, classic=a.classic, without=a.without,
-               flags=flags, chain=a.chain).render()
+               flags=flags, chain=a.chain,
+               only_blocks=a.only == ["blocks"]).render()
     if a.output == "-":
         sys.stdout.write(text)
     else:

@@ -30,6 +30,8 @@ enum class ArgAccess : uint8_t { None = 0, Read = 1, Write = 2 };
 struct CalleeSummary {
   /// Per callee argument.
   SmallVector<ArgAccess> args;
+  /// The callee frees memory an argument points into.
+  bool freesArgument = false;
 };
 
 /// The summary of `callee`, or nullopt when its effects are unknown.

@@ -18,18 +18,18 @@
 namespace mlir {
 namespace memsched {
 
-/// An op whose only effects allocate its memref result: a single result,
-/// or the memref and async tokens (`gpu.alloc async`).
+/// An op whose only effects allocate its single memref result.
 bool isAllocation(Operation *op);
 
 /// An op that allocates a memref it returns (an Allocate effect on one of its
 /// memref results) but is not an allocation memsched can size and move, e.g.
-/// one with further results that are not async tokens. The analysis refuses
-/// these rather than count them as zero bytes.
+/// `gpu.alloc async`, which also returns a token: asynchronous work runs in
+/// the order its tokens allow, not in the order of the block. The analysis
+/// refuses these rather than count them as zero bytes.
 bool isUnrecognisedAllocation(Operation *op);
 
 /// The value an op frees when its only effects free one memref operand and it
-/// has no results but async tokens (`gpu.dealloc async`); null otherwise.
+/// has no results; null otherwise.
 Value getDeallocatedValue(Operation *op);
 
 /// The shape upstream's ownership-based deallocation emits to free a buffer

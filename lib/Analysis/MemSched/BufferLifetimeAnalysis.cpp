@@ -65,9 +65,10 @@ static std::string unrecognisedAllocationReason(Operation *op) {
                         .str();
   if (op->getNumResults() > 1)
     why += " (it also returns " + std::to_string(op->getNumResults() - 1) +
-           " other result(s))";
-  return why + "; allocate with an op that returns only the memref (and "
-               "async tokens), e.g. memref.alloc or gpu.alloc";
+           " other result(s), e.g. the token of asynchronous work, which "
+           "runs in the order its tokens allow, not in the block's)";
+  return why + "; allocate with an op that returns only the memref, e.g. "
+               "memref.alloc or gpu.alloc without async";
 }
 
 //===----------------------------------------------------------------------===//
@@ -110,7 +111,10 @@ private:
   /// block's, and every value compared against it is memory that cannot be
   /// that buffer (an argument, a global, another of the block's buffers
   /// still allocated there).
-  bool isUnconditional(const ConditionalFree &cf);
+  bool isUnconditional(const ConditionalFree &cf, Operation *at);
+  /// Whether every free of the memory of root `r` is a memref.dealloc of the
+  /// block after `at` (none by a call, inside a region, or before `at`).
+  bool onlyFreedAfter(unsigned r, Operation *at);
   /// The uses of the values an op of the block uses (its operands and those
   /// of its nested ops that are defined in the block).
   ValueUses usesOfOperands(Operation *op);
@@ -154,6 +158,8 @@ private:
   /// Pointer extractions and comparisons that only decide a conditional free
   /// recognised as unconditional: not captures.
   DenseSet<Operation *> freeConditionOps;
+  /// The first call whose callee frees an argument's memory.
+  Operation *freeingCall = nullptr;
   DenseMap<Operation *, unsigned> blockPosition;
   DenseSet<Operation *> attachedDeallocs;
   DenseMap<Operation *, ValueUses> uses;
@@ -251,7 +257,7 @@ LogicalResult LifetimeBuilder::classify() {
     bool conditional = false;
     if (!freed)
       if (std::optional<ConditionalFree> cf = matchConditionalFree(&op))
-        if (isUnconditional(*cf)) {
+        if (isUnconditional(*cf, &op)) {
           freed = cf->freed;
           conditional = true;
           freeConditionOps.insert(cf->pointerOps.begin(),
@@ -277,10 +283,7 @@ LogicalResult LifetimeBuilder::classify() {
         buf.dealloc = &op;
         // A conditional free is always a node: its condition reads other
         // buffers' addresses, so it runs where the graph puts it.
-        // So is one with results (a token of asynchronous work): their
-        // users follow it.
-        if (!conditional && op.getNumResults() == 0 &&
-            !deallocNodes.contains(&op)) {
+        if (!conditional && !deallocNodes.contains(&op)) {
           attachedDeallocs.insert(&op);
           continue;
         }
@@ -296,7 +299,42 @@ LogicalResult LifetimeBuilder::classify() {
   return success();
 }
 
-bool LifetimeBuilder::isUnconditional(const ConditionalFree &cf) {
+bool LifetimeBuilder::onlyFreedAfter(unsigned r, Operation *at) {
+  WalkResult walk = a.rootOp->walk([&](Operation *op) {
+    if (op == a.rootOp)
+      return WalkResult::advance();
+    for (Value operand : op->getOperands()) {
+      if (!isa<BaseMemRefType>(operand.getType()) ||
+          !llvm::is_contained(aliases->rootsOf(operand), r))
+        continue;
+      // A callee may free what it is given.
+      if (isa<CallOpInterface>(op))
+        return WalkResult::interrupt();
+      if (getDeallocatedValue(op) == operand) {
+        if (op->getBlock() != a.block || positionOf(op) < positionOf(at))
+          return WalkResult::interrupt();
+        continue;
+      }
+      auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+      if (!iface) {
+        if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+          continue;
+        return WalkResult::interrupt();
+      }
+      SmallVector<MemoryEffects::EffectInstance> effects;
+      iface.getEffects(effects);
+      if (llvm::any_of(effects, [&](auto &e) {
+            return isa<MemoryEffects::Free>(e.getEffect());
+          }))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
+bool LifetimeBuilder::isUnconditional(const ConditionalFree &cf,
+                                      Operation *at) {
   const AliasRoots::RootSet &rs = aliases->rootsOf(cf.freedSource);
   if (rs.size() != 1 || aliases->root(rs.front()).kind != RootKind::Buffer ||
       aliases->rootsOf(cf.freed) != rs)
@@ -315,8 +353,9 @@ bool LifetimeBuilder::isUnconditional(const ConditionalFree &cf) {
       case RootKind::Global:
         continue;
       case RootKind::Buffer:
-        // Freed earlier in the block: its address may have been reused.
-        if (a.buffers[root.buffer].dealloc)
+        // Still allocated at the comparison (else its address may have been
+        // given to the freed buffer): freed, if at all, after it.
+        if (a.buffers[root.buffer].dealloc || !onlyFreedAfter(r, at))
           return false;
         continue;
       case RootKind::Local:
@@ -473,6 +512,8 @@ LogicalResult LifetimeBuilder::collectAccesses() {
           unknownEffects(nested);
           return;
         }
+        if (summary->freesArgument && !freeingCall)
+          freeingCall = nested;
         SmallVector<Value> accessed;
         for (auto [i, arg] : llvm::enumerate(args))
           if (summary->args[i] != ArgAccess::None) {
@@ -522,6 +563,15 @@ LogicalResult LifetimeBuilder::collectAccesses() {
         hasEffects[n] = true;
       }
     });
+  }
+  if (freeingCall) {
+    auto callee = cast<CallOpInterface>(freeingCall).resolveCallable();
+    return unsupported(
+        freeingCall,
+        "the callee @" + cast<SymbolOpInterface>(callee).getName() +
+            " frees memory it is given: memsched counts a buffer until a "
+            "memref.dealloc of it in this function; free it in the caller, "
+            "or inline the callee first (--inline)");
   }
   // Floating ops may capture too (extract_aligned_pointer_as_index, casts to
   // other types).
@@ -1085,6 +1135,22 @@ void LifetimeBuilder::run() {
   findLiveInDeallocs();
   collectEscapes();
   collectDanglingUsers();
+  // The order as written must free each buffer after the ops that use it:
+  // otherwise its peak and the graph's would disagree.
+  for (const BufferInfo &buf : a.buffers) {
+    if (!buf.dealloc)
+      continue;
+    for (unsigned t : buf.touchers)
+      if (a.nodes[t].op != buf.dealloc &&
+          positionOf(a.nodes[t].op) > positionOf(buf.dealloc)) {
+        (void)unsupported(a.nodes[t].op,
+                          "uses a buffer (or its address) after its "
+                          "deallocation by " +
+                              buf.dealloc->getName().getStringRef() +
+                              "; move the use before the deallocation");
+        return;
+      }
+  }
   if (failed(computePeaks()))
     return;
   if (a.pinAllocations)

@@ -76,6 +76,8 @@ mlir::memsched::summarizeCallee(FunctionOpInterface callee) {
         auto argIt = rootToArg.find(r);
         if (argIt == rootToArg.end())
           return WalkResult::interrupt(); // globals, unknown memory
+        if (isa<MemoryEffects::Free>(e.getEffect()))
+          summary.freesArgument = true;
         ArgAccess acc = isa<MemoryEffects::Read>(e.getEffect())
                             ? ArgAccess::Read
                             : ArgAccess::Write;

@@ -3,7 +3,6 @@
 #include "Analysis/MemSched/OpClassification.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -16,16 +15,8 @@
 using namespace mlir;
 using namespace mlir::memsched;
 
-/// Results beyond the memory ones that only order asynchronous work.
-static bool isAsyncToken(Value v) {
-  return isa<gpu::AsyncTokenType>(v.getType());
-}
-
 bool mlir::memsched::isAllocation(Operation *op) {
-  // One memref result (and, for asynchronous allocations, a token).
-  if (op->getNumResults() == 0 ||
-      !isa<MemRefType>(op->getResult(0).getType()) ||
-      !llvm::all_of(op->getResults().drop_front(), isAsyncToken))
+  if (op->getNumResults() != 1 || !isa<MemRefType>(op->getResult(0).getType()))
     return false;
   auto iface = dyn_cast<MemoryEffectOpInterface>(op);
   if (!iface || op->getNumRegions() != 0)
@@ -52,8 +43,7 @@ bool mlir::memsched::isUnrecognisedAllocation(Operation *op) {
 }
 
 Value mlir::memsched::getDeallocatedValue(Operation *op) {
-  if (!llvm::all_of(op->getResults(), isAsyncToken) ||
-      op->getNumRegions() != 0)
+  if (op->getNumResults() != 0 || op->getNumRegions() != 0)
     return nullptr;
   auto iface = dyn_cast<MemoryEffectOpInterface>(op);
   if (!iface)
