@@ -372,6 +372,11 @@ MUTANTS = [
           "it is taken as unconditional",
      "        if (a.buffers[root.buffer].dealloc || !onlyFreedAfter(r, at))",
      "        if (a.buffers[root.buffer].dealloc)"),
+    (BLA, "a conditional free compared with an argument the function freed "
+          "before it is taken as unconditional",
+     "        // memory before (its address may then have been reused).\n"
+     "        if (!onlyFreedAfter(r, at))\n          return false;",
+     "        // memory before (its address may then have been reused)."),
     (BLA, "a callee that frees an argument's memory is not refused",
      "        if (summary->freesArgument && !freeingCall)",
      "        if (false && !freeingCall)"),

@@ -3182,6 +3182,37 @@ class Gen:
                 self.rng.choice(self.funcs)()
             self.retire_some()
 
+    def loop_enter(self, iv, trips, body, exit_, header_dom):
+        """A loop header's branch into its body (while iv < trips) or out;
+        starts the body block."""
+        c = self.fresh("bc")
+        self.emit("%s = arith.cmpi slt, %s, %s : index" % (
+            c, iv, self.idx(trips)))
+        self.emit("cf.cond_br %s, %s, %s" % (c, self.blk_ref(body),
+                                             self.blk_ref(exit_)))
+        self.blk_start(body, header_dom)
+
+    def loop_step(self, iv, trips):
+        """The next counter of a loop of blocks and whether to go on."""
+        i1, c = self.fresh("bi"), self.fresh("bc")
+        self.emit("%s = arith.addi %s, %s : index" % (i1, iv, self.idx(1)))
+        self.emit("%s = arith.cmpi slt, %s, %s : index" % (
+            c, i1, self.idx(trips)))
+        return i1, c
+
+    def pass_carried(self, prob, prefix, ops):
+        """Picks views to pass to the next block (each with probability
+        `prob`): appends them to the branch operands `ops` and returns the
+        candidates, the picked indices and the new block arguments."""
+        carried = self.make_carried()
+        vpass = [i for i in range(len(carried)) if self.rng.random() < prob]
+        vargs = []
+        for i in vpass:
+            v = carried[i]
+            ops.append((v.ssa, v.type))
+            vargs.append((self.fresh(prefix), v.type))
+        return carried, vpass, vargs
+
     def make_carried(self):
         """Views of live buffers made before a branch, for use_carried in
         the blocks after it (views of buffers that are live-in there)."""
@@ -3331,13 +3362,7 @@ class Gen:
                 scalar = self.fresh("bs")
                 ops.append((got[0], "f32"))
                 args.append((scalar, "f32"))
-        carried = self.make_carried()
-        vpass = [i for i in range(len(carried)) if rng.random() < 0.5]
-        vargs = []
-        for i in vpass:
-            v = carried[i]
-            ops.append((v.ssa, v.type))
-            vargs.append((self.fresh("bv"), v.type))
+        carried, vpass, vargs = self.pass_carried(0.5, "bv", ops)
         bid = self.blk_new()
         self.emit("cf.br %s" % self.blk_ref(bid, ops))
         self.blk_start(bid, self.dom, args + vargs)
@@ -3471,13 +3496,7 @@ class Gen:
                                   for r in passed]
         ops = [(self.idx(0), "index")] + [(r.value.ssa, r.value.type)
                                          for r in passed]
-        carried = self.make_carried()
-        vpass = [i for i in range(len(carried)) if rng.random() < 0.4]
-        vargs = []
-        for i in vpass:
-            v = carried[i]
-            ops.append((v.ssa, v.type))
-            vargs.append((self.fresh("hv"), v.type))
+        carried, vpass, vargs = self.pass_carried(0.4, "hv", ops)
         base_dom = self.dom
         self.emit("cf.br %s" % self.blk_ref(H, ops))
         self.blk_start(H, base_dom, args + vargs)
@@ -3486,12 +3505,7 @@ class Gen:
         self.view_args(carried, vpass, vargs)
         header_dom = self.dom
         at_header = self.bindings()
-        c = self.fresh("bc")
-        self.emit("%s = arith.cmpi slt, %s, %s : index" % (
-            c, iv, self.idx(trips)))
-        self.emit("cf.cond_br %s, %s, %s" % (c, self.blk_ref(B),
-                                             self.blk_ref(E)))
-        self.blk_start(B, header_dom)
+        self.loop_enter(iv, trips, B, E, header_dom)
         self.loop_ivs.append((iv, trips))
         self.ctx_open("loop")
         self.use_carried(carried)
@@ -3538,10 +3552,7 @@ class Gen:
         self.blk_stmts(rng.randint(0, 3))
         self.ctx_close()
         self.loop_ivs.pop()
-        i1, c = self.fresh("bi"), self.fresh("bc")
-        self.emit("%s = arith.addi %s, %s : index" % (i1, iv, self.idx(1)))
-        self.emit("%s = arith.cmpi slt, %s, %s : index" % (
-            c, i1, self.idx(trips)))
+        i1, c = self.loop_step(iv, trips)
         through_arg = nb.alloc_type is None and rng.random() < 0.4
         t = nb.value.type
         if through_arg:
@@ -3585,10 +3596,7 @@ class Gen:
         self.blk_stmts(rng.randint(0, 2))
         self.ctx_close()
         self.loop_ivs.pop()
-        i1, c = self.fresh("bi"), self.fresh("bc")
-        self.emit("%s = arith.addi %s, %s : index" % (i1, iv, self.idx(1)))
-        self.emit("%s = arith.cmpi slt, %s, %s : index" % (
-            c, i1, self.idx(trips)))
+        i1, c = self.loop_step(iv, trips)
         self.emit("cf.cond_br %s, %s, %s" % (
             c, self.blk_ref(B, [(i1, "index")]), self.blk_ref(E)))
         self.blk_start(E, self.dom)
@@ -3655,12 +3663,7 @@ class Gen:
                                                 (b.value.ssa, t)]))
         self.blk_start(H, base_dom, [(iv, "index"), (p, t), (q, t)])
         header_dom = self.dom
-        c = self.fresh("bc")
-        self.emit("%s = arith.cmpi slt, %s, %s : index" % (
-            c, iv, self.idx(trips)))
-        self.emit("cf.cond_br %s, %s, %s" % (c, self.blk_ref(B),
-                                             self.blk_ref(E)))
-        self.blk_start(B, header_dom)
+        self.loop_enter(iv, trips, B, E, header_dom)
         pv = Value(p, a, shape, a.value.strides, 0, False, True)
         qv = Value(q, b, shape, b.value.strides, 0, False, True)
         tmp = self.new_alloc(shape, arena=False)
@@ -3790,10 +3793,7 @@ class Gen:
         self.blk_start(B, base_dom, [(iv, "index")])
         x = self.refuse_buffer(shape)
         self.read_out(x.value, out)
-        i1, c = self.fresh("bi"), self.fresh("bc")
-        self.emit("%s = arith.addi %s, %s : index" % (i1, iv, self.idx(1)))
-        self.emit("%s = arith.cmpi slt, %s, %s : index" % (
-            c, i1, self.idx(trips)))
+        i1, c = self.loop_step(iv, trips)
         t = x.value.type
         if self.calls and self.rng.random() < 0.5:
             # Freed on the back edge by a helper (memsched does not count a

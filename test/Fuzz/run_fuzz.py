@@ -243,17 +243,20 @@ def use_after_dealloc(text):
             return None if report else state
 
         out = {id(b): None for b in blocks}
+
+        def entry_state(i, b):
+            """Buffers freed on every path into b (None: no path known)."""
+            if i == 0:
+                return set()
+            ins = [out[id(p)] for p in preds[id(b)] if out[id(p)] is not None]
+            return set.intersection(*ins) if ins else None
+
         for _ in range(2 * len(blocks) + 2):
             changed = False
             for i, b in enumerate(blocks):
-                if i == 0:
-                    inn = set()
-                else:
-                    ins = [out[id(p)] for p in preds[id(b)]
-                           if out[id(p)] is not None]
-                    if not ins:
-                        continue
-                    inn = set.intersection(*ins)
+                inn = entry_state(i, b)
+                if inn is None:
+                    continue
                 o = transfer(b, inn, False)
                 if o != out[id(b)]:
                     out[id(b)] = o
@@ -261,14 +264,9 @@ def use_after_dealloc(text):
             if not changed:
                 break
         for i, b in enumerate(blocks):
-            if i == 0:
-                inn = set()
-            else:
-                ins = [out[id(p)] for p in preds[id(b)]
-                       if out[id(p)] is not None]
-                if not ins:
-                    continue
-                inn = set.intersection(*ins)
+            inn = entry_state(i, b)
+            if inn is None:
+                continue
             bad = transfer(b, inn, True)
             if bad:
                 return bad

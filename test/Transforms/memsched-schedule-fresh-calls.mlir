@@ -158,3 +158,32 @@ func.func @calls_make_and_keep(%x: memref<64xf32>, %o: memref<64xf32>) {
   memref.dealloc %r : memref<64xf32>
   return
 }
+
+// -----
+
+// Tests a conditional free whose condition compares the buffer with an
+// argument the function freed before: the allocator may have given that
+// address to %r1, so the free may not happen and %r1 stays allocated to
+// the end; %r2 is made from %o1 after %r1 is copied into it: 512 bytes.
+// CHECK-LABEL: func.func @compared_with_freed_argument
+// CHECK-SAME: #memsched.certificate<peak = 512, lower_bound = 512
+func.func private @make(%x: memref<64xf32>) -> memref<64xf32> {
+  %a = memref.alloc() : memref<64xf32>
+  memref.copy %x, %a : memref<64xf32> to memref<64xf32>
+  return %a : memref<64xf32>
+}
+func.func @compared_with_freed_argument(%x: memref<64xf32> {llvm.noalias}, %arg: memref<64xf32> {llvm.noalias}, %o1: memref<64xf32> {llvm.noalias}, %o2: memref<64xf32> {llvm.noalias}) {
+  %q = memref.extract_aligned_pointer_as_index %arg : memref<64xf32> -> index
+  memref.dealloc %arg : memref<64xf32>
+  %r1 = call @make(%x) : (memref<64xf32>) -> memref<64xf32>
+  memref.copy %r1, %o1 : memref<64xf32> to memref<64xf32>
+  %p = memref.extract_aligned_pointer_as_index %r1 : memref<64xf32> -> index
+  %c = arith.cmpi ne, %p, %q : index
+  scf.if %c {
+    memref.dealloc %r1 : memref<64xf32>
+  }
+  %r2 = call @make(%o1) : (memref<64xf32>) -> memref<64xf32>
+  memref.copy %r2, %o2 : memref<64xf32> to memref<64xf32>
+  memref.dealloc %r2 : memref<64xf32>
+  return
+}

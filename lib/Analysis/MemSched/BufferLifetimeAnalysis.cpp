@@ -351,6 +351,10 @@ bool LifetimeBuilder::isUnconditional(const ConditionalFree &cf,
       switch (root.kind) {
       case RootKind::Argument:
       case RootKind::Global:
+        // Never the function's allocation, unless the function freed that
+        // memory before (its address may then have been reused).
+        if (!onlyFreedAfter(r, at))
+          return false;
         continue;
       case RootKind::Buffer:
         // Still allocated at the comparison (else its address may have been
