@@ -125,6 +125,8 @@ private:
   /// A memref operand whose address `op` may carry away escapes.
   void noteCaptures(Operation *op, ArrayRef<Value> accessed);
   void collectEscapes();
+  /// The floating ops of the block that feed a node (feedsNode).
+  void findFeedsNode();
   void collectDanglingUsers();
   /// Anchors each allocation to the next node and each deallocation to the
   /// previous one (touchers plus ordering edges).
@@ -140,6 +142,8 @@ private:
   FailureOr<uint64_t> blockPeak(Block &b, unsigned depth,
                                 Operation *call = nullptr);
   const std::optional<CalleeSummary> &getCallSummary(CallOpInterface call);
+  /// AliasRoots::summarizeCall of a call with memref results, per callee.
+  const std::optional<ReturnSummary> &getReturnSummary(Operation *call);
 
   bool isNode(Operation *op) const { return a.nodeIndex.count(op); }
   /// Position of an op of the block in block order.
@@ -158,12 +162,16 @@ private:
   /// Pointer extractions and comparisons that only decide a conditional free
   /// recognised as unconditional: not captures.
   DenseSet<Operation *> freeConditionOps;
+  /// Floating ops whose results reach a node (directly or through other
+  /// floating ops); the others feed no node.
+  DenseSet<Operation *> feedsNode;
   /// The first call whose callee frees an argument's memory.
   Operation *freeingCall = nullptr;
   DenseMap<Operation *, unsigned> blockPosition;
   DenseSet<Operation *> attachedDeallocs;
   DenseMap<Operation *, ValueUses> uses;
   DenseMap<Operation *, std::optional<CalleeSummary>> callSummaries;
+  DenseMap<Operation *, std::optional<ReturnSummary>> returnSummaries;
 
   struct Access {
     unsigned node;
@@ -227,10 +235,9 @@ LogicalResult LifetimeBuilder::classify() {
         return failure();
       continue;
     }
-    if (!isa<CallOpInterface>(op) ||
-        llvm::none_of(op.getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+    if (!isa<CallOpInterface>(op))
       continue;
-    std::optional<ReturnSummary> returned = AliasRoots::summarizeCall(&op);
+    const std::optional<ReturnSummary> &returned = getReturnSummary(&op);
     if (!returned)
       continue;
     for (auto [result, value] : llvm::zip(op.getResults(), *returned)) {
@@ -424,6 +431,21 @@ ValueUses LifetimeBuilder::usesOfOperands(Operation *op) {
       addValueUses(v, result);
   });
   return result;
+}
+
+const std::optional<ReturnSummary> &
+LifetimeBuilder::getReturnSummary(Operation *call) {
+  static const std::optional<ReturnSummary> none;
+  if (llvm::none_of(call->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+    return none;
+  auto callee = dyn_cast_or_null<FunctionOpInterface>(
+      cast<CallOpInterface>(call).resolveCallable());
+  if (!callee)
+    return none;
+  auto [it, inserted] = returnSummaries.try_emplace(callee);
+  if (inserted)
+    it->second = AliasRoots::summarizeCall(call);
+  return it->second;
 }
 
 const std::optional<CalleeSummary> &
@@ -639,24 +661,25 @@ void LifetimeBuilder::collectEscapes() {
   }
 }
 
-void LifetimeBuilder::collectDanglingUsers() {
-  // Floating ops that feed a node, found in reverse block order (users come
-  // after their producers).
-  DenseSet<Operation *> feedsNode;
-  SmallVector<Operation *> ops;
-  for (Operation &op : *a.block)
-    ops.push_back(&op);
-  for (Operation *op : llvm::reverse(ops)) {
-    if (!isFloating(op))
+void LifetimeBuilder::findFeedsNode() {
+  // In reverse block order: users come after their producers.
+  for (Operation &op : llvm::reverse(*a.block)) {
+    if (!isFloating(&op))
       continue;
-    for (Operation *user : op->getUsers()) {
+    for (Operation *user : op.getUsers()) {
       Operation *top = a.block->findAncestorOpInBlock(*user);
-      if (top && top != op && (isNode(top) || feedsNode.contains(top))) {
-        feedsNode.insert(op);
+      if (top && top != &op && (isNode(top) || feedsNode.contains(top))) {
+        feedsNode.insert(&op);
         break;
       }
     }
   }
+}
+
+void LifetimeBuilder::collectDanglingUsers() {
+  SmallVector<Operation *> ops;
+  for (Operation &op : *a.block)
+    ops.push_back(&op);
   // A floating op that feeds no node, and every deallocation, must come
   // before the deallocations of the buffers it uses, and after the nodes it
   // depends on: those nodes run while the buffer is allocated (or, if they
@@ -855,22 +878,10 @@ void LifetimeBuilder::findLiveInDeallocs() {
   }
   // Side-effect free users that feed no node (e.g. only the terminator)
   // still come before the deallocation, and so do the nodes they use.
-  DenseSet<Operation *> feedsNode;
-  SmallVector<Operation *> ops;
-  for (Operation &op : *a.block)
-    ops.push_back(&op);
-  for (Operation *op : llvm::reverse(ops))
-    for (Operation *user : op->getUsers()) {
-      Operation *top = a.block->findAncestorOpInBlock(*user);
-      if (top && top != op && (isNode(top) || feedsNode.contains(top))) {
-        feedsNode.insert(op);
-        break;
-      }
-    }
-  for (Operation *op : ops) {
+  for (Operation &block : *a.block) {
+    Operation *op = &block;
     auto it = usedBy.find(op);
-    if (it == usedBy.end() || isNode(op) || feedsNode.contains(op) ||
-        op->hasTrait<OpTrait::IsTerminator>())
+    if (it == usedBy.end() || !isFloating(op) || feedsNode.contains(op))
       continue;
     for (unsigned i : it->second) {
       LiveInInfo &in = a.liveIn[i];
@@ -919,7 +930,7 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
   DenseSet<Operation *> handedOver;
   uint64_t handedOverBytes = 0;
   if (call)
-    if (std::optional<ReturnSummary> returned = AliasRoots::summarizeCall(call))
+    if (const std::optional<ReturnSummary> &returned = getReturnSummary(call))
       for (const ReturnedValue &value : *returned)
         if (value.freshAlloc)
           handedOver.insert(value.freshAlloc);
@@ -951,10 +962,8 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
     if (failed(nested))
       return failure();
     // A call returning fresh buffers allocates them where it runs.
-    if (isa<CallOpInterface>(op) &&
-        llvm::any_of(op.getResultTypes(), llvm::IsaPred<BaseMemRefType>))
-      if (std::optional<ReturnSummary> returned =
-              AliasRoots::summarizeCall(&op))
+    if (isa<CallOpInterface>(op))
+      if (const std::optional<ReturnSummary> &returned = getReturnSummary(&op))
         for (auto [result, value] : llvm::zip(op.getResults(), *returned)) {
           if (!value.freshAlloc)
             continue;
@@ -1136,6 +1145,7 @@ void LifetimeBuilder::run() {
   }
   if (failed(classify()) || failed(collectAccesses()))
     return;
+  findFeedsNode();
   findLiveInDeallocs();
   collectEscapes();
   collectDanglingUsers();
