@@ -384,6 +384,22 @@ MUTANTS = [
      "      if (a.nodes[t].op != buf.dealloc &&\n"
      "          positionOf(a.nodes[t].op) > positionOf(buf.dealloc)) {",
      "      if (false) {"),
+    # --- Memory spaces and kernel launches ----------------------------------
+    (AS, "counting one memory space counts every space",
+     "  return !sizes.memorySpace || type.getMemorySpace() == *sizes.memorySpace;",
+     "  return true;"),
+    (MS, "an order that raises another memory space's peak is taken",
+     "      raises |= peak > block.getPeakAsWritten();",
+     "      raises |= false && peak > block.getPeakAsWritten();"),
+    (MS, "memory-space= is ignored: the largest space is always minimised",
+     "    if (chosen != spaces.spaces.end()) {",
+     "    if (false) {"),
+    (CE, "a kernel that allocates is summarised like one that does not",
+     "  if (allocates.wasInterrupted())\n    return std::nullopt;",
+     "  (void)allocates;"),
+    (CE, "an asynchronous kernel launch is summarised like a synchronous one",
+     "  if (!launch || launch.getAsyncToken())",
+     "  if (!launch)"),
 ]
 
 def mutate(text, index):

@@ -71,3 +71,37 @@ func.func @missing() attributes {memsched.certificate = #memsched.certificate<pe
 func.func @bad_model() attributes {memsched.certificate = #memsched.certificate<peak = 2, lower_bound = 1, size_model = "pages">} {
   return
 }
+
+// -----
+
+// Tests that a memory space's bound above its peak is rejected (the entry
+// is invalid, so the certificate's spaces cannot be parsed).
+// expected-error @+2 {{lower_bound (300 bytes) exceeds peak (200 bytes) of the memory space}}
+// expected-error @+1 {{failed to parse MemSched_CertificateAttr parameter 'spaces'}}
+func.func @space_bound_above_peak() attributes {memsched.certificate = #memsched.certificate<peak = 400, lower_bound = 100, spaces = [#memsched.space<memory_space = 1, peak = 200, lower_bound = 300>]>} {
+  return
+}
+
+// -----
+
+// Tests that a memory space cannot peak above all spaces together.
+// expected-error @+1 {{the peak of a memory space (500 bytes) exceeds peak (400 bytes), which counts every space}}
+func.func @space_above_total() attributes {memsched.certificate = #memsched.certificate<peak = 400, lower_bound = 100, spaces = [#memsched.space<memory_space = 1, peak = 500, lower_bound = 100>]>} {
+  return
+}
+
+// -----
+
+// Tests that a memory space is listed once (the default space too).
+// expected-error @+1 {{spaces lists a memory space twice}}
+func.func @space_twice() attributes {memsched.certificate = #memsched.certificate<peak = 400, lower_bound = 100, spaces = [#memsched.space<peak = 100, lower_bound = 100>, #memsched.space<peak = 200, lower_bound = 100>]>} {
+  return
+}
+
+// -----
+
+// Tests that spaces holds space entries only.
+// expected-error @+1 {{spaces must hold #memsched.space entries, got 3 : i64}}
+func.func @space_not_entry() attributes {memsched.certificate = #memsched.certificate<peak = 400, lower_bound = 100, spaces = [3]>} {
+  return
+}

@@ -34,3 +34,13 @@ func.func @large() attributes {memsched.certificate = #memsched.certificate<peak
 llvm.func @on_llvm_func() attributes {memsched.certificate = #memsched.certificate<peak = 8, lower_bound = 0>} {
   llvm.return
 }
+
+// -----
+
+// Tests that per-space entries round-trip: the default space has no
+// memory_space, an integer space prints as a memref type spells it.
+// CHECK-LABEL: func.func @spaces
+// CHECK-SAME: #memsched.certificate<peak = 4096, lower_bound = 4096, spaces = [#memsched.space<peak = 3072, lower_bound = 2048>, #memsched.space<memory_space = 1, peak = 2048, lower_bound = 2048>, #memsched.space<memory_space = #gpu.address_space<workgroup>, peak = 512, lower_bound = 0>]>
+func.func @spaces() attributes {memsched.certificate = #memsched.certificate<peak = 4096, lower_bound = 4096, spaces = [#memsched.space<peak = 3072, lower_bound = 2048>, #memsched.space<memory_space = 1, peak = 2048, lower_bound = 2048>, #memsched.space<memory_space = #gpu.address_space<workgroup>, peak = 512, lower_bound = 0>]>} {
+  return
+}

@@ -48,3 +48,102 @@ func.func @sync_branches(%in: memref<1024xf32> {llvm.noalias}, %o1: memref<1024x
   gpu.dealloc %b : memref<1024xf32>
   return
 }
+
+// -----
+
+// Tests kernel launches after outlining: gpu.launch_func of a kernel in the
+// module reads its first parameter and writes its second, as the kernel's
+// body says, so the second buffer's work moves after the first's free
+// (8192 -> 4096 bytes), as for the copies above.
+// CHECK-LABEL: func.func @launches
+// CHECK-SAME: #memsched.certificate<peak = 4096, lower_bound = 4096
+// CHECK: %[[A:.+]] = gpu.alloc () : memref<1024xf32>
+// CHECK-NEXT: gpu.memcpy %[[A]], %arg0
+// CHECK-NEXT: arith.constant 1 : index
+// CHECK-NEXT: arith.constant 1024 : index
+// CHECK-NEXT: gpu.launch_func @kernels::@copy {{.*}} args(%[[A]] : memref<1024xf32>, %arg1 : memref<1024xf32>)
+// CHECK-NEXT: gpu.dealloc %[[A]]
+// CHECK-NEXT: %[[B:.+]] = gpu.alloc () : memref<1024xf32>
+// CHECK-NEXT: gpu.memcpy %[[B]], %arg0
+// CHECK-NEXT: gpu.launch_func @kernels::@copy {{.*}} args(%[[B]] : memref<1024xf32>, %arg2 : memref<1024xf32>)
+// CHECK-NEXT: gpu.dealloc %[[B]]
+// CHECK-NEXT: return
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @copy(%src: memref<1024xf32>, %dst: memref<1024xf32>) kernel {
+      %t = gpu.thread_id x
+      %v = memref.load %src[%t] : memref<1024xf32>
+      memref.store %v, %dst[%t] : memref<1024xf32>
+      gpu.return
+    }
+  }
+  func.func @launches(%in: memref<1024xf32> {llvm.noalias}, %o1: memref<1024xf32> {llvm.noalias}, %o2: memref<1024xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %c1024 = arith.constant 1024 : index
+    %a = gpu.alloc () : memref<1024xf32>
+    %b = gpu.alloc () : memref<1024xf32>
+    gpu.memcpy %a, %in : memref<1024xf32>, memref<1024xf32>
+    gpu.memcpy %b, %in : memref<1024xf32>, memref<1024xf32>
+    gpu.launch_func @kernels::@copy blocks in (%c1, %c1, %c1) threads in (%c1024, %c1, %c1) args(%a : memref<1024xf32>, %o1 : memref<1024xf32>)
+    gpu.launch_func @kernels::@copy blocks in (%c1, %c1, %c1) threads in (%c1024, %c1, %c1) args(%b : memref<1024xf32>, %o2 : memref<1024xf32>)
+    gpu.dealloc %a : memref<1024xf32>
+    gpu.dealloc %b : memref<1024xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests the launches that stay barriers: a kernel that allocates (memory
+// memsched does not count) and an asynchronous launch (it runs in the order
+// of its tokens, not the block's). Nothing crosses them: the peak stays at
+// 8192 bytes and the order as written.
+// CHECK-LABEL: func.func @barrier_launches
+// CHECK-SAME: #memsched.certificate<peak = 8192, lower_bound = 8192
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: gpu.alloc
+// CHECK-NEXT: gpu.alloc
+// CHECK-NEXT: gpu.memcpy
+// CHECK-NEXT: gpu.memcpy
+// CHECK-NEXT: gpu.launch_func @kernels::@scratch
+// CHECK-NEXT: gpu.wait async
+// CHECK-NEXT: gpu.launch_func async
+// CHECK-NEXT: gpu.wait [
+// CHECK-NEXT: gpu.dealloc
+// CHECK-NEXT: gpu.dealloc
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scratch(%src: memref<1024xf32>, %dst: memref<1024xf32>) kernel {
+      %t = gpu.thread_id x
+      %s = memref.alloca() : memref<4xf32>
+      %v = memref.load %src[%t] : memref<1024xf32>
+      %c0 = arith.constant 0 : index
+      memref.store %v, %s[%c0] : memref<4xf32>
+      %w = memref.load %s[%c0] : memref<4xf32>
+      memref.store %w, %dst[%t] : memref<1024xf32>
+      gpu.return
+    }
+    gpu.func @copy(%src: memref<1024xf32>, %dst: memref<1024xf32>) kernel {
+      %t = gpu.thread_id x
+      %v = memref.load %src[%t] : memref<1024xf32>
+      memref.store %v, %dst[%t] : memref<1024xf32>
+      gpu.return
+    }
+  }
+  func.func @barrier_launches(%in: memref<1024xf32> {llvm.noalias}, %o1: memref<1024xf32> {llvm.noalias}, %o2: memref<1024xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %c1024 = arith.constant 1024 : index
+    %a = gpu.alloc () : memref<1024xf32>
+    %b = gpu.alloc () : memref<1024xf32>
+    gpu.memcpy %a, %in : memref<1024xf32>, memref<1024xf32>
+    gpu.memcpy %b, %in : memref<1024xf32>, memref<1024xf32>
+    gpu.launch_func @kernels::@scratch blocks in (%c1, %c1, %c1) threads in (%c1024, %c1, %c1) args(%a : memref<1024xf32>, %o1 : memref<1024xf32>)
+    %t0 = gpu.wait async
+    %t1 = gpu.launch_func async [%t0] @kernels::@copy blocks in (%c1, %c1, %c1) threads in (%c1024, %c1, %c1) args(%b : memref<1024xf32>, %o2 : memref<1024xf32>)
+    gpu.wait [%t1]
+    gpu.dealloc %a : memref<1024xf32>
+    gpu.dealloc %b : memref<1024xf32>
+    return
+  }
+}

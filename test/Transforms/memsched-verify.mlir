@@ -122,3 +122,65 @@ func.func @overclaimed_blocks(%x: memref<16xf32> {llvm.noalias}, %out: memref<16
   memref.dealloc %b : memref<16xf32>
   return
 }
+
+// -----
+
+// Tests that the entries of the memory spaces are checked: they match the
+// body (host %h and device %d, 1024 bytes each, live together).
+func.func @spaces_fresh(%x: memref<256xf32>, %out: memref<256xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 2048, lower_bound = 2048, spaces = [#memsched.space<peak = 1024, lower_bound = 1024>, #memsched.space<memory_space = 1, peak = 1024, lower_bound = 1024>]>} {
+  %h = memref.alloc() : memref<256xf32>
+  memref.copy %x, %h : memref<256xf32> to memref<256xf32>
+  %d = memref.alloc() : memref<256xf32, 1>
+  memref.copy %h, %d : memref<256xf32> to memref<256xf32, 1>
+  memref.dealloc %h : memref<256xf32>
+  memref.copy %d, %out : memref<256xf32, 1> to memref<256xf32>
+  memref.dealloc %d : memref<256xf32, 1>
+  return
+}
+
+// -----
+
+// Tests a stale entry: space 1 peaks at 1024 bytes, not 2048.
+// expected-error @+1 {{memsched-verify: stale certificate on 'spaces_stale': it records a peak of 2048 bytes in memory space 1 but the body peaks at 1024 bytes there}}
+func.func @spaces_stale(%x: memref<256xf32>, %out: memref<256xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 2048, lower_bound = 2048, spaces = [#memsched.space<peak = 1024, lower_bound = 1024>, #memsched.space<memory_space = 1, peak = 2048, lower_bound = 1024>]>} {
+  %h = memref.alloc() : memref<256xf32>
+  memref.copy %x, %h : memref<256xf32> to memref<256xf32>
+  %d = memref.alloc() : memref<256xf32, 1>
+  memref.copy %h, %d : memref<256xf32> to memref<256xf32, 1>
+  memref.dealloc %h : memref<256xf32>
+  memref.copy %d, %out : memref<256xf32, 1> to memref<256xf32>
+  memref.dealloc %d : memref<256xf32, 1>
+  return
+}
+
+// -----
+
+// Tests that the entries name exactly the spaces the body allocates in.
+// expected-error @+1 {{memsched-verify: stale certificate on 'spaces_missing': it records memory spaces [1] but the body allocates in [default, 1]}}
+func.func @spaces_missing(%x: memref<256xf32>, %out: memref<256xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 2048, lower_bound = 2048, spaces = [#memsched.space<memory_space = 1, peak = 1024, lower_bound = 1024>]>} {
+  %h = memref.alloc() : memref<256xf32>
+  memref.copy %x, %h : memref<256xf32> to memref<256xf32>
+  %d = memref.alloc() : memref<256xf32, 1>
+  memref.copy %h, %d : memref<256xf32> to memref<256xf32, 1>
+  memref.dealloc %h : memref<256xf32>
+  memref.copy %d, %out : memref<256xf32, 1> to memref<256xf32>
+  memref.dealloc %d : memref<256xf32, 1>
+  return
+}
+
+// -----
+
+// Tests an entry whose bound cannot be proved: two independent device
+// buffers need never live together (1024 bytes, not 2048).
+// expected-error @+1 {{memsched-verify: inconsistent certificate on 'spaces_bound': it records a lower bound of 2048 bytes in memory space 1 but only 1024 bytes can be proved there}}
+func.func @spaces_bound(%x: memref<256xf32> {llvm.noalias}, %o1: memref<256xf32> {llvm.noalias}, %o2: memref<256xf32> {llvm.noalias}) attributes {memsched.certificate = #memsched.certificate<peak = 2048, lower_bound = 1024, spaces = [#memsched.space<memory_space = 1, peak = 2048, lower_bound = 2048>]>} {
+  %a = memref.alloc() : memref<256xf32, 1>
+  %b = memref.alloc() : memref<256xf32, 1>
+  memref.copy %x, %a : memref<256xf32> to memref<256xf32, 1>
+  memref.copy %x, %b : memref<256xf32> to memref<256xf32, 1>
+  memref.copy %a, %o1 : memref<256xf32, 1> to memref<256xf32>
+  memref.copy %b, %o2 : memref<256xf32, 1> to memref<256xf32>
+  memref.dealloc %a : memref<256xf32, 1>
+  memref.dealloc %b : memref<256xf32, 1>
+  return
+}

@@ -18,6 +18,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -29,6 +30,10 @@ struct SizeModel {
   /// memref's size: for an allocation with an explicit `alignment`, the
   /// generic `_mlir_memref_to_llvm_alloc` call asks for size + alignment.
   bool countAlignmentPadding = false;
+  /// Count one memory space only (a null attribute: the default space):
+  /// allocations in other spaces count 0 bytes, so peaks and bounds are
+  /// those of that space. Unset: every space counts, all in one total.
+  std::optional<Attribute> memorySpace;
 };
 
 /// Size in bytes of the allocation `allocOp` (one memref result). Sets

@@ -55,11 +55,41 @@ class MemSched_OptionalBytes<string desc>
   let parser = "parseOptionalByteCount($_parser)";
   let printer = "$_printer << *$_self";
 }
+// A memory space as a memref type spells it: `3` for an i64 integer space.
+class MemSched_MemorySpace<string desc>
+    : OptionalParameter<"::mlir::Attribute", desc> {
+  let printer = "printMemorySpace($_printer, $_self)";
+}
 // A bracketed list of positions: `[0, 2, 5]`.
 class MemSched_Positions<string desc>
     : OptionalArrayRefParameter<"uint64_t", desc> {
   let parser = "parsePositionList($_parser)";
   let printer = "printPositionList($_printer, $_self)";
+}
+
+def MemSched_SpaceAttr : MemSched_Attr<"Space", "space"> {
+  let summary = "Peak memory and lower bound of one memory space";
+  let description = [{
+    One entry of a certificate's `spaces`: `peak` is the peak of the
+    buffers in `memory_space` (absent: the default space) as the body
+    stands, `lower_bound` a proven lower bound on that peak for every valid
+    order of the same ops, counted as the certificate's own fields are but
+    with the allocations of every other space at 0 bytes (in nested regions
+    and callees too).
+
+    Example: `#memsched.space<memory_space = 3, peak = 4096, lower_bound = 4096>`.
+  }];
+  let parameters = (ins
+    MemSched_MemorySpace<"the memory space; absent for the default space">:$memory_space,
+    MemSched_Bytes<"peak memory of this space as the body stands, in bytes">:$peak,
+    MemSched_Bytes<"lower bound on this space's peak for any valid order, in bytes">:$lower_bound
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// True when the bound proves the order optimal for this space.
+    bool isOptimal() const { return getLowerBound() == getPeak(); }
+  }];
 }
 
 def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
@@ -97,6 +127,15 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     among the block's scheduled ops) and `cut` may include allocations of
     earlier blocks that are live in it.
 
+    A body that allocates in a memory space other than the default one
+    (GPU workgroup memory, numbered address spaces, device memory) also has
+    `spaces`: one `#memsched.space` entry per memory space it allocates in
+    (directly, in nested regions or through calls), each with the peak and
+    the lower bound of that space alone. `peak` and `lower_bound` still count
+    every space together (the memory of a machine where all spaces are one
+    memory, e.g. a GPU program mapped to a CPU); where the spaces are
+    separate pools, the entries are what each pool needs.
+
     After `--memsched-plan-arena`, `arena_size` is the size of the one arena
     the function's buffers were placed in and `arena` the memory the planned
     function needs at its worst moment: the arena plus the buffers left
@@ -124,13 +163,16 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     OptionalParameter<"::mlir::StringAttr", "how allocation sizes were counted: absent for the memref's bytes, \"allocator\" for what the generic allocation lowering requests">:$size_model,
     MemSched_OptionalBytes<"memory the function needs with its buffers in one arena: the arena plus what stays outside it, at its worst moment">:$arena,
     MemSched_OptionalBytes<"size of the arena alone, in bytes">:$arena_size,
-    MemSched_OptionalBytes<"for a body with several blocks: the block (its position in the body, from 0) whose bound is lower_bound; bound_op and cut refer to its ops">:$block
+    MemSched_OptionalBytes<"for a body with several blocks: the block (its position in the body, from 0) whose bound is lower_bound; bound_op and cut refer to its ops">:$block,
+    OptionalParameter<"::mlir::ArrayAttr", "per memory space: #memsched.space entries with that space's peak and bound (when the body allocates outside the default space)">:$spaces
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// True when the bound proves the order optimal.
     bool isOptimal() const { return getLowerBound() == getPeak(); }
+    /// The entry of `space` in `spaces` (null: the default space), if any.
+    SpaceAttr getSpaceEntry(::mlir::Attribute space) const;
   }];
 }
 

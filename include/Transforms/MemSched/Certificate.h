@@ -18,10 +18,30 @@ namespace memsched {
 /// named by their positions among the nodes of that block and allocations by
 /// their positions among the body's allocations, both as the IR stands now
 /// (the analyses may predate a reordering of the same ops).
+/// `spaces` (null when the body allocates in the default space only) goes
+/// to the certificate's `spaces` field.
 CertificateAttr buildCertificate(MLIRContext *context, const BodyLifetimes &body,
                                  uint64_t peak,
                                  ArrayRef<::memsched::LowerBound> bounds,
-                                 SizeModel sizes);
+                                 SizeModel sizes, ArrayAttr spaces = {});
+
+/// The `#memsched.space` entry of `space` for `func` as it stands: the peak
+/// of that space alone and a bound proved as computeBlockBounds does (with
+/// `searchBudget`). Fails, with the reason in `why`, when the body counted
+/// in that space cannot be analysed.
+FailureOr<SpaceAttr> computeSpaceEntry(Operation *func, SizeModel sizes,
+                                       Attribute space, uint64_t searchBudget,
+                                       std::string &why);
+
+/// The certificate's `spaces` field for `func` as it stands, whose spaces
+/// are `spaces` (collectMemorySpaces): null when that is the default space
+/// alone; for one other space, its entry is the body's own `peak` and
+/// `bound`; otherwise an entry per space (computeSpaceEntry).
+FailureOr<ArrayAttr> computeSpaceEntries(Operation *func, SizeModel sizes,
+                                         ArrayRef<Attribute> spaces,
+                                         uint64_t peak, uint64_t bound,
+                                         uint64_t searchBudget,
+                                         std::string &why);
 
 /// The position of each allocation of the body among the body's
 /// allocations (block after block, in the order of the IR as it stands):

@@ -35,6 +35,17 @@ struct ScheduleFunctionOptions {
   /// Leave the body alone when its certificate proves it optimal and still
   /// matches its peak.
   bool skipCertified = true;
+  /// For a body that allocates in several memory spaces: the space whose
+  /// peak the order minimises (a null attribute: the default space). Unset,
+  /// or a space the body does not allocate in: the space with the largest
+  /// peak as written. The peak of no other space goes up.
+  std::optional<Attribute> memorySpace;
+};
+
+/// One memory space of a body that allocates in several.
+struct SpacePeaks {
+  Attribute space;
+  uint64_t peakBefore = 0, peakAfter = 0, lowerBound = 0;
 };
 
 struct ScheduleFunctionResult {
@@ -66,6 +77,10 @@ struct ScheduleFunctionResult {
   /// then, for reports.
   SmallVector<SmallVector<Operation *>, 1> sequencesBefore;
   SmallVector<uint64_t, 1> blockPeaksBefore;
+  /// With several memory spaces: each space's peaks and bound (the bound
+  /// when certifying), and the space the order minimises.
+  SmallVector<SpacePeaks> spaces;
+  std::optional<Attribute> minimisedSpace;
 };
 
 /// Reorders the body of the function-like `func` for minimum peak memory and

@@ -65,6 +65,14 @@ def Schedule : Pass<"memsched-schedule", "::mlir::ModuleOp"> {
     blocks; buffers allocated when a block starts count from its start);
     its certificate holds the largest peak and bound of its blocks.
 
+    A body that allocates in several memory spaces (e.g. `memref<..., 1>`,
+    `#gpu.address_space<workgroup>`, next to default-space buffers) has a
+    peak per space. The order minimises the peak of one space, `memory-space`
+    (default: the space with the largest peak as written), and then the
+    total, and never raises the peak of any space: an order that would is
+    not taken. The certificate gets a `spaces` entry per memory space with
+    its peak and bound.
+
     A function the analysis does not support (buffers allocated at a block's
     entry that depend on the path taken, dynamic sizes without a bound,
     `bufferization.dealloc`, ...) is left unchanged with a remark naming the
@@ -122,6 +130,12 @@ def Schedule : Pass<"memsched-schedule", "::mlir::ModuleOp"> {
            "body as written (nodes, buffers, dependencies; "
            "docs/graph-format.md), for every function analysed; "
            "memsched-graph-bench --graph reads it">,
+    Option<"memorySpace", "memory-space", "std::string", /*default=*/"",
+           "For bodies that allocate in several memory spaces: the space "
+           "whose peak the order minimises (`default`, a number such as `3`, "
+           "or an attribute such as `#gpu.address_space<workgroup>`); "
+           "unset, or a space the body does not allocate in: the space with "
+           "the largest peak as written. No space's peak goes up">,
   ];
   let dependentDialects = ["::mlir::memsched::MemSchedDialect"];
   let statistics = [
@@ -204,6 +218,10 @@ def Verify : Pass<"memsched-verify", "::mlir::ModuleOp"> {
     same place. A certificate from `--memsched-schedule=state-budget=N`
     needs about N here too; when the budget is too small the error says so.
 
+    Each `spaces` entry is checked the same way on the body counted in that
+    memory space alone, and the entries must name exactly the spaces the
+    body allocates in.
+
     What it does not check: the recorded `bound_op` and `cut` (they explain
     the bound, they are not re-derived), and a change of the body that keeps
     its peak and its bound (e.g. ops moved or replaced without changing the
@@ -234,10 +252,19 @@ def CheckBudget : Pass<"memsched-check-budget", "::mlir::ModuleOp"> {
     needed); otherwise that no fitting order was found although the bound does
     not rule one out. A function that cannot be analysed is an error too (the
     budget cannot be checked).
+
+    `bytes` bounds every memory space together. `space-bytes` gives a budget
+    per memory space (`space-bytes=default:65536,3:4096`; a space is
+    `default`, a number or an attribute such as
+    `#gpu.address_space<workgroup>`): the peak of that space alone must fit,
+    and when it does not, the same diagnosis is made for that space. At
+    least one of the two is required.
   }];
   let options = SizeOption # [
     Option<"bytes", "bytes", "uint64_t", /*default=*/"0",
-           "The budget in bytes (required)">,
+           "The budget in bytes for all memory spaces together">,
+    ListOption<"spaceBytes", "space-bytes", "std::string",
+               "Budgets per memory space, each `SPACE:BYTES`">,
   ];
 }
 

@@ -20,6 +20,13 @@ static uint64_t getAllocationPadding(Operation *allocOp, SizeModel sizes) {
   return 0;
 }
 
+/// Whether `sizes` counts an allocation of `type`. The size is computed
+/// (and checked) either way, so what is supported never depends on the space
+/// counted.
+static bool inCountedSpace(MemRefType type, SizeModel sizes) {
+  return !sizes.memorySpace || type.getMemorySpace() == *sizes.memorySpace;
+}
+
 /// Element types the data layout can size. Others (memrefs of memrefs,
 /// opaque dialect types) have no byte size a lowering would agree on, and
 /// asking the data layout for one aborts.
@@ -143,7 +150,7 @@ FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
       why = "the allocation's byte size does not fit in 64 bits";
       return failure();
     }
-    return *product;
+    return inCountedSpace(type, sizes) ? *product : 0;
   }
   for (int64_t dim = 0, e = type.getRank(); dim < e; ++dim) {
     int64_t extent = type.getDimSize(dim);
@@ -177,5 +184,5 @@ FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
     why = "the allocation's byte size does not fit in 64 bits";
     return failure();
   }
-  return count;
+  return inCountedSpace(type, sizes) ? count : 0;
 }

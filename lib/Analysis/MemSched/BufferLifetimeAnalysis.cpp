@@ -530,10 +530,9 @@ LogicalResult LifetimeBuilder::collectAccesses() {
         if (isa<BaseMemRefType>(operand.getType()))
           addAccess(operand, /*write=*/true, /*exact=*/false);
     };
-    op->walk([&](Operation *nested) {
-      if (auto call = dyn_cast<CallOpInterface>(nested)) {
-        const std::optional<CalleeSummary> &summary = getCallSummary(call);
-        auto args = call.getArgOperands();
+    // A call or a kernel launch: what the callee does to each operand.
+    auto summarised = [&](Operation *nested, ValueRange args,
+                          const std::optional<CalleeSummary> &summary) {
         if (!summary || summary->args.size() != args.size()) {
           unknownEffects(nested);
           return;
@@ -552,6 +551,19 @@ LogicalResult LifetimeBuilder::collectAccesses() {
           if (summary->args[i] == ArgAccess::None)
             accessed.push_back(arg);
         noteCaptures(nested, accessed);
+    };
+    op->walk([&](Operation *nested) {
+      if (auto call = dyn_cast<CallOpInterface>(nested)) {
+        summarised(nested, call.getArgOperands(), getCallSummary(call));
+        return;
+      }
+      if (isKernelLaunch(nested)) {
+        std::optional<KernelLaunch> launch = summarizeKernelLaunch(nested);
+        if (!launch) {
+          unknownEffects(nested);
+          return;
+        }
+        summarised(nested, launch->operands, launch->summary);
         return;
       }
       // Ops with recursive effects are covered by the walk of their nested

@@ -4,6 +4,8 @@
 #include "Analysis/MemSched/AliasRoots.h"
 #include "Analysis/MemSched/OpClassification.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -90,4 +92,38 @@ mlir::memsched::summarizeCallee(FunctionOpInterface callee) {
   if (walk.wasInterrupted())
     return std::nullopt;
   return summary;
+}
+
+bool mlir::memsched::isKernelLaunch(Operation *op) {
+  return isa<gpu::LaunchFuncOp>(op);
+}
+
+std::optional<KernelLaunch>
+mlir::memsched::summarizeKernelLaunch(Operation *op) {
+  auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
+  if (!launch || launch.getAsyncToken())
+    return std::nullopt;
+  auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+      launch, launch.getKernel());
+  if (!kernel || kernel.isExternal())
+    return std::nullopt;
+  ValueRange operands = launch.getKernelOperands();
+  if (operands.size() != kernel.getNumArguments())
+    return std::nullopt;
+  WalkResult allocates = kernel->walk([](Operation *nested) {
+    return isAllocation(nested) || isUnrecognisedAllocation(nested)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (allocates.wasInterrupted())
+    return std::nullopt;
+  std::optional<CalleeSummary> summary =
+      summarizeCallee(cast<FunctionOpInterface>(kernel.getOperation()));
+  // A kernel that frees memory it is given is not summarised: a barrier.
+  if (!summary || summary->freesArgument)
+    return std::nullopt;
+  // The entry block's arguments after the kernel's parameters are its
+  // attributions.
+  summary->args.resize(operands.size());
+  return KernelLaunch{llvm::to_vector(operands), *summary};
 }

@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -51,6 +52,14 @@ static void printPositionList(AsmPrinter &printer, ArrayRef<uint64_t> values) {
   printer << ']';
 }
 
+static void printMemorySpace(AsmPrinter &printer, Attribute space) {
+  if (auto integer = dyn_cast<IntegerAttr>(space);
+      integer && integer.getType().isSignlessInteger(64))
+    printer << integer.getValue();
+  else
+    printer << space;
+}
+
 #include "Dialect/MemSched/MemSchedDialect.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
@@ -69,7 +78,7 @@ CertificateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         StringAttr boundOp, ArrayRef<uint64_t> cut,
                         StringAttr sizeModel, std::optional<uint64_t> arena,
                         std::optional<uint64_t> arenaSize,
-                        std::optional<uint64_t> block) {
+                        std::optional<uint64_t> block, ArrayAttr spaces) {
   if (arena.has_value() != arenaSize.has_value())
     return emitError() << "arena and arena_size go together";
   if (arena && *arenaSize > *arena)
@@ -98,11 +107,48 @@ CertificateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (sizeModel && sizeModel.getValue() != "allocator")
     return emitError() << "size_model must be \"allocator\" when present, got \""
                        << sizeModel.getValue() << "\"";
+  if (spaces) {
+    llvm::SmallPtrSet<Attribute, 4> seen;
+    bool seenDefault = false;
+    for (Attribute entry : spaces) {
+      auto space = dyn_cast<SpaceAttr>(entry);
+      if (!space)
+        return emitError() << "spaces must hold #memsched.space entries, got "
+                           << entry;
+      Attribute which = space.getMemorySpace();
+      if (which ? !seen.insert(which).second : seenDefault)
+        return emitError() << "spaces lists a memory space twice";
+      seenDefault |= !which;
+      if (space.getPeak() > peak)
+        return emitError() << "the peak of a memory space (" << space.getPeak()
+                           << " bytes) exceeds peak (" << peak
+                           << " bytes), which counts every space";
+    }
+  }
   if (!llvm::is_sorted(cut) ||
       std::adjacent_find(cut.begin(), cut.end()) != cut.end())
     return emitError() << "cut must list allocation positions in increasing "
                           "order without repeats";
   return success();
+}
+
+LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                Attribute memorySpace, uint64_t peak,
+                                uint64_t lowerBound) {
+  if (lowerBound > peak)
+    return emitError() << "lower_bound (" << lowerBound
+                       << " bytes) exceeds peak (" << peak
+                       << " bytes) of the memory space";
+  return success();
+}
+
+SpaceAttr CertificateAttr::getSpaceEntry(Attribute space) const {
+  if (!getSpaces())
+    return {};
+  for (Attribute entry : getSpaces())
+    if (auto s = dyn_cast<SpaceAttr>(entry); s && s.getMemorySpace() == space)
+      return s;
+  return {};
 }
 
 static bool isByteArena(Type type) {

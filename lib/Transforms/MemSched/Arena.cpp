@@ -333,7 +333,8 @@ FailureOr<uint64_t> mlir::memsched::computeArenaMemory(func::FuncOp func,
     return failure();
   }
   uint64_t memory = analysis.getPeakAsWritten();
-  if (arena.kind == ArenaKind::Alloc)
+  // Arenas are in the default memory space.
+  if (arena.kind == ArenaKind::Alloc || (sizes.memorySpace && *sizes.memorySpace))
     return memory;
   if (!addBytes(memory, arena.size)) {
     why = "more than 2^64 bytes";

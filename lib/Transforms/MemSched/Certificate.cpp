@@ -3,6 +3,7 @@
 #include "Transforms/MemSched/Certificate.h"
 
 #include "Analysis/Graph/SchedSegment.h"
+#include "Analysis/MemSched/MemorySpaces.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -146,7 +147,8 @@ mlir::memsched::computeBlockBounds(const BodyLifetimes &body, uint64_t target,
 
 CertificateAttr mlir::memsched::buildCertificate(
     MLIRContext *context, const BodyLifetimes &body, uint64_t peak,
-    ArrayRef<::memsched::LowerBound> bounds, SizeModel sizes) {
+    ArrayRef<::memsched::LowerBound> bounds, SizeModel sizes,
+    ArrayAttr spaces) {
   Builder b(context);
   unsigned best = getStrongestBlock(bounds);
   const ::memsched::LowerBound &bound = bounds[best];
@@ -186,7 +188,46 @@ CertificateAttr mlir::memsched::buildCertificate(
   if (body.hasSeveralBlocks())
     block = best;
   return CertificateAttr::get(context, peak, bound.value, kind, op, cut, model,
-                              std::nullopt, std::nullopt, block);
+                              std::nullopt, std::nullopt, block, spaces);
+}
+
+FailureOr<SpaceAttr> mlir::memsched::computeSpaceEntry(Operation *func,
+                                                       SizeModel sizes,
+                                                       Attribute space,
+                                                       uint64_t searchBudget,
+                                                       std::string &why) {
+  sizes.memorySpace = space;
+  BodyLifetimes body(func, sizes);
+  if (!body.isSupported()) {
+    why = body.getUnsupportedReason().str();
+    return failure();
+  }
+  uint64_t peak = body.getPeakAsWritten();
+  SmallVector<::memsched::LowerBound> bounds =
+      computeBlockBounds(body, peak, searchBudget);
+  return SpaceAttr::get(func->getContext(), space, peak,
+                        bounds[getStrongestBlock(bounds)].value);
+}
+
+FailureOr<ArrayAttr> mlir::memsched::computeSpaceEntries(
+    Operation *func, SizeModel sizes, ArrayRef<Attribute> spaces, uint64_t peak,
+    uint64_t bound, uint64_t searchBudget, std::string &why) {
+  MLIRContext *context = func->getContext();
+  if (hasOnlyDefaultSpace(spaces))
+    return ArrayAttr();
+  // Every allocation is in that one space: its figures are the body's.
+  if (spaces.size() == 1)
+    return ArrayAttr::get(context,
+                          {SpaceAttr::get(context, spaces[0], peak, bound)});
+  SmallVector<Attribute> entries;
+  for (Attribute space : spaces) {
+    FailureOr<SpaceAttr> entry =
+        computeSpaceEntry(func, sizes, space, searchBudget, why);
+    if (failed(entry))
+      return failure();
+    entries.push_back(*entry);
+  }
+  return ArrayAttr::get(context, entries);
 }
 
 CertificateAttr mlir::memsched::getCertificate(Operation *op) {

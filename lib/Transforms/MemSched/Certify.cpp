@@ -2,6 +2,7 @@
 
 #include "Transforms/MemSched/CallOrder.h"
 #include "Transforms/MemSched/Certificate.h"
+#include "Analysis/MemSched/MemorySpaces.h"
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
 
@@ -57,6 +58,11 @@ struct CertifyPass : public mlir::memsched::impl::CertifyBase<CertifyPass> {
       else
         diag << ": any reordering gains at most "
              << result.peak - result.bound.value << " bytes";
+      if (ArrayAttr spaces = result.certificate.getSpaces())
+        for (auto space : spaces.getAsRange<SpaceAttr>())
+          diag << "; memory space " << describeMemorySpace(space.getMemorySpace())
+               << ": peak " << space.getPeak() << " bytes, lower bound "
+               << space.getLowerBound() << " bytes";
     }
     markAllAnalysesPreserved();
   }

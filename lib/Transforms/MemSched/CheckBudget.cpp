@@ -1,6 +1,7 @@
 //===- CheckBudget.cpp - fail when the peak exceeds a budget ----*- C++ -*-===//
 
 #include "Analysis/Graph/Scheduler.h"
+#include "Analysis/MemSched/MemorySpaces.h"
 #include "Transforms/MemSched/Arena.h"
 #include "Transforms/MemSched/CallOrder.h"
 #include "Transforms/MemSched/Certificate.h"
@@ -24,20 +25,50 @@ struct CheckBudgetPass
 
   void runOnOperation() override {
     markAllAnalysesPreserved();
-    if (!bytes.hasValue()) {
-      getOperation().emitError() << "memsched-check-budget needs a budget: "
-                                    "--memsched-check-budget=\"bytes=N\"";
+    // (space, bytes); no space: every space together.
+    SmallVector<std::pair<std::optional<Attribute>, uint64_t>> budgets;
+    if (bytes.hasValue())
+      budgets.push_back({std::nullopt, bytes});
+    for (const std::string &entry : spaceBytes) {
+      StringRef text(entry);
+      size_t colon = text.rfind(':');
+      uint64_t amount = 0;
+      std::string why = "expected SPACE:BYTES";
+      FailureOr<Attribute> space = failure();
+      if (colon != StringRef::npos &&
+          !text.drop_front(colon + 1).trim().getAsInteger(10, amount))
+        space = parseMemorySpace(text.take_front(colon), &getContext(), why);
+      if (failed(space)) {
+        getOperation().emitError()
+            << "memsched-check-budget: space-bytes entry '" << entry
+            << "': " << why;
+        return signalPassFailure();
+      }
+      budgets.push_back({*space, amount});
+    }
+    if (budgets.empty()) {
+      getOperation().emitError()
+          << "memsched-check-budget needs a budget: "
+             "--memsched-check-budget=\"bytes=N\" or "
+             "--memsched-check-budget=\"space-bytes=SPACE:N,...\"";
       return signalPassFailure();
     }
     for (func::FuncOp func : getFunctionsCalleesFirst(getOperation()))
-      runOnFunction(func);
+      for (auto [space, budget] : budgets)
+        runOnFunction(func, space, budget);
   }
 
-  void runOnFunction(func::FuncOp func) {
+  /// Checks `func` against `budget` bytes of memory space `space` (every
+  /// space together when unset).
+  void runOnFunction(func::FuncOp func, std::optional<Attribute> space,
+                     uint64_t budget) {
     if (func.isExternal())
       return;
     SizeModel sizes;
     sizes.countAlignmentPadding = countAlignmentPadding;
+    sizes.memorySpace = space;
+    std::string inSpace =
+        space ? " in memory space " + describeMemorySpace(*space) : "";
     BodyLifetimes body(func, sizes);
     if (!body.isSupported()) {
       InFlightDiagnostic diag = func.emitError();
@@ -47,7 +78,6 @@ struct CheckBudgetPass
       signalPassFailure();
       return;
     }
-    uint64_t budget = bytes;
     uint64_t peak = body.getPeakAsWritten();
     // A function planned into an arena needs what its arena and the buffers
     // outside it take (for an argument or a global arena, more than its peak
@@ -67,8 +97,8 @@ struct CheckBudgetPass
       if (*memory <= budget)
         return;
       func.emitError() << "memsched-check-budget: '" << func.getSymName()
-                       << "' needs " << *memory
-                       << " bytes with its buffers in an arena of "
+                       << "' needs " << *memory << " bytes" << inSpace
+                       << " with its buffers in an arena of "
                        << (*arena)->size << " bytes, above the budget of "
                        << budget << " bytes";
       signalPassFailure();
@@ -79,7 +109,8 @@ struct CheckBudgetPass
 
     InFlightDiagnostic diag = func.emitError();
     diag << "memsched-check-budget: '" << func.getSymName() << "' peaks at "
-         << peak << " bytes, above the budget of " << budget << " bytes";
+         << peak << " bytes" << inSpace << ", above the budget of " << budget
+         << " bytes";
 
     // Can some order of the same ops fit? Each block over the budget must
     // fit on its own (orders never cross blocks).
@@ -122,9 +153,15 @@ struct CheckBudgetPass
       }
     }
     if (scheduled <= budget) {
-      diag << "; reordering fits: --memsched-schedule finds an order that "
-              "peaks at "
-           << scheduled << " bytes";
+      if (space)
+        diag << "; reordering fits: an order of the same ops peaks at "
+             << scheduled << " bytes there (--memsched-schedule=\"memory-space="
+             << describeMemorySpace(*space)
+             << "\" takes it unless it raises another space's peak)";
+      else
+        diag << "; reordering fits: --memsched-schedule finds an order that "
+                "peaks at "
+             << scheduled << " bytes";
       signalPassFailure();
       return;
     }
@@ -142,15 +179,16 @@ struct CheckBudgetPass
                 "orders from "
              << analysis.describeNode(proof.node) << where
              << " on proves that every order needs at least " << proof.value
-             << " bytes (rematerialisation or tiling is needed)";
+             << " bytes" << inSpace
+             << " (rematerialisation or tiling is needed)";
       else if (at)
         diag << "; no order of these ops fits: every order needs at least "
-             << proof.value << " bytes while "
+             << proof.value << " bytes" << inSpace << " while "
              << analysis.describeNode(proof.node) << where
              << " runs (rematerialisation or tiling is needed)";
       else
         diag << "; no order of these ops fits: every order needs at least "
-             << proof.value << " bytes" << where
+             << proof.value << " bytes" << inSpace << where
              << " (rematerialisation or tiling is needed)";
       if (at) {
         if (proofExhaustive)

@@ -4,6 +4,7 @@
 #include "Transforms/MemSched/Certificate.h"
 
 #include "Analysis/MemSched/BodyLifetimes.h"
+#include "Analysis/MemSched/MemorySpaces.h"
 #include "Analysis/MemSched/OpClassification.h"
 
 #include "Analysis/Graph/GraphIO.h"
@@ -86,6 +87,110 @@ static LogicalResult scheduleBlock(const BufferLifetimeAnalysis &analysis,
   return success();
 }
 
+namespace {
+/// A body that allocates in several memory spaces, counted one space at a
+/// time (each space's allocations at their size, the others' at 0).
+struct SpaceBodies {
+  SmallVector<Attribute> spaces;
+  SmallVector<std::unique_ptr<BodyLifetimes>> bodies;
+  /// The space the order minimises.
+  unsigned target = 0;
+};
+} // namespace
+
+/// Plans block `i` of a body with several memory spaces: the order found for
+/// the target space and the one found for all spaces together are the
+/// candidates; the one with the lowest (target peak, total peak) that
+/// raises the peak of no space wins, or the block stays as it is.
+static LogicalResult scheduleBlockInSpaces(const BodyLifetimes &total,
+                                           const SpaceBodies &spaces,
+                                           unsigned i,
+                                           const ScheduleFunctionOptions &options,
+                                           BlockOutcome &out) {
+  const BufferLifetimeAnalysis &totalBlock = total.getBlock(i);
+  const BufferLifetimeAnalysis &targetBlock =
+      spaces.bodies[spaces.target]->getBlock(i);
+  BlockOutcome byTarget, byTotal;
+  if (failed(scheduleBlock(targetBlock, options, byTarget)) ||
+      failed(scheduleBlock(totalBlock, options, byTotal)))
+    return failure();
+  out.peakBefore = out.peakAfter = totalBlock.getPeakAsWritten();
+  out.search = byTarget.search;
+  uint64_t bestTarget = targetBlock.getPeakAsWritten();
+  for (BlockOutcome *candidate : {&byTarget, &byTotal}) {
+    if (!candidate->reordered)
+      continue;
+    bool raises = false;
+    uint64_t targetPeak = 0;
+    for (auto [k, body] : llvm::enumerate(spaces.bodies)) {
+      const BufferLifetimeAnalysis &block = body->getBlock(i);
+      uint64_t peak = getPeakOfSequence(block, candidate->planned);
+      raises |= peak > block.getPeakAsWritten();
+      if (k == spaces.target)
+        targetPeak = peak;
+    }
+    uint64_t totalPeak = getPeakOfSequence(totalBlock, candidate->planned);
+    if (raises || std::make_pair(targetPeak, totalPeak) >=
+                      std::make_pair(bestTarget, out.peakAfter))
+      continue;
+    bestTarget = targetPeak;
+    out.peakAfter = totalPeak;
+    out.planned = candidate->planned;
+    out.opsMoved = candidate->opsMoved;
+    out.reordered = true;
+  }
+  return success();
+}
+
+/// Certifies a scheduled body with several memory spaces, on the body as it
+/// now stands: the total (every space together) and an entry per space.
+static FailureOr<ScheduleFunctionResult>
+certifySeveralSpaces(Operation *func, const ScheduleFunctionOptions &options,
+                     ArrayRef<Attribute> spaces,
+                     ScheduleFunctionResult &result) {
+  auto internalError = [&](StringRef why) {
+    result.status = ScheduleFunctionResult::Status::Unsupported;
+    result.unsupportedOp = func;
+    result.reason = ("internal error: the scheduled body cannot be certified (" +
+                     why + "); please report this input")
+                        .str();
+    return result;
+  };
+  BodyLifetimes body(func, options.sizes);
+  if (!body.isSupported())
+    return internalError(body.getUnsupportedReason());
+  if (body.getPeakAsWritten() != result.peakAfter)
+    return internalError("its peak differs from the planned one");
+  SmallVector<::memsched::LowerBound> bounds =
+      computeBlockBounds(body, result.peakAfter);
+  result.bound = bounds[getStrongestBlock(bounds)];
+  std::string why;
+  FailureOr<ArrayAttr> entries = computeSpaceEntries(
+      func, options.sizes, spaces, result.peakAfter, result.bound.value,
+      options.search.exactStateBudget, why);
+  if (failed(entries))
+    return internalError(why);
+  for (auto [peaks, entry] : llvm::zip(result.spaces, *entries))
+    peaks.lowerBound = cast<SpaceAttr>(entry).getLowerBound();
+  result.certificate = buildCertificate(func->getContext(), body,
+                                        result.peakAfter, bounds,
+                                        options.sizes, *entries);
+  setCertificate(func, result.certificate);
+  return result;
+}
+
+/// The peak of `body` as its blocks stand now (the analyses may predate a
+/// reordering of the same ops).
+static uint64_t getCurrentPeak(const BodyLifetimes &body) {
+  uint64_t peak = 0;
+  for (unsigned i = 0; i < body.getNumBlocks(); ++i)
+    if (body.isReachable(i))
+      peak = std::max(peak, getPeakOfSequence(
+                                body.getBlock(i),
+                                currentSequence(body.getBlock(i).getBlock())));
+  return peak;
+}
+
 FailureOr<ScheduleFunctionResult>
 mlir::memsched::scheduleFunction(Operation *func,
                                  const ScheduleFunctionOptions &options) {
@@ -106,10 +211,57 @@ mlir::memsched::scheduleFunction(Operation *func,
     result.blockPeaksBefore.push_back(body.getBlock(i).getPeakAsWritten());
   }
 
-  // A certificate proving this very body optimal: nothing to search.
+  // Several memory spaces: each counted on its own.
+  SpaceBodies spaces;
+  spaces.spaces = collectMemorySpaces(func);
+  bool severalSpaces = spaces.spaces.size() > 1;
+  if (severalSpaces) {
+    for (Attribute space : spaces.spaces) {
+      SizeModel sizes = options.sizes;
+      sizes.memorySpace = space;
+      spaces.bodies.push_back(std::make_unique<BodyLifetimes>(
+          func, sizes, /*pinAllocations=*/!options.moveAllocations));
+      // The sizes are computed the same in every space: what the total
+      // body supports, each space's does.
+      if (!spaces.bodies.back()->isSupported()) {
+        result.unsupportedOp = spaces.bodies.back()->getUnsupportedOp();
+        result.reason = spaces.bodies.back()->getUnsupportedReason().str();
+        return result;
+      }
+    }
+    const auto *chosen =
+        options.memorySpace ? llvm::find(spaces.spaces, *options.memorySpace)
+                            : spaces.spaces.end();
+    if (chosen != spaces.spaces.end()) {
+      spaces.target = chosen - spaces.spaces.begin();
+    } else {
+      for (unsigned k = 1; k < spaces.bodies.size(); ++k)
+        if (spaces.bodies[k]->getPeakAsWritten() >
+            spaces.bodies[spaces.target]->getPeakAsWritten())
+          spaces.target = k;
+    }
+    result.minimisedSpace = spaces.spaces[spaces.target];
+  }
+  if (!hasOnlyDefaultSpace(spaces.spaces))
+    for (auto [k, space] : llvm::enumerate(spaces.spaces)) {
+      SpacePeaks peaks;
+      peaks.space = space;
+      peaks.peakBefore = peaks.peakAfter =
+          severalSpaces ? spaces.bodies[k]->getPeakAsWritten() : before;
+      result.spaces.push_back(peaks);
+    }
+
+  // A certificate proving this very body optimal (in every space): nothing
+  // to search.
+  auto optimalInEverySpace = [&](CertificateAttr cert) {
+    return llvm::all_of(result.spaces, [&](const SpacePeaks &peaks) {
+      SpaceAttr entry = cert.getSpaceEntry(peaks.space);
+      return entry && entry.isOptimal() && entry.getPeak() == peaks.peakBefore;
+    });
+  };
   if (CertificateAttr cert = getCertificate(func);
       options.skipCertified && cert && cert.isOptimal() &&
-      cert.getPeak() == before &&
+      cert.getPeak() == before && optimalInEverySpace(cert) &&
       getSizeModel(cert).countAlignmentPadding ==
           options.sizes.countAlignmentPadding) {
     result.status = ScheduleFunctionResult::Status::SkippedCertified;
@@ -123,7 +275,9 @@ mlir::memsched::scheduleFunction(Operation *func,
   SmallVector<BlockOutcome, 1> outcomes(body.getNumBlocks());
   for (unsigned i = 0; i < body.getNumBlocks(); ++i)
     if (body.isReachable(i) &&
-        failed(scheduleBlock(body.getBlock(i), options, outcomes[i]))) {
+        failed(severalSpaces
+                   ? scheduleBlockInSpaces(body, spaces, i, options, outcomes[i])
+                   : scheduleBlock(body.getBlock(i), options, outcomes[i]))) {
       result.status = ScheduleFunctionResult::Status::Unsupported;
       result.unsupportedOp = func;
       result.reason = "internal error: the planned order of the block is "
@@ -143,27 +297,44 @@ mlir::memsched::scheduleFunction(Operation *func,
   }
   if (!body.hasSeveralBlocks())
     result.search = outcomes[0].search;
+  if (severalSpaces)
+    for (auto [k, space] : llvm::enumerate(result.spaces))
+      space.peakAfter = getCurrentPeak(*spaces.bodies[k]);
   if (!options.certify)
     return result;
+  if (severalSpaces)
+    return certifySeveralSpaces(func, options, spaces.spaces, result);
 
   // The bound holds for every order of the same ops. Pinned allocations
   // constrain the orders: certify what holds without the pins, on the final
   // body.
   SmallVector<::memsched::LowerBound> bounds;
   if (!options.moveAllocations) {
-    BodyLifetimes unpinned(func, options.sizes);
-    bounds = computeBlockBounds(unpinned, result.peakAfter);
-    result.certificate = buildCertificate(func->getContext(), unpinned,
-                                          result.peakAfter, bounds,
-                                          options.sizes);
+    bounds = computeBlockBounds(BodyLifetimes(func, options.sizes),
+                                result.peakAfter);
   } else {
     for (const BlockOutcome &o : outcomes)
       bounds.push_back(o.bound);
-    result.certificate = buildCertificate(func->getContext(), body,
-                                          result.peakAfter, bounds,
-                                          options.sizes);
   }
   result.bound = bounds[getStrongestBlock(bounds)];
+  // One memory space other than the default: its entry is the body's.
+  std::string why;
+  FailureOr<ArrayAttr> entries =
+      computeSpaceEntries(func, options.sizes, spaces.spaces, result.peakAfter,
+                          result.bound.value, /*searchBudget=*/0, why);
+  assert(succeeded(entries) && "one space needs no analysis");
+  for (SpacePeaks &peaks : result.spaces)
+    peaks.lowerBound = result.bound.value;
+  if (!options.moveAllocations) {
+    BodyLifetimes unpinned(func, options.sizes);
+    result.certificate = buildCertificate(func->getContext(), unpinned,
+                                          result.peakAfter, bounds,
+                                          options.sizes, *entries);
+  } else {
+    result.certificate = buildCertificate(func->getContext(), body,
+                                          result.peakAfter, bounds,
+                                          options.sizes, *entries);
+  }
   setCertificate(func, result.certificate);
   return result;
 }
@@ -184,8 +355,18 @@ CertifyFunctionResult mlir::memsched::certifyFunction(Operation *func,
   SmallVector<::memsched::LowerBound> bounds =
       computeBlockBounds(body, result.peak, searchBudget);
   result.bound = bounds[getStrongestBlock(bounds)];
-  result.certificate =
-      buildCertificate(func->getContext(), body, result.peak, bounds, sizes);
+  std::string why;
+  FailureOr<ArrayAttr> entries = computeSpaceEntries(
+      func, sizes, collectMemorySpaces(func), result.peak, result.bound.value,
+      searchBudget, why);
+  if (failed(entries)) {
+    result.supported = false;
+    result.unsupportedOp = func;
+    result.reason = why;
+    return result;
+  }
+  result.certificate = buildCertificate(func->getContext(), body, result.peak,
+                                        bounds, sizes, *entries);
   if (attach)
     setCertificate(func, result.certificate);
   return result;

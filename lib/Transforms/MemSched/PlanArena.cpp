@@ -384,7 +384,7 @@ struct PlanArenaPass
                                 cert.getLowerBound(), cert.getBoundKind(),
                                 cert.getBoundOp(), cert.getCut(),
                                 cert.getSizeModel(), *memory, top.size,
-                                cert.getBlock());
+                                cert.getBlock(), cert.getSpaces());
     setCertificate(func, cert);
     if (report) {
       report->arenaSize = top.size;

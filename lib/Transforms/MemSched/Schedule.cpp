@@ -6,6 +6,7 @@
 #include "Transforms/MemSched/Passes.h"
 
 #include "Analysis/MemSched/BodyLifetimes.h"
+#include "Analysis/MemSched/MemorySpaces.h"
 
 #include "mlir/IR/Diagnostics.h"
 
@@ -25,6 +26,16 @@ struct SchedulePass
   using ScheduleBase::ScheduleBase;
 
   void runOnOperation() override {
+    if (!memorySpace.empty()) {
+      std::string why;
+      FailureOr<Attribute> space =
+          parseMemorySpace(memorySpace, &getContext(), why);
+      if (failed(space)) {
+        getOperation().emitError() << "memsched-schedule: memory-space: " << why;
+        return signalPassFailure();
+      }
+      chosenSpace = *space;
+    }
     for (func::FuncOp func : getFunctionsCalleesFirst(getOperation()))
       runOnFunction(func);
     if (!changed)
@@ -42,6 +53,7 @@ struct SchedulePass
     options.moveAllocations = moveAllocations;
     options.certify = attachCertificate;
     options.skipCertified = skipCertified;
+    options.memorySpace = chosenSpace;
     if (!graphDir.empty()) {
       BodyLifetimes body(func, options.sizes,
                          /*pinAllocations=*/!moveAllocations);
@@ -93,6 +105,14 @@ struct SchedulePass
       if (result->certificate)
         diag << ", lower bound " << result->bound.value << " bytes"
              << (result->certificate.isOptimal() ? " (optimal)" : "");
+      for (const SpacePeaks &space : result->spaces) {
+        diag << "; memory space " << describeMemorySpace(space.space) << ": "
+             << space.peakBefore << " -> " << space.peakAfter << " bytes";
+        if (result->certificate)
+          diag << ", lower bound " << space.lowerBound << " bytes";
+        if (result->minimisedSpace && *result->minimisedSpace == space.space)
+          diag << " (minimised)";
+      }
     }
     if (!reportDir.empty() &&
         failed(writeBodyReports(func, options.sizes, result->sequencesBefore,
@@ -103,5 +123,6 @@ struct SchedulePass
   }
 
   bool changed = false;
+  std::optional<Attribute> chosenSpace;
 };
 } // namespace

@@ -1,5 +1,6 @@
 //===- Verify.cpp - check certificates against the IR -----------*- C++ -*-===//
 
+#include "Analysis/MemSched/MemorySpaces.h"
 #include "Transforms/MemSched/Arena.h"
 #include "Transforms/MemSched/CallOrder.h"
 #include "Transforms/MemSched/Certificate.h"
@@ -128,7 +129,75 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
       signalPassFailure();
       return;
     }
+    if (failed(verifySpaces(func, cert)))
+      return signalPassFailure();
     ++numVerified;
+  }
+
+  /// The `spaces` entries: the same spaces as the body allocates in, each
+  /// with the peak of the body counted in that space and a bound that can
+  /// be proved again.
+  LogicalResult verifySpaces(func::FuncOp func, CertificateAttr cert) {
+    if (!cert.getSpaces())
+      return success();
+    SmallVector<Attribute> spaces = collectMemorySpaces(func);
+    auto names = [](auto &&range) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      llvm::interleaveComma(range, os, [&](Attribute space) {
+        os << describeMemorySpace(space);
+      });
+      return text;
+    };
+    SmallVector<Attribute> recorded = llvm::to_vector(llvm::map_range(
+        cert.getSpaces().getAsRange<SpaceAttr>(),
+        [](SpaceAttr entry) { return entry.getMemorySpace(); }));
+    if (recorded.size() != spaces.size() ||
+        !llvm::all_of(spaces, [&](Attribute space) {
+          return llvm::is_contained(recorded, space);
+        })) {
+      func.emitError() << "memsched-verify: stale certificate on '"
+                       << func.getSymName() << "': it records memory spaces ["
+                       << names(recorded) << "] but the body allocates in ["
+                       << names(spaces) << "]";
+      return failure();
+    }
+    for (SpaceAttr entry : cert.getSpaces().getAsRange<SpaceAttr>()) {
+      SizeModel sizes = getSizeModel(cert);
+      sizes.memorySpace = entry.getMemorySpace();
+      std::string space = describeMemorySpace(entry.getMemorySpace());
+      BodyLifetimes body(func, sizes);
+      if (!body.isSupported()) {
+        func.emitError() << "memsched-verify: cannot check memory space "
+                         << space << " of '" << func.getSymName()
+                         << "': " << body.getUnsupportedReason();
+        return failure();
+      }
+      uint64_t peak = body.getPeakAsWritten();
+      if (peak != entry.getPeak()) {
+        func.emitError() << "memsched-verify: stale certificate on '"
+                         << func.getSymName() << "': it records a peak of "
+                         << entry.getPeak() << " bytes in memory space "
+                         << space << " but the body peaks at " << peak
+                         << " bytes there";
+        return failure();
+      }
+      SmallVector<::memsched::LowerBound> bounds =
+          computeBlockBounds(body, entry.getLowerBound(), searchBudget);
+      uint64_t bound = bounds[getStrongestBlock(bounds)].value;
+      if (bound < entry.getLowerBound()) {
+        func.emitError()
+            << "memsched-verify: inconsistent certificate on '"
+            << func.getSymName() << "': it records a lower bound of "
+            << entry.getLowerBound() << " bytes in memory space " << space
+            << " but only " << bound << " bytes can be proved there (with "
+            << "an exact search of " << uint64_t(searchBudget)
+            << " states; a larger memsched-schedule state-budget needs as "
+               "large a search-budget)";
+        return failure();
+      }
+    }
+    return success();
   }
 };
 } // namespace

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/MemSched/BodyLifetimes.h"
+#include "Analysis/MemSched/MemorySpaces.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -64,10 +65,34 @@ struct TestPrintLifetimesPass
       llvm::outs() << "blocks=" << body.getNumBlocks()
                    << " body-peak-as-written=" << body.getPeakAsWritten()
                    << " at ^bb" << body.getPeakBlock() << "\n";
+    printSpaces(func, sizes);
     for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
       if (body.hasSeveralBlocks())
         llvm::outs() << "// ^bb" << i << "\n";
       printBlock(body.getBlock(i));
+    }
+  }
+
+  /// With buffers outside the default memory space: a line per space with
+  /// its peak as written (and each block's, with several blocks).
+  void printSpaces(func::FuncOp func, SizeModel sizes) {
+    SmallVector<Attribute> spaces = collectMemorySpaces(func);
+    if (hasOnlyDefaultSpace(spaces))
+      return;
+    for (Attribute space : spaces) {
+      sizes.memorySpace = space;
+      BodyLifetimes body(func, sizes);
+      llvm::outs() << "space=" << describeMemorySpace(space);
+      if (!body.isSupported()) {
+        llvm::outs() << " unsupported: " << body.getUnsupportedReason() << "\n";
+        continue;
+      }
+      llvm::outs() << " peak-as-written=" << body.getPeakAsWritten();
+      if (body.hasSeveralBlocks())
+        for (unsigned i = 0; i < body.getNumBlocks(); ++i)
+          llvm::outs() << " ^bb" << i << "="
+                       << body.getBlock(i).getPeakAsWritten();
+      llvm::outs() << "\n";
     }
   }
 

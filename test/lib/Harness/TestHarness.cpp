@@ -34,6 +34,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/SymbolTable.h"
@@ -420,8 +421,44 @@ struct HarnessLoweringOptions
 };
 } // namespace
 
+namespace {
+/// A CPU has one memory: every memref type of the module moves to the
+/// default memory space, so programs with buffers in other spaces (GPU-style
+/// device or workgroup buffers) run under mlir-runner, with every space's
+/// allocations counted by the same allocator (upstream's memref lowering
+/// cannot free a buffer of another address space on the host).
+struct StripMemorySpacesPass
+    : public PassWrapper<StripMemorySpacesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StripMemorySpacesPass)
+  StringRef getArgument() const final {
+    return "memsched-test-strip-memory-spaces";
+  }
+  StringRef getDescription() const final {
+    return "Move every memref type to the default memory space";
+  }
+  void runOnOperation() override {
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([](MemRefType type) -> std::optional<Type> {
+      if (!type.getMemorySpace())
+        return std::nullopt;
+      return MemRefType::get(type.getShape(), type.getElementType(),
+                             type.getLayout());
+    });
+    replacer.addReplacement(
+        [](UnrankedMemRefType type) -> std::optional<Type> {
+          if (!type.getMemorySpace())
+            return std::nullopt;
+          return UnrankedMemRefType::get(type.getElementType(), Attribute());
+        });
+    replacer.recursivelyReplaceElementsIn(getOperation(), /*replaceAttrs=*/true,
+                                          /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
+  }
+};
+} // namespace
+
 /// Textual equivalent (with use-aligned-alloc=false):
-///   convert-bufferization-to-memref, convert-linalg-to-loops,
+///   memsched-test-strip-memory-spaces, convert-bufferization-to-memref, convert-linalg-to-loops,
 ///   expand-strided-metadata, lower-affine, convert-scf-to-cf,
 ///   finalize-memref-to-llvm{use-generic-functions=true}, convert-math-to-llvm,
 ///   convert-math-to-libm, arith-expand, convert-arith-to-llvm,
@@ -432,6 +469,7 @@ struct HarnessLoweringOptions
 /// math-to-libm takes the rest (erf, ...).
 static void buildLowerToLLVMPipeline(OpPassManager &pm,
                                      const HarnessLoweringOptions &options) {
+  pm.addPass(std::make_unique<StripMemorySpacesPass>());
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -454,6 +492,7 @@ static void buildLowerToLLVMPipeline(OpPassManager &pm,
 namespace memsched {
 void registerTestHarnessPass() {
   PassRegistration<TestHarnessPass>();
+  PassRegistration<StripMemorySpacesPass>();
   PassPipelineRegistration<HarnessLoweringOptions>(
       "memsched-test-lower-to-llvm",
       "Lower a memref/linalg/scf/affine/arith/math program to the LLVM "
