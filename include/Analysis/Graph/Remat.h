@@ -1,0 +1,121 @@
+//===- Remat.h - choice of what to recompute under a budget -----*- C++ -*-===//
+//
+// Rematerialisation on a MemoryGraph (DESIGN.md section 5): when no order of
+// the existing nodes fits a byte budget, free a long-lived buffer early and
+// compute it again before its late readers.
+//
+// A source is a buffer with the nodes that write it (its producers, all of
+// them, before any reader) and the nodes that only read it. Recomputing it
+// for a set of late readers adds a copy of the buffer (same size) and a clone
+// of every producer writing the copy instead; the late readers read the copy.
+// A clone has the dependencies of its producer (what must run before it, and
+// what must wait for it other than the buffer's readers), so it reads what
+// the producer read. Whether the producer's inputs are unchanged in between
+// is the caller's to establish (the MLIR side checks it on the rewritten IR);
+// here a choice whose clone would have to run before something that follows
+// its producer's insertion point is rejected.
+//
+// The choice is greedy and prices a candidate by the peak of the schedule of
+// the resulting graph (not by the bytes it frees): at each step the buffers
+// live at the peak of the current order give one candidate each (the readers
+// after the peak are the late ones), each is applied and scheduled, and the
+// one with the largest peak reduction per extra cost is kept; the loop stops
+// when the peak is within the budget, when no candidate lowers the peak, or
+// when the extra cost would exceed its limit. The sequence of choices does
+// not depend on the budget, only where it stops: a smaller budget never ends
+// at a higher peak. Includes no MLIR header.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_ANALYSIS_REMAT_H
+#define MEMSCHED_ANALYSIS_REMAT_H
+
+#include "Analysis/Graph/MemoryGraph.h"
+#include "Analysis/Graph/Scheduler.h"
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace memsched {
+
+/// A buffer that can be computed again.
+struct RematSource {
+  BufferId buffer = 0;
+  /// The nodes that write the buffer, in program order; every one of them
+  /// precedes every reader in the program order.
+  std::vector<NodeId> producers;
+  /// The nodes that touch the buffer without writing it.
+  std::vector<NodeId> readers;
+};
+
+/// One recomputation: the readers of `source` that read the copy.
+struct RematChoice {
+  size_t source = 0;
+  /// Readers (node ids of the base graph), sorted.
+  std::vector<NodeId> lateReaders;
+};
+
+/// Where the nodes and buffers of the base graph went in a graph with
+/// recomputations applied.
+struct RematMapping {
+  /// New id of each base node.
+  std::vector<NodeId> baseToNew;
+  /// For each new node: its base node, or -1 for a clone.
+  std::vector<int64_t> newToBase;
+  /// For each new node that is a clone (newToBase == -1): the choice (index
+  /// in the choices given) and the producer (index in the source's
+  /// producers) it copies; {kNotAClone, 0} for the others.
+  static constexpr uint32_t kNotAClone = 0xffffffffu;
+  std::vector<std::pair<uint32_t, uint32_t>> cloneOf;
+  /// The copy buffer of each choice.
+  std::vector<BufferId> copyBuffer;
+};
+
+/// The graph with `choices` applied (finalized). The clones of a choice run,
+/// in program order, right before its first late reader, so the program
+/// order of the result is the base program with the clones inserted there.
+/// Returns false (and leaves `out` unspecified) when that program order is
+/// not valid: a clone would have to follow a node placed after it (its
+/// producer's inputs are overwritten before the late readers run).
+bool applyRemat(const MemoryGraph &base, const std::vector<RematSource> &sources,
+                const std::vector<RematChoice> &choices, MemoryGraph &out,
+                RematMapping *mapping = nullptr);
+
+struct RematOptions {
+  /// Stop once the peak is at most this.
+  uint64_t budget = 0;
+  /// Extra cost allowed in all (sum of the costs of the producers cloned).
+  uint64_t maxExtraCost = std::numeric_limits<uint64_t>::max();
+  /// How candidates and the final graph are scheduled.
+  ScheduleOptions schedule;
+  /// At most this many recomputations.
+  unsigned maxChoices = 64;
+};
+
+struct RematPlan {
+  std::vector<RematChoice> choices;
+  /// The graph with the choices applied and its best order found.
+  MemoryGraph graph;
+  RematMapping mapping;
+  std::vector<NodeId> order;
+  /// Peak of the base graph's schedule and of `order`.
+  uint64_t basePeak = 0, peak = 0;
+  /// Sum of the costs of the cloned producers.
+  uint64_t extraCost = 0;
+  /// Clones added.
+  unsigned clonedNodes = 0;
+  bool metBudget = false;
+};
+
+/// Chooses recomputations of `sources` (costs per base node in `cost`) so
+/// that the scheduled peak goes down to `options.budget` if it can. The plan
+/// never has a higher peak than the base graph's schedule.
+RematPlan chooseRemat(const MemoryGraph &base,
+                      const std::vector<RematSource> &sources,
+                      const std::vector<uint64_t> &cost,
+                      const RematOptions &options);
+
+} // namespace memsched
+
+#endif // MEMSCHED_ANALYSIS_REMAT_H

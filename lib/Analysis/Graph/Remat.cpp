@@ -1,0 +1,247 @@
+//===- Remat.cpp - choice of what to recompute under a budget ---*- C++ -*-===//
+//
+// Invariant: every graph built here has the base program with the clones
+// inserted before their first late reader as a valid order, and keeps every
+// dependency of the base graph (a late reader also keeps its edge from the
+// original producer); chooseRemat only accepts a choice that lowers the
+// scheduled peak, so its plan's peak is never above the base schedule's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/Graph/Remat.h"
+
+#include <algorithm>
+#include <cassert>
+#include <unordered_map>
+
+using namespace memsched;
+
+bool memsched::applyRemat(const MemoryGraph &base,
+                          const std::vector<RematSource> &sources,
+                          const std::vector<RematChoice> &choices,
+                          MemoryGraph &out, RematMapping *mapping) {
+  size_t n = base.numNodes();
+  RematMapping m;
+  // The clones of each choice go right before its first late reader.
+  std::vector<std::vector<uint32_t>> insertBefore(n);
+  // Per base node: the choices it produces for, and those it is a late
+  // reader of.
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> producerOf(n);
+  std::vector<std::vector<uint32_t>> lateOf(n);
+  for (uint32_t c = 0; c < choices.size(); ++c) {
+    const RematChoice &choice = choices[c];
+    const RematSource &src = sources[choice.source];
+    if (choice.lateReaders.empty() || src.producers.empty())
+      return false;
+    insertBefore[choice.lateReaders.front()].push_back(c);
+    for (uint32_t k = 0; k < src.producers.size(); ++k)
+      producerOf[src.producers[k]].push_back({c, k});
+    for (NodeId r : choice.lateReaders)
+      lateOf[r].push_back(c);
+  }
+  auto isLateReader = [&](NodeId v, uint32_t c) {
+    return std::find(lateOf[v].begin(), lateOf[v].end(), c) != lateOf[v].end();
+  };
+  auto isReaderOf = [&](NodeId v, const RematSource &src) {
+    return std::find(src.readers.begin(), src.readers.end(), v) !=
+           src.readers.end();
+  };
+
+  out = MemoryGraph();
+  m.baseToNew.assign(n, 0);
+  std::vector<std::vector<NodeId>> cloneIds(choices.size());
+  for (NodeId v = 0; v < n; ++v) {
+    for (uint32_t c : insertBefore[v]) {
+      const RematSource &src = sources[choices[c].source];
+      for (uint32_t k = 0; k < src.producers.size(); ++k) {
+        NodeId p = src.producers[k];
+        cloneIds[c].push_back(
+            out.addNode(base.transientBytes(p), base.nodeName(p) + "'"));
+        m.newToBase.push_back(-1);
+        m.cloneOf.push_back({c, k});
+      }
+    }
+    m.baseToNew[v] = out.addNode(base.transientBytes(v), base.nodeName(v));
+    m.newToBase.push_back(v);
+    m.cloneOf.push_back({RematMapping::kNotAClone, 0});
+  }
+
+  // Buffers keep their ids; the late readers of a choice leave its buffer
+  // for the copy.
+  for (BufferId b = 0; b < base.numBuffers(); ++b) {
+    const GraphBuffer &buf = base.buffer(b);
+    BufferId nb = out.addBuffer(buf.size, buf.liveIn, buf.liveOut, buf.name);
+    for (NodeId v : buf.touchers) {
+      bool moved = false;
+      for (uint32_t c : lateOf[v])
+        moved |= sources[choices[c].source].buffer == b;
+      if (!moved)
+        out.addTouch(nb, m.baseToNew[v]);
+    }
+  }
+  for (uint32_t c = 0; c < choices.size(); ++c) {
+    const RematSource &src = sources[choices[c].source];
+    const GraphBuffer &buf = base.buffer(src.buffer);
+    BufferId copy =
+        out.addBuffer(buf.size, false, false, buf.name + "'");
+    m.copyBuffer.push_back(copy);
+    for (uint32_t k = 0; k < src.producers.size(); ++k)
+      for (BufferId b : base.buffersOf(src.producers[k]))
+        out.addTouch(b == src.buffer ? copy : b, cloneIds[c][k]);
+    for (NodeId r : choices[c].lateReaders)
+      out.addTouch(copy, m.baseToNew[r]);
+  }
+
+  // Dependencies: the base graph's, plus the clones' (their producers',
+  // with the late readers waiting for the clones instead of only for the
+  // producers).
+  for (NodeId u = 0; u < n; ++u)
+    for (NodeId v : base.succs(u)) {
+      out.addEdge(m.baseToNew[u], m.baseToNew[v]);
+      for (auto [c, k] : producerOf[u])
+        if (isLateReader(v, c))
+          out.addEdge(cloneIds[c][k], m.baseToNew[v]);
+    }
+  for (uint32_t c = 0; c < choices.size(); ++c) {
+    const RematSource &src = sources[choices[c].source];
+    auto producerIndex = [&](NodeId v) -> int {
+      auto it = std::find(src.producers.begin(), src.producers.end(), v);
+      return it == src.producers.end() ? -1 : int(it - src.producers.begin());
+    };
+    for (uint32_t k = 0; k < src.producers.size(); ++k) {
+      NodeId p = src.producers[k];
+      NodeId clone = cloneIds[c][k];
+      for (NodeId q : base.preds(p)) {
+        int j = producerIndex(q);
+        out.addEdge(j >= 0 ? cloneIds[c][j] : m.baseToNew[q], clone);
+      }
+      // What waits for the producer for another reason than its buffer
+      // (e.g. a write to one of its inputs) waits for the clone too.
+      for (NodeId x : base.succs(p))
+        if (producerIndex(x) < 0 && !isReaderOf(x, src))
+          out.addEdge(clone, m.baseToNew[x]);
+    }
+  }
+  out.finalize();
+  for (NodeId u = 0; u < out.numNodes(); ++u)
+    for (NodeId v : out.succs(u))
+      if (v < u)
+        return false;
+  if (mapping)
+    *mapping = std::move(m);
+  return true;
+}
+
+RematPlan memsched::chooseRemat(const MemoryGraph &base,
+                                const std::vector<RematSource> &sources,
+                                const std::vector<uint64_t> &cost,
+                                const RematOptions &options) {
+  ScheduleOptions schedOptions = options.schedule;
+  schedOptions.peerOrders = nullptr;
+  schedOptions.lowerBound = 0;
+
+  RematPlan plan;
+  ScheduleResult first = schedule(base, schedOptions);
+  plan.basePeak = plan.peak = first.peak;
+  plan.order = first.order;
+  plan.graph = base;
+  plan.mapping.baseToNew.resize(base.numNodes());
+  for (NodeId v = 0; v < base.numNodes(); ++v) {
+    plan.mapping.baseToNew[v] = v;
+    plan.mapping.newToBase.push_back(v);
+    plan.mapping.cloneOf.push_back({RematMapping::kNotAClone, 0});
+  }
+  std::vector<bool> used(sources.size(), false);
+  auto sourceCost = [&](const RematSource &src) {
+    uint64_t c = 0;
+    for (NodeId p : src.producers)
+      c += p < cost.size() ? cost[p] : 1;
+    return std::max<uint64_t>(c, 1);
+  };
+
+  while (plan.peak > options.budget &&
+         plan.choices.size() < options.maxChoices) {
+    PeakInfo info;
+    evaluatePeak(plan.graph, plan.order, &info);
+    std::vector<size_t> position(plan.graph.numNodes());
+    for (size_t i = 0; i < plan.order.size(); ++i)
+      position[plan.order[i]] = i;
+    std::vector<bool> liveAtPeak(plan.graph.numBuffers(), false);
+    for (BufferId b : info.liveAtPeak)
+      liveAtPeak[b] = true;
+
+    struct Best {
+      bool found = false;
+      size_t source = 0;
+      uint64_t gain = 0, cost = 0;
+      RematChoice choice;
+      MemoryGraph graph;
+      RematMapping mapping;
+      std::vector<NodeId> order;
+      uint64_t peak = 0;
+    } best;
+    for (size_t s = 0; s < sources.size(); ++s) {
+      const RematSource &src = sources[s];
+      if (used[s] || src.buffer >= liveAtPeak.size() || !liveAtPeak[src.buffer])
+        continue;
+      uint64_t c = sourceCost(src);
+      if (plan.extraCost > options.maxExtraCost ||
+          c > options.maxExtraCost - plan.extraCost)
+        continue;
+      RematChoice choice;
+      choice.source = s;
+      bool early = false;
+      for (NodeId r : src.readers) {
+        if (position[plan.mapping.baseToNew[r]] > info.peakPosition)
+          choice.lateReaders.push_back(r);
+        else
+          early = true;
+      }
+      if (!early || choice.lateReaders.empty())
+        continue;
+      std::sort(choice.lateReaders.begin(), choice.lateReaders.end());
+      std::vector<RematChoice> tried = plan.choices;
+      tried.push_back(choice);
+      MemoryGraph g;
+      RematMapping map;
+      if (!applyRemat(base, sources, tried, g, &map))
+        continue;
+      ScheduleResult r = schedule(g, schedOptions);
+      if (r.peak >= plan.peak)
+        continue;
+      uint64_t gain = plan.peak - r.peak;
+      // Largest gain per cost (compared without division), then the
+      // largest gain, then the first source.
+      bool better =
+          !best.found ||
+          (unsigned __int128)gain * best.cost >
+              (unsigned __int128)best.gain * c ||
+          ((unsigned __int128)gain * best.cost ==
+               (unsigned __int128)best.gain * c &&
+           gain > best.gain);
+      if (!better)
+        continue;
+      best.found = true;
+      best.source = s;
+      best.gain = gain;
+      best.cost = c;
+      best.choice = std::move(choice);
+      best.graph = std::move(g);
+      best.mapping = std::move(map);
+      best.order = std::move(r.order);
+      best.peak = r.peak;
+    }
+    if (!best.found)
+      break;
+    used[best.source] = true;
+    plan.choices.push_back(std::move(best.choice));
+    plan.graph = std::move(best.graph);
+    plan.mapping = std::move(best.mapping);
+    plan.order = std::move(best.order);
+    plan.peak = best.peak;
+    plan.extraCost += best.cost;
+    plan.clonedNodes += sources[best.source].producers.size();
+  }
+  plan.metBudget = plan.peak <= options.budget;
+  return plan;
+}

@@ -1,0 +1,276 @@
+//===- RematTest.cpp - choice of recomputations on MemoryGraphs -----------===//
+//
+// applyRemat and chooseRemat on hand-made graphs with figures derived by
+// hand, and on thousands of seeded dataflow graphs (each node writes one
+// buffer from buffers of earlier nodes): the applied graphs keep every base
+// dependency and a valid program order, the plan's peak is its order's and
+// never above the base schedule's, the extra cost stays within its limit,
+// and a smaller budget never ends at a higher peak. Random cases print their
+// seed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/Graph/Remat.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+using namespace memsched;
+
+namespace {
+
+struct XorShift {
+  uint64_t x;
+  uint64_t next() {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  }
+  uint64_t below(uint64_t n) { return next() % n; }
+};
+
+/// A dataflow graph: node i writes buffer i (random size) reading up to
+/// three buffers of earlier nodes, with an edge from each of their
+/// producers; a few nodes read buffers written long before (the late uses
+/// that make recomputation pay). Every buffer is a source: its producer and
+/// its readers. Costs are random.
+struct Dataflow {
+  MemoryGraph graph;
+  std::vector<RematSource> sources;
+  std::vector<uint64_t> cost;
+};
+
+Dataflow randomDataflow(uint64_t seed, unsigned maxNodes) {
+  XorShift rng{seed * 0x9E3779B97F4A7C15ULL + 7};
+  Dataflow d;
+  unsigned n = 3 + rng.below(maxNodes - 2);
+  std::vector<std::vector<NodeId>> readers(n);
+  for (unsigned i = 0; i < n; ++i) {
+    d.graph.addNode(rng.below(4) == 0 ? rng.below(64) : 0);
+    d.graph.addBuffer(16 * (1 + rng.below(16)), false, i + 1 == n);
+    d.graph.addTouch(i, i);
+    d.cost.push_back(1 + rng.below(100));
+  }
+  for (unsigned i = 1; i < n; ++i) {
+    unsigned inputs = 1 + rng.below(3);
+    for (unsigned k = 0; k < inputs; ++k) {
+      // Mostly recent inputs, sometimes an old one.
+      unsigned from = rng.below(4) == 0 ? rng.below(i)
+                                        : i - 1 - rng.below(std::min(i, 2u));
+      d.graph.addTouch(from, i);
+      d.graph.addEdge(from, i);
+      readers[from].push_back(i);
+    }
+  }
+  d.graph.finalize();
+  for (unsigned i = 0; i < n; ++i) {
+    std::sort(readers[i].begin(), readers[i].end());
+    readers[i].erase(std::unique(readers[i].begin(), readers[i].end()),
+                     readers[i].end());
+    if (readers[i].size() >= 2)
+      d.sources.push_back({i, {i}, readers[i]});
+  }
+  return d;
+}
+
+std::string caseName(uint64_t seed) { return "dataflow seed " + std::to_string(seed); }
+
+/// A training-like step: forward f0..f3 writes activations a0..a3 (a_i
+/// read by f_{i+1} and, late, by the backward node of its layer), backward
+/// b3..b0 writes gradients g3..g0 (each read by the next backward node).
+/// Sizes: activations 100 bytes each, gradients 10 bytes each.
+Dataflow trainingStep() {
+  Dataflow d;
+  // Nodes: f0 f1 f2 f3 b3 b2 b1 b0 = 0..7.
+  for (int i = 0; i < 8; ++i) {
+    d.graph.addNode();
+    d.cost.push_back(10);
+  }
+  // Buffers: a0..a3 = 0..3, g3..g0 = 4..7.
+  for (int i = 0; i < 4; ++i)
+    d.graph.addBuffer(100);
+  for (int i = 0; i < 4; ++i)
+    d.graph.addBuffer(10, false, i == 3);
+  auto use = [&](BufferId b, NodeId from, NodeId to) {
+    d.graph.addTouch(b, from);
+    d.graph.addTouch(b, to);
+    d.graph.addEdge(from, to);
+  };
+  for (int i = 0; i < 3; ++i)
+    use(i, i, i + 1);          // a_i feeds f_{i+1}
+  for (int i = 0; i < 4; ++i)
+    use(i, i, 7 - i);          // a_i read by its backward node b_i
+  d.graph.addTouch(4, 4);      // b3 writes g3
+  for (int k = 0; k < 3; ++k)
+    use(4 + k, 4 + k, 5 + k);  // g feeds the next backward node
+  d.graph.addTouch(7, 7);
+  d.graph.finalize();
+  for (int i = 0; i < 3; ++i)
+    d.sources.push_back({BufferId(i), {NodeId(i)}, {NodeId(i + 1), NodeId(7 - i)}});
+  return d;
+}
+
+TEST(Remat, TrainingStepFiguresByHand) {
+  Dataflow d = trainingStep();
+  // The dependencies order the nodes completely: f0 f1 f2 f3 b3 b2 b1 b0.
+  // Live at b3: a0 a1 a2 a3 g3 = 410 bytes, the peak.
+  RematOptions options;
+  options.maxChoices = 0;
+  RematPlan none = chooseRemat(d.graph, d.sources, d.cost, options);
+  EXPECT_EQ(none.peak, 410u);
+  EXPECT_TRUE(none.choices.empty());
+  // One step (budget 330). Live at b3 and recomputable: a0, a1, a2.
+  // - a0 for b0: a0 lives f0..f1; the clone f0' runs before b0. At b3:
+  //   a1 a2 a3 g3 = 310; at f3: a1 a2 a3 = 300; after b3 less. Peak 310.
+  // - a1 for b1: the clone f1' reads a0, live until b0 anyway; a1 lives
+  //   f1..f2. At b3: a0 a2 a3 g3 = 310. Peak 310.
+  // - a2 for b2: f3 reads a2, so at f3 a0..a3 = 400 stay. Peak 400.
+  // Equal costs and gains: the first source, a0. 410 -> 310, cost 10.
+  options.maxChoices = 64;
+  options.budget = 330;
+  RematPlan one = chooseRemat(d.graph, d.sources, d.cost, options);
+  EXPECT_EQ(one.peak, 310u);
+  ASSERT_EQ(one.choices.size(), 1u);
+  EXPECT_EQ(one.choices[0].source, 0u);
+  EXPECT_EQ(one.extraCost, 10u);
+  EXPECT_TRUE(one.metBudget);
+  // Down to budget 0. Second step, live at b3 (a1 a2 a3 g3):
+  // - a1 for b1: its clone reads a0, which then lives f0..f1' again: at b3
+  //   a0 a2 a3 g3 = 310, no gain;
+  // - a2 for b2: a2 lives f2..f3; at f3 a1 a2 a3 = 300, at b3 a1 a3 g3 =
+  //   210, at f2' (reads a1) a1 g3 a2' = 210, at b2 a1 a2' g3 g2 = 220.
+  //   Peak 300.
+  // Third step, live at f3 (a1 a2 a3): a1 again gains nothing (its clone
+  // keeps a0). The plan stops at 300 with a0 and a2 recomputed, cost 20.
+  options.budget = 0;
+  RematPlan all = chooseRemat(d.graph, d.sources, d.cost, options);
+  EXPECT_EQ(all.peak, 300u);
+  ASSERT_EQ(all.choices.size(), 2u);
+  EXPECT_EQ(all.choices[1].source, 2u);
+  EXPECT_EQ(all.extraCost, 20u);
+  EXPECT_EQ(all.clonedNodes, 2u);
+  EXPECT_FALSE(all.metBudget);
+  EXPECT_EQ(evaluatePeak(all.graph, all.order), all.peak);
+  EXPECT_TRUE(all.graph.isValidOrder(all.order));
+}
+
+TEST(Remat, ApplyKeepsDependenciesAndProgramOrder) {
+  for (uint64_t seed = 0; seed < 2000; ++seed) {
+    SCOPED_TRACE(caseName(seed));
+    Dataflow d = randomDataflow(seed, 14);
+    XorShift rng{seed + 5};
+    std::vector<RematChoice> choices;
+    for (size_t s = 0; s < d.sources.size(); ++s) {
+      if (rng.below(3) != 0)
+        continue;
+      const RematSource &src = d.sources[s];
+      RematChoice c;
+      c.source = s;
+      // A nonempty suffix of the readers.
+      size_t from = 1 + rng.below(src.readers.size() - 1);
+      c.lateReaders.assign(src.readers.begin() + from, src.readers.end());
+      choices.push_back(c);
+    }
+    MemoryGraph g;
+    RematMapping map;
+    if (!applyRemat(d.graph, d.sources, choices, g, &map))
+      continue;
+    ASSERT_TRUE(g.isValidOrder(g.programOrder()));
+    size_t clones = 0;
+    for (const RematChoice &c : choices)
+      clones += d.sources[c.source].producers.size();
+    ASSERT_EQ(g.numNodes(), d.graph.numNodes() + clones);
+    ASSERT_EQ(g.numBuffers(), d.graph.numBuffers() + choices.size());
+    // Every base edge is kept.
+    for (NodeId u = 0; u < d.graph.numNodes(); ++u)
+      for (NodeId v : d.graph.succs(u)) {
+        const auto &succ = g.succs(map.baseToNew[u]);
+        ASSERT_TRUE(std::binary_search(succ.begin(), succ.end(),
+                                       map.baseToNew[v]));
+      }
+    // A late reader reads the copy, not the buffer; the clone writes it.
+    for (size_t c = 0; c < choices.size(); ++c) {
+      const RematSource &src = d.sources[choices[c].source];
+      for (NodeId r : choices[c].lateReaders) {
+        const auto &bufs = g.buffersOf(map.baseToNew[r]);
+        ASSERT_TRUE(std::binary_search(bufs.begin(), bufs.end(), map.copyBuffer[c]));
+        ASSERT_FALSE(std::binary_search(bufs.begin(), bufs.end(), src.buffer));
+      }
+    }
+    for (NodeId v = 0; v < g.numNodes(); ++v)
+      if (map.newToBase[v] < 0) {
+        auto [c, k] = map.cloneOf[v];
+        ASSERT_LT(c, choices.size());
+        const auto &bufs = g.buffersOf(v);
+        ASSERT_TRUE(std::binary_search(bufs.begin(), bufs.end(), map.copyBuffer[c]));
+      }
+  }
+}
+
+TEST(Remat, PlansNeverWorseAndMonotoneInTheBudget) {
+  unsigned improved = 0;
+  for (uint64_t seed = 0; seed < 1500; ++seed) {
+    SCOPED_TRACE(caseName(seed));
+    Dataflow d = randomDataflow(seed, 12);
+    RematOptions options;
+    options.maxChoices = 0;
+    RematPlan base = chooseRemat(d.graph, d.sources, d.cost, options);
+    options.maxChoices = 64;
+    uint64_t previousPeak = base.peak;
+    // Budgets from the base peak down: the peaks never go up.
+    for (uint64_t budget : {base.peak, base.peak * 9 / 10, base.peak * 8 / 10,
+                            base.peak / 2, uint64_t(0)}) {
+      options.budget = budget;
+      RematPlan plan = chooseRemat(d.graph, d.sources, d.cost, options);
+      ASSERT_EQ(plan.basePeak, base.peak);
+      ASSERT_LE(plan.peak, plan.basePeak);
+      ASSERT_LE(plan.peak, previousPeak) << "budget " << budget;
+      ASSERT_TRUE(plan.graph.isValidOrder(plan.order));
+      ASSERT_EQ(evaluatePeak(plan.graph, plan.order), plan.peak);
+      ASSERT_EQ(plan.metBudget, plan.peak <= budget);
+      if (plan.choices.empty())
+        ASSERT_EQ(plan.peak, base.peak);
+      improved += plan.peak < base.peak;
+      previousPeak = plan.peak;
+    }
+  }
+  // The families have late uses: recomputation pays on some of them.
+  EXPECT_GT(improved, 100u);
+}
+
+TEST(Remat, ExtraCostWithinItsLimit) {
+  for (uint64_t seed = 0; seed < 800; ++seed) {
+    SCOPED_TRACE(caseName(seed));
+    Dataflow d = randomDataflow(seed, 12);
+    RematOptions options;
+    options.budget = 0;
+    options.maxExtraCost = seed % 150;
+    RematPlan plan = chooseRemat(d.graph, d.sources, d.cost, options);
+    ASSERT_LE(plan.extraCost, options.maxExtraCost);
+    uint64_t sum = 0;
+    for (const RematChoice &c : plan.choices)
+      for (NodeId p : d.sources[c.source].producers)
+        sum += d.cost[p];
+    ASSERT_EQ(plan.extraCost, sum);
+  }
+}
+
+/// On small graphs the plan's peak is the minimum over all orders of its
+/// graph (the scheduler is exact there), checked by brute force.
+TEST(Remat, PlanGraphScheduledOptimally) {
+  for (uint64_t seed = 0; seed < 400; ++seed) {
+    SCOPED_TRACE(caseName(seed));
+    Dataflow d = randomDataflow(seed, 9);
+    RematOptions options;
+    options.budget = 0;
+    RematPlan plan = chooseRemat(d.graph, d.sources, d.cost, options);
+    if (plan.graph.numNodes() > 14)
+      continue;
+    ASSERT_EQ(plan.peak, bruteForceMinPeak(plan.graph));
+  }
+}
+
+} // namespace
