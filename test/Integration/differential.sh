@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Differential execution of one function before and after --memsched-schedule:
+# Differential execution of one function before and after --memsched-schedule
+# (or the pass named by DIFF_PASS):
 #   differential.sh RUNTIME_LIB MLIR_LIB_DIR MLIR_RUNNER INPUT FUNC OUT_PREFIX [SCHEDULE_OPTIONS]
 # Writes OUT_PREFIX.sched.mlir, OUT_PREFIX.{orig,sched}.out, runs both programs
 # under mlir-runner with the counting allocator, prints
@@ -12,7 +13,9 @@ set -euo pipefail
 runtime=$1 libdir=$2 runner=$3 in=$4 func=$5 out=$6
 shift 6
 opts="count-alignment-padding${*:+ $*}"
-memsched-opt "$in" "--memsched-schedule=$opts" -o "$out.sched.mlir"
+# DIFF_PASS=memsched-rematerialize checks that pass instead (its options,
+# e.g. bytes=N, among SCHEDULE_OPTIONS).
+memsched-opt "$in" "--${DIFF_PASS:-memsched-schedule}=$opts" -o "$out.sched.mlir"
 libs="$runtime,$libdir/libmlir_c_runner_utils.so,$libdir/libmlir_runner_utils.so"
 for v in orig sched; do
   src=$in

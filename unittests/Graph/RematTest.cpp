@@ -35,8 +35,9 @@ struct XorShift {
 /// A dataflow graph: node i writes buffer i (random size) reading up to
 /// three buffers of earlier nodes, with an edge from each of their
 /// producers; a few nodes read buffers written long before (the late uses
-/// that make recomputation pay). Every buffer is a source: its producer and
-/// its readers. Costs are random.
+/// that make recomputation pay). Every buffer read twice is a source (its
+/// producer and its readers), and a chain with the first buffer its
+/// producer reads. Costs are random.
 struct Dataflow {
   MemoryGraph graph;
   std::vector<RematSource> sources;
@@ -70,8 +71,17 @@ Dataflow randomDataflow(uint64_t seed, unsigned maxNodes) {
     std::sort(readers[i].begin(), readers[i].end());
     readers[i].erase(std::unique(readers[i].begin(), readers[i].end()),
                      readers[i].end());
-    if (readers[i].size() >= 2)
-      d.sources.push_back({i, {i}, readers[i]});
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    if (readers[i].size() < 2)
+      continue;
+    d.sources.push_back({i, {i}, readers[i], {}});
+    // A chain: the buffer with the first buffer its producer reads.
+    for (BufferId in : d.graph.buffersOf(i))
+      if (in != i && in < i) {
+        d.sources.push_back({i, {NodeId(in), NodeId(i)}, readers[i], {in}});
+        break;
+      }
   }
   return d;
 }
@@ -109,7 +119,8 @@ Dataflow trainingStep() {
   d.graph.addTouch(7, 7);
   d.graph.finalize();
   for (int i = 0; i < 3; ++i)
-    d.sources.push_back({BufferId(i), {NodeId(i)}, {NodeId(i + 1), NodeId(7 - i)}});
+    d.sources.push_back(
+        {BufferId(i), {NodeId(i)}, {NodeId(i + 1), NodeId(7 - i)}, {}});
   return d;
 }
 
@@ -157,16 +168,40 @@ TEST(Remat, TrainingStepFiguresByHand) {
   EXPECT_TRUE(all.graph.isValidOrder(all.order));
 }
 
+TEST(Remat, ChainFiguresByHand) {
+  // The training step with a1 also recomputable as a chain: f0 and f1
+  // cloned, a0 copied for f1' only. First step: a0 alone (gain 100 for
+  // cost 10, as before; the chain gains 100 for cost 20). Second step, live
+  // at b3 a1 a2 a3 g3 (310): a1 alone keeps a0 live to its clone (no
+  // gain); a2 alone gives 300 (cost 10); the chain f0' f1' before b1 frees
+  // a1 after f2: f3 a2 a3 = 200, b3 a2 a3 g3 = 210, b2 a2 g3 g2 = 120,
+  // f1' g2 a0' a1' = 210: 210 for cost 20, the better ratio (100/20 >
+  // 10/10). Then nothing lowers 210 (at b3 a2 is read by b2 and a3 by b3
+  // itself; a2's clone would read a1' ... a1, freed).
+  Dataflow d = trainingStep();
+  d.sources.push_back({1, {0, 1}, {2, 6}, {0}});
+  RematOptions options;
+  options.budget = 0;
+  RematPlan plan = chooseRemat(d.graph, d.sources, d.cost, options);
+  ASSERT_GE(plan.choices.size(), 2u);
+  EXPECT_EQ(plan.choices[0].source, 0u);
+  EXPECT_EQ(plan.choices[1].source, 3u);
+  EXPECT_EQ(plan.peak, 210u);
+  EXPECT_EQ(evaluatePeak(plan.graph, plan.order), plan.peak);
+}
+
 TEST(Remat, ApplyKeepsDependenciesAndProgramOrder) {
   for (uint64_t seed = 0; seed < 2000; ++seed) {
     SCOPED_TRACE(caseName(seed));
     Dataflow d = randomDataflow(seed, 14);
     XorShift rng{seed + 5};
     std::vector<RematChoice> choices;
+    std::vector<bool> chosen(d.graph.numBuffers(), false);
     for (size_t s = 0; s < d.sources.size(); ++s) {
-      if (rng.below(3) != 0)
-        continue;
       const RematSource &src = d.sources[s];
+      if (rng.below(3) != 0 || chosen[src.buffer])
+        continue;
+      chosen[src.buffer] = true;
       RematChoice c;
       c.source = s;
       // A nonempty suffix of the readers.
@@ -179,11 +214,13 @@ TEST(Remat, ApplyKeepsDependenciesAndProgramOrder) {
     if (!applyRemat(d.graph, d.sources, choices, g, &map))
       continue;
     ASSERT_TRUE(g.isValidOrder(g.programOrder()));
-    size_t clones = 0;
-    for (const RematChoice &c : choices)
+    size_t clones = 0, copies = 0;
+    for (const RematChoice &c : choices) {
       clones += d.sources[c.source].producers.size();
+      copies += 1 + d.sources[c.source].inner.size();
+    }
     ASSERT_EQ(g.numNodes(), d.graph.numNodes() + clones);
-    ASSERT_EQ(g.numBuffers(), d.graph.numBuffers() + choices.size());
+    ASSERT_EQ(g.numBuffers(), d.graph.numBuffers() + copies);
     // Every base edge is kept.
     for (NodeId u = 0; u < d.graph.numNodes(); ++u)
       for (NodeId v : d.graph.succs(u)) {
@@ -204,8 +241,14 @@ TEST(Remat, ApplyKeepsDependenciesAndProgramOrder) {
       if (map.newToBase[v] < 0) {
         auto [c, k] = map.cloneOf[v];
         ASSERT_LT(c, choices.size());
+        const RematSource &src = d.sources[choices[c].source];
+        const auto &own = d.graph.buffersOf(src.producers[k]);
         const auto &bufs = g.buffersOf(v);
-        ASSERT_TRUE(std::binary_search(bufs.begin(), bufs.end(), map.copyBuffer[c]));
+        // The clone of a producer of the buffer writes its copy, not it.
+        if (std::binary_search(own.begin(), own.end(), src.buffer)) {
+          ASSERT_TRUE(std::binary_search(bufs.begin(), bufs.end(), map.copyBuffer[c]));
+          ASSERT_FALSE(std::binary_search(bufs.begin(), bufs.end(), src.buffer));
+        }
       }
   }
 }

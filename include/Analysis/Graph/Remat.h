@@ -8,6 +8,8 @@
 // them, before any reader) and the nodes that only read it. Recomputing it
 // for a set of late readers adds a copy of the buffer (same size) and a clone
 // of every producer writing the copy instead; the late readers read the copy.
+// A source may be a chain: the producers of buffers it is computed from
+// (inner buffers) are cloned too, into copies of their own.
 // A clone has the dependencies of its producer (what must run before it, and
 // what must wait for it other than the buffer's readers), so it reads what
 // the producer read. Whether the producer's inputs are unchanged in between
@@ -43,10 +45,15 @@ namespace memsched {
 struct RematSource {
   BufferId buffer = 0;
   /// The nodes that write the buffer, in program order; every one of them
-  /// precedes every reader in the program order.
+  /// precedes every reader in the program order. With `inner` buffers, also
+  /// the nodes that write those (a chain computed again as a whole).
   std::vector<NodeId> producers;
   /// The nodes that touch the buffer without writing it.
   std::vector<NodeId> readers;
+  /// Buffers the chain's producers write before the buffer itself and its
+  /// producers read (e.g. a convolution's output under its activation):
+  /// each gets a copy of its own, touched by the clones only.
+  std::vector<BufferId> inner;
 };
 
 /// One recomputation: the readers of `source` that read the copy.
@@ -108,7 +115,8 @@ struct RematPlan {
   bool metBudget = false;
 };
 
-/// Chooses recomputations of `sources` (costs per base node in `cost`) so
+/// Chooses recomputations of `sources` (several sources may share a buffer:
+/// chains of different lengths; each buffer is recomputed once at most) (costs per base node in `cost`) so
 /// that the scheduled peak goes down to `options.budget` if it can. The plan
 /// never has a higher peak than the base graph's schedule.
 RematPlan chooseRemat(const MemoryGraph &base,

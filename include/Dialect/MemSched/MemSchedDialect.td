@@ -136,6 +136,14 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     memory, e.g. a GPU program mapped to a CPU); where the spaces are
     separate pools, the entries are what each pool needs.
 
+    After `--memsched-rematerialize`, `remat_ops` counts the ops the body
+    computes a second time (clones of the producers of buffers freed early
+    and computed again before their late readers) and `extra_compute_ppm`
+    their estimated work in parts per million of the function's work before
+    (docs/remat.md). `peak` and `lower_bound` then describe the body with
+    the clones: the bound holds for every order of those ops, not for other
+    choices of what to recompute.
+
     After `--memsched-plan-arena`, `arena_size` is the size of the one arena
     the function's buffers were placed in and `arena` the memory the planned
     function needs at its worst moment: the arena plus the buffers left
@@ -164,7 +172,9 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     MemSched_OptionalBytes<"memory the function needs with its buffers in one arena: the arena plus what stays outside it, at its worst moment">:$arena,
     MemSched_OptionalBytes<"size of the arena alone, in bytes">:$arena_size,
     MemSched_OptionalBytes<"for a body with several blocks: the block (its position in the body, from 0) whose bound is lower_bound; bound_op and cut refer to its ops">:$block,
-    OptionalParameter<"::mlir::ArrayAttr", "per memory space: #memsched.space entries with that space's peak and bound (when the body allocates outside the default space)">:$spaces
+    OptionalParameter<"::mlir::ArrayAttr", "per memory space: #memsched.space entries with that space's peak and bound (when the body allocates outside the default space)">:$spaces,
+    MemSched_OptionalBytes<"after --memsched-rematerialize: ops the body computes again (clones added)">:$remat_ops,
+    MemSched_OptionalBytes<"after --memsched-rematerialize: the estimated extra compute, in parts per million of the function's compute before">:$extra_compute_ppm
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -268,6 +268,61 @@ def CheckBudget : Pass<"memsched-check-budget", "::mlir::ModuleOp"> {
   ];
 }
 
+def Rematerialize : Pass<"memsched-rematerialize", "::mlir::ModuleOp"> {
+  let summary = "Recompute long-lived buffers when no order fits a byte budget";
+  let description = [{
+    Schedules each function as `--memsched-schedule` does; when its peak
+    stays above `bytes`, frees long-lived buffers early and computes them
+    again before their late readers: the ops that wrote the buffer are
+    cloned (with a new allocation, and the views the readers need) right
+    before the first late reader, the late readers read the copy, and the
+    body is scheduled again.
+
+    What is recomputed is chosen greedily on the scheduling graph: at each
+    step, every recomputable buffer live at the peak of the current order
+    is tried (the readers after the peak read the copy), the graph with it
+    is scheduled, and the one that lowers the peak most per unit of extra
+    compute is kept; the loop stops when the peak is within the budget,
+    when nothing lowers it, or when `max-extra-compute` would be exceeded.
+    The choices do not depend on the budget, only where the loop stops: a
+    smaller budget never ends at a higher peak.
+
+    A buffer can be recomputed when it is a plain allocation freed in the
+    body, used only through side-effect free views by ops whose effects on
+    it are known, written by ops (its producers) that come before every op
+    that reads it, that write nothing else, allocate and free nothing and
+    call nothing. A clone must read what its producer read: on the
+    rewritten body, every op that may write a producer's input is ordered
+    by the dependence analysis against the clone, and a recomputation where
+    such an op lies between the producer and the clone is dropped. The
+    result is never worse than scheduling alone (otherwise the body is
+    restored).
+
+    The certificate describes the body with the clones and records
+    `remat_ops` (ops cloned) and `extra_compute_ppm` (their estimated work,
+    in parts per million of the function's: a linalg op's iteration domain
+    times the arithmetic ops of its body, a copy's bytes). With `remarks`, a
+    remark per function says the peak before and after, the budget met or
+    not and the extra compute; with `strict`, a budget that is not met is
+    an error. Bodies with several blocks are scheduled but not
+    rematerialised. See docs/remat.md.
+  }];
+  let options = SizeModelOptions # [
+    Option<"bytes", "bytes", "uint64_t", /*default=*/"0",
+           "The budget in bytes (required)">,
+    Option<"maxExtraCompute", "max-extra-compute", "double",
+           /*default=*/"0.1",
+           "Extra compute allowed, as a fraction of the function's "
+           "estimated compute (negative: no limit)">,
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark per function: peaks, budget, extra compute">,
+    Option<"stateBudget", "state-budget", "uint64_t", /*default=*/"1000000",
+           "Search states of the exact search per graph segment when the "
+           "function is scheduled (before and after recomputing)">,
+  ];
+  let dependentDialects = ["::mlir::memsched::MemSchedDialect"];
+}
+
 def PlanArena : Pass<"memsched-plan-arena", "::mlir::ModuleOp"> {
   let summary = "Place each function's buffers at offsets of one arena";
   let description = [{

@@ -42,9 +42,14 @@ bool memsched::applyRemat(const MemoryGraph &base,
   auto isLateReader = [&](NodeId v, uint32_t c) {
     return std::find(lateOf[v].begin(), lateOf[v].end(), c) != lateOf[v].end();
   };
+  // Touches a buffer of the chain (its readers wait for the producers,
+  // not for the clones).
   auto isReaderOf = [&](NodeId v, const RematSource &src) {
-    return std::find(src.readers.begin(), src.readers.end(), v) !=
-           src.readers.end();
+    for (BufferId b : base.buffersOf(v))
+      if (b == src.buffer ||
+          std::find(src.inner.begin(), src.inner.end(), b) != src.inner.end())
+        return true;
+    return false;
   };
 
   out = MemoryGraph();
@@ -81,13 +86,23 @@ bool memsched::applyRemat(const MemoryGraph &base,
   }
   for (uint32_t c = 0; c < choices.size(); ++c) {
     const RematSource &src = sources[choices[c].source];
-    const GraphBuffer &buf = base.buffer(src.buffer);
-    BufferId copy =
-        out.addBuffer(buf.size, false, false, buf.name + "'");
+    auto copyOf = [&](BufferId b) {
+      const GraphBuffer &buf = base.buffer(b);
+      return out.addBuffer(buf.size, false, false, buf.name + "'");
+    };
+    BufferId copy = copyOf(src.buffer);
     m.copyBuffer.push_back(copy);
+    std::vector<std::pair<BufferId, BufferId>> copies{{src.buffer, copy}};
+    for (BufferId b : src.inner)
+      copies.push_back({b, copyOf(b)});
     for (uint32_t k = 0; k < src.producers.size(); ++k)
-      for (BufferId b : base.buffersOf(src.producers[k]))
-        out.addTouch(b == src.buffer ? copy : b, cloneIds[c][k]);
+      for (BufferId b : base.buffersOf(src.producers[k])) {
+        BufferId touched = b;
+        for (auto [original, c2] : copies)
+          if (original == b)
+            touched = c2;
+        out.addTouch(touched, cloneIds[c][k]);
+      }
     for (NodeId r : choices[c].lateReaders)
       out.addTouch(copy, m.baseToNew[r]);
   }
@@ -151,7 +166,8 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
     plan.mapping.newToBase.push_back(v);
     plan.mapping.cloneOf.push_back({RematMapping::kNotAClone, 0});
   }
-  std::vector<bool> used(sources.size(), false);
+  // Each buffer is recomputed once at most.
+  std::vector<bool> used(base.numBuffers(), false);
   auto sourceCost = [&](const RematSource &src) {
     uint64_t c = 0;
     for (NodeId p : src.producers)
@@ -182,7 +198,8 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
     } best;
     for (size_t s = 0; s < sources.size(); ++s) {
       const RematSource &src = sources[s];
-      if (used[s] || src.buffer >= liveAtPeak.size() || !liveAtPeak[src.buffer])
+      if (src.buffer >= base.numBuffers() || used[src.buffer] ||
+          !liveAtPeak[src.buffer])
         continue;
       uint64_t c = sourceCost(src);
       if (plan.extraCost > options.maxExtraCost ||
@@ -233,7 +250,7 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
     }
     if (!best.found)
       break;
-    used[best.source] = true;
+    used[sources[best.source].buffer] = true;
     plan.choices.push_back(std::move(best.choice));
     plan.graph = std::move(best.graph);
     plan.mapping = std::move(best.mapping);

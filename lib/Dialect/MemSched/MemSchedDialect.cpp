@@ -78,7 +78,11 @@ CertificateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         StringAttr boundOp, ArrayRef<uint64_t> cut,
                         StringAttr sizeModel, std::optional<uint64_t> arena,
                         std::optional<uint64_t> arenaSize,
-                        std::optional<uint64_t> block, ArrayAttr spaces) {
+                        std::optional<uint64_t> block, ArrayAttr spaces,
+                        std::optional<uint64_t> rematOps,
+                        std::optional<uint64_t> extraComputePpm) {
+  if (rematOps.has_value() != extraComputePpm.has_value())
+    return emitError() << "remat_ops and extra_compute_ppm go together";
   if (arena.has_value() != arenaSize.has_value())
     return emitError() << "arena and arena_size go together";
   if (arena && *arenaSize > *arena)

@@ -188,7 +188,8 @@ CertificateAttr mlir::memsched::buildCertificate(
   if (body.hasSeveralBlocks())
     block = best;
   return CertificateAttr::get(context, peak, bound.value, kind, op, cut, model,
-                              std::nullopt, std::nullopt, block, spaces);
+                              std::nullopt, std::nullopt, block, spaces,
+                              std::nullopt, std::nullopt);
 }
 
 FailureOr<SpaceAttr> mlir::memsched::computeSpaceEntry(Operation *func,

@@ -384,7 +384,8 @@ struct PlanArenaPass
                                 cert.getLowerBound(), cert.getBoundKind(),
                                 cert.getBoundOp(), cert.getCut(),
                                 cert.getSizeModel(), *memory, top.size,
-                                cert.getBlock(), cert.getSpaces());
+                                cert.getBlock(), cert.getSpaces(),
+                                cert.getRematOps(), cert.getExtraComputePpm());
     setCertificate(func, cert);
     if (report) {
       report->arenaSize = top.size;

@@ -1,0 +1,327 @@
+//===- RematRewrite.cpp - recompute buffers to meet a budget --------------===//
+//
+// The rewrite of one recomputation: a copy of the buffer's allocation (and
+// of each inner buffer of a chain) and a clone of each of its producers,
+// right before its first late reader (in the order of the scheduled body),
+// the late readers reading the copy (views of the buffer they use are cloned
+// on the copy), a deallocation of the inner copies after the clones and of
+// the copy after the last late reader.
+//
+// Safety: the clones must read what the producers read. On the rewritten
+// body the dependence analysis orders every op that may write what a clone
+// reads against the clone as written; so the clone reads the producers'
+// values exactly when no such op lies between the first producer and the
+// clone as written, i.e. when every dependency of a clone (other than the
+// other clones of the same buffer) comes before the first producer. A
+// recomputation that fails this is dropped and the rewrite is redone
+// without it. The rewritten body is then scheduled again; when its peak is
+// not below the peak before, the body is restored.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Transforms/MemSched/Rematerialize.h"
+#include "Transforms/MemSched/Certificate.h"
+
+#include "Analysis/Graph/Remat.h"
+#include "Analysis/MemSched/ComputeCost.h"
+#include "Analysis/MemSched/RematSources.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+namespace {
+/// The ops of one recomputation as the body stands.
+struct RematSite {
+  Operation *alloc = nullptr, *dealloc = nullptr;
+  Value buffer;
+  /// The chain's inner buffers: allocation, deallocation, value.
+  SmallVector<std::tuple<Operation *, Operation *, Value>> inner;
+  SmallVector<Operation *> producers, lateReaders;
+  /// Filled by the rewrite.
+  SmallVector<Operation *> clones;
+};
+} // namespace
+
+/// The value `v` (the buffer or a view chain of it) on the copy: the view
+/// ops on the way are cloned at the builder's insertion point the first
+/// time they are needed.
+static Value remapView(Value v, IRMapping &map, OpBuilder &builder) {
+  if (Value mapped = map.lookupOrNull(v))
+    return mapped;
+  Operation *def = v.getDefiningOp();
+  Value source = getViewSourceOf(def);
+  assert(source && "a view chain of the buffer");
+  remapView(source, map, builder);
+  Operation *clone = builder.clone(*def, map);
+  return clone->getResult(0);
+}
+
+/// Values used inside `op` (operands of it and of the ops nested in it)
+/// that are defined outside it.
+static void forEachOuterUse(Operation *op, function_ref<void(OpOperand &)> fn) {
+  op->walk([&](Operation *nested) {
+    for (OpOperand &use : nested->getOpOperands()) {
+      Operation *def = use.get().getDefiningOp();
+      Region *defRegion = use.get().getParentRegion();
+      bool inside = def ? op->isAncestor(def)
+                        : op->isProperAncestor(defRegion->getParentOp()) ||
+                              defRegion->getParentOp() == op;
+      if (!inside)
+        fn(use);
+    }
+  });
+}
+
+static void rewriteSite(RematSite &site) {
+  OpBuilder builder(site.lateReaders.front());
+  IRMapping map;
+  Operation *copy = builder.clone(*site.alloc);
+  map.map(site.buffer, copy->getResult(0));
+  SmallVector<Value> chain{site.buffer};
+  for (auto [alloc, dealloc, value] : site.inner) {
+    map.map(value, builder.clone(*alloc)->getResult(0));
+    chain.push_back(value);
+  }
+  for (Operation *producer : site.producers) {
+    forEachOuterUse(producer, [&](OpOperand &use) {
+      for (Value b : chain)
+        if (isViewChainOf(use.get(), b))
+          remapView(use.get(), map, builder);
+    });
+    site.clones.push_back(builder.clone(*producer, map));
+  }
+  // The inner copies are read by the clones only.
+  for (auto [alloc, dealloc, value] : site.inner)
+    builder.clone(*dealloc, map);
+  for (Operation *reader : site.lateReaders) {
+    builder.setInsertionPoint(reader);
+    forEachOuterUse(reader, [&](OpOperand &use) {
+      if (isViewChainOf(use.get(), site.buffer))
+        use.set(remapView(use.get(), map, builder));
+    });
+  }
+  builder.setInsertionPointAfter(site.lateReaders.back());
+  builder.clone(*site.dealloc, map);
+}
+
+/// The ops of each choice in the body as it stands (analysed by `analysis`,
+/// whose graph the choices refer to).
+static SmallVector<RematSite, 1>
+collectSites(const BufferLifetimeAnalysis &analysis,
+             const std::vector<::memsched::RematSource> &sources,
+             ArrayRef<::memsched::RematChoice> choices) {
+  SmallVector<RematSite, 1> sites;
+  for (const ::memsched::RematChoice &choice : choices) {
+    const ::memsched::RematSource &src = sources[choice.source];
+    const BufferInfo &buf = analysis.getBuffers()[src.buffer];
+    RematSite site;
+    site.alloc = buf.allocOp;
+    site.dealloc = buf.dealloc;
+    site.buffer = buf.value;
+    for (::memsched::NodeId p : src.producers)
+      site.producers.push_back(analysis.getNodes()[p].op);
+    for (::memsched::BufferId b : src.inner) {
+      const BufferInfo &in = analysis.getBuffers()[b];
+      site.inner.push_back({in.allocOp, in.dealloc, in.value});
+    }
+    for (::memsched::NodeId r : choice.lateReaders)
+      site.lateReaders.push_back(analysis.getNodes()[r].op);
+    sites.push_back(std::move(site));
+  }
+  return sites;
+}
+
+/// The first site whose clones depend on an op placed after its first
+/// producer, on the rewritten body; -1 when all are safe, -2 when the body
+/// can no longer be analysed.
+static int findUnsafeSite(Operation *func, SizeModel sizes,
+                          ArrayRef<RematSite> sites) {
+  BufferLifetimeAnalysis check(func, sizes);
+  if (!check.isSupported())
+    return -2;
+  const ::memsched::MemoryGraph &graph = check.getGraph();
+  for (auto [i, site] : llvm::enumerate(sites)) {
+    for (Operation *clone : site.clones) {
+      std::optional<unsigned> node = check.getNodeIndex(clone);
+      if (!node)
+        return i;
+      for (::memsched::NodeId pred : graph.preds(*node)) {
+        Operation *op = check.getNodes()[pred].op;
+        if (llvm::is_contained(site.clones, op))
+          continue;
+        if (!op->isBeforeInBlock(site.producers.front()))
+          return i;
+      }
+    }
+  }
+  return -1;
+}
+
+/// Replaces the body of `func` by a copy of `saved`'s.
+static void restoreBody(Operation *func, Operation *saved) {
+  Region &body = func->getRegion(0);
+  body.getBlocks().clear();
+  IRMapping map;
+  saved->getRegion(0).cloneInto(&body, map);
+}
+
+FailureOr<RematerializeFunctionResult>
+mlir::memsched::rematerializeFunction(Operation *func,
+                                      const RematerializeFunctionOptions &options) {
+  RematerializeFunctionResult result;
+  FailureOr<ScheduleFunctionResult> scheduled =
+      scheduleFunction(func, options.schedule);
+  if (failed(scheduled))
+    return failure();
+  if (scheduled->status == ScheduleFunctionResult::Status::Unsupported) {
+    result.unsupportedOp = scheduled->unsupportedOp;
+    result.reason = scheduled->reason;
+    return result;
+  }
+  SizeModel sizes = options.schedule.sizes;
+  result.peakBefore = result.peakAfter = scheduled->peakAfter;
+  result.certificate = getCertificate(func);
+  if (scheduled->numBlocks > 1) {
+    result.unsupportedOp = func;
+    result.reason = "bodies with several blocks are scheduled but not "
+                    "rematerialised; recompute by hand or keep the "
+                    "structured control flow (scf) until after memsched";
+    return result;
+  }
+  if (result.peakBefore <= options.budget) {
+    result.status = RematerializeFunctionResult::Status::WithinBudget;
+    result.metBudget = true;
+    return result;
+  }
+
+  BufferLifetimeAnalysis analysis(func, sizes);
+  if (!analysis.isSupported()) {
+    result.unsupportedOp = analysis.getUnsupportedOp();
+    result.reason = analysis.getUnsupportedReason().str();
+    return result;
+  }
+  std::vector<::memsched::RematSource> sources = findRematSources(analysis);
+  std::vector<uint64_t> cost;
+  for (const NodeInfo &node : analysis.getNodes()) {
+    cost.push_back(estimateComputeCost(node.op));
+    result.totalCompute += std::min(cost.back(), UINT64_MAX - result.totalCompute);
+  }
+  ::memsched::RematOptions choose;
+  choose.budget = options.budget;
+  if (options.maxExtraCompute >= 0)
+    choose.maxExtraCost =
+        static_cast<uint64_t>(options.maxExtraCompute * double(result.totalCompute));
+  choose.schedule = options.schedule.search;
+  choose.schedule.exactStateBudget =
+      std::min(choose.schedule.exactStateBudget, options.candidateStateBudget);
+  ::memsched::RematPlan plan =
+      chooseRemat(analysis.getGraph(), sources, cost, choose);
+  result.status = RematerializeFunctionResult::Status::NoGain;
+  if (plan.choices.empty())
+    return result;
+
+  // Each prefix of the plan's choices (the plan for a larger budget stops
+  // at a shorter one) is rewritten and scheduled on the IR; the lowest peak
+  // wins, the shortest prefix among equals. So a smaller budget, whose
+  // prefixes include the larger one's, never ends at a higher peak.
+  CertificateAttr certBefore = getCertificate(func);
+  Operation *saved = func->clone();
+  auto restore = [&] {
+    restoreBody(func, saved);
+    setCertificate(func, certBefore);
+  };
+  ScheduleFunctionOptions again = options.schedule;
+  again.skipCertified = false;
+  // Rewrites `choices` (dropping those whose inputs are overwritten before
+  // their clones) and schedules; the body is then rewritten, or restored
+  // when nothing is left.
+  auto attempt = [&](std::vector<::memsched::RematChoice> &choices,
+                     unsigned &rejected)
+      -> FailureOr<std::optional<ScheduleFunctionResult>> {
+    while (!choices.empty()) {
+      BufferLifetimeAnalysis base(func, sizes);
+      SmallVector<RematSite, 1> sites = collectSites(base, sources, choices);
+      for (RematSite &site : sites)
+        rewriteSite(site);
+      int unsafe = findUnsafeSite(func, sizes, sites);
+      if (unsafe == -1)
+        break;
+      restore();
+      if (unsafe == -2)
+        return std::optional<ScheduleFunctionResult>();
+      choices.erase(choices.begin() + unsafe);
+      ++rejected;
+    }
+    if (choices.empty())
+      return std::optional<ScheduleFunctionResult>();
+    FailureOr<ScheduleFunctionResult> scheduled = scheduleFunction(func, again);
+    if (failed(scheduled))
+      return failure();
+    if (scheduled->status != ScheduleFunctionResult::Status::Scheduled) {
+      restore();
+      return std::optional<ScheduleFunctionResult>();
+    }
+    return std::optional<ScheduleFunctionResult>(std::move(*scheduled));
+  };
+  size_t bestLength = 0;
+  uint64_t bestPeak = result.peakBefore;
+  for (size_t length = 1; length <= plan.choices.size(); ++length) {
+    std::vector<::memsched::RematChoice> choices(
+        plan.choices.begin(), plan.choices.begin() + length);
+    unsigned rejected = 0;
+    FailureOr<std::optional<ScheduleFunctionResult>> tried =
+        attempt(choices, rejected);
+    if (failed(tried)) {
+      restore();
+      saved->erase();
+      return failure();
+    }
+    if (*tried && (*tried)->peakAfter < bestPeak) {
+      bestPeak = (*tried)->peakAfter;
+      bestLength = length;
+    }
+    restore();
+  }
+  if (!bestLength) {
+    saved->erase();
+    return result;
+  }
+  std::vector<::memsched::RematChoice> choices(
+      plan.choices.begin(), plan.choices.begin() + bestLength);
+  FailureOr<std::optional<ScheduleFunctionResult>> final =
+      attempt(choices, result.rejectedUnsafe);
+  if (failed(final) || !*final) {
+    restore();
+    saved->erase();
+    return failure();
+  }
+  ScheduleFunctionResult &finalSchedule = **final;
+  saved->erase();
+  result.status = RematerializeFunctionResult::Status::Rematerialized;
+  result.peakAfter = finalSchedule.peakAfter;
+  result.metBudget = result.peakAfter <= options.budget;
+  for (const ::memsched::RematChoice &choice : choices)
+    for (::memsched::NodeId p : sources[choice.source].producers) {
+      ++result.rematOps;
+      result.extraCompute += cost[p];
+    }
+  uint64_t ppm =
+      result.totalCompute
+          ? static_cast<uint64_t>((unsigned __int128)result.extraCompute *
+                                  1000000 / result.totalCompute)
+          : 0;
+  CertificateAttr cert = finalSchedule.certificate;
+  if (cert) {
+    cert = CertificateAttr::get(
+        func->getContext(), cert.getPeak(), cert.getLowerBound(),
+        cert.getBoundKind(), cert.getBoundOp(), cert.getCut(),
+        cert.getSizeModel(), cert.getArena(), cert.getArenaSize(),
+        cert.getBlock(), cert.getSpaces(), uint64_t(result.rematOps), ppm);
+    setCertificate(func, cert);
+  }
+  result.certificate = cert;
+  return result;
+}
