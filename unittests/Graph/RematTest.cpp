@@ -12,6 +12,8 @@
 
 #include "Analysis/Graph/Remat.h"
 
+#include "XorShift.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,16 +23,7 @@ using namespace memsched;
 
 namespace {
 
-struct XorShift {
-  uint64_t x;
-  uint64_t next() {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return x;
-  }
-  uint64_t below(uint64_t n) { return next() % n; }
-};
+using test::XorShift;
 
 /// A dataflow graph: node i writes buffer i (random size) reading up to
 /// three buffers of earlier nodes, with an edge from each of their

@@ -14,6 +14,8 @@
 #include "Analysis/Graph/MemoryGraph.h"
 #include "Analysis/Graph/SchedSegment.h"
 
+#include "XorShift.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -105,16 +107,7 @@ std::vector<NodeId> randomOrder(const MemoryGraph &g, uint64_t seed) {
   return order;
 }
 
-/// The xorshift64 stream of the hand-made graphs below.
-struct XorShift {
-  uint64_t x;
-  uint64_t next() {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return x;
-  }
-};
+using test::XorShift;
 
 /// A DAG with buffers touched by arbitrary node sets (not only producer and
 /// consumers): random live-in/out flags, sizes (some 0), transient bytes,
