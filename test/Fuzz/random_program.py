@@ -37,7 +37,11 @@
 # several blocks (cf.br sequences, cf.cond_br diamonds on run-time
 # conditions, loops of blocks, memrefs passed as block arguments, and rarely
 # a shape memsched must refuse; a `// blocks:` header line tells run_fuzz.py
-# which blocks run).
+# which blocks run); allocations in memory space 1 or
+# #gpu.address_space<workgroup> (group `spaces`: every use, view, helper
+# signature and block argument typed alike, memref.memory_space_cast to the
+# default space for runtime functions, results copied to the default space;
+# a `// memory spaces:` header line tells run_fuzz.py).
 #
 # Usage: random_program.py --seed N [--calls] [--classic] [--without G]
 #                          [--only G] [--avoid BUG] [--chain N]
@@ -55,6 +59,8 @@ SHAPES_1D = [(32,), (64,), (96,), (128,), (256,), (512,), (1024,)]
 SHAPES_2D = [(4, 8), (8, 8), (8, 16), (16, 8), (16, 16), (4, 32), (12, 16),
              (32, 32), (16, 64), (24, 24)]
 BIG_SHAPES = [(2048,), (4096,), (64, 64), (32, 128)]
+# The memory spaces of group `spaces` besides the default one.
+WORKGROUP = "#gpu.address_space<workgroup>"
 
 
 def prod(xs):
@@ -112,6 +118,9 @@ class Root:
         self.alloc_ssa = name   # the allocation (a dynamic one: not `value`)
         self.alloc_type = None  # its type when it is not value.type
         self.early_ptr = None   # (!llvm.ptr SSA, element) made at the top
+        # Memory space of an allocation (group `spaces`): None (default),
+        # "1" or "#gpu.address_space<workgroup>".
+        self.space = None
 
 
 class AliasRoot(Root):
@@ -128,6 +137,7 @@ class AliasRoot(Root):
         self.storage = target.storage
         self.smap = target.smap
         self.gsym = target.gsym
+        self.space = target.space
         self.value = Value(value.ssa, self, value.shape, value.strides,
                            value.offset, value.dyn, value.identity,
                            shift=value.shift)
@@ -141,8 +151,12 @@ class Value:
     """An SSA memref value: a root or a view of one, with a static layout."""
 
     def __init__(self, ssa, root, shape, strides, offset, dyn=False,
-                 identity=False, shift=0):
+                 identity=False, shift=0, space=None):
         self.ssa = ssa
+        # Memory space of the type (group `spaces`): None for the root's
+        # (the default space without a root), "" for the default space of a
+        # memref.memory_space_cast of a buffer in another space.
+        self._space = space
         # Elements between the root's first element and this value's base
         # pointer (memref.view into a byte buffer moves the base pointer).
         self.shift = shift
@@ -155,9 +169,15 @@ class Value:
         self._elems = None
 
     @property
+    def space(self):
+        if self._space is not None:
+            return self._space
+        return self.root.space if self.root is not None else None
+
+    @property
     def type(self):
         return memref_type(self.shape, self.strides, self.offset, self.dyn,
-                           self.identity)
+                           self.identity, self.space)
 
     def elements(self):
         if self._elems is None:
@@ -223,16 +243,23 @@ def wraps(v):
     return False
 
 
-def memref_type(shape, strides, offset, dyn, identity):
+def memref_type(shape, strides, offset, dyn, identity, space=None):
+    """The type of a static f32 memref; `space`: its memory space (None or
+    "" for the default space; group `spaces`)."""
     elt = "x".join(str(d) for d in shape) + "xf32" if shape else "f32"
+    sp = ", %s" % space if space else ""
     if identity:
-        return "memref<%s>" % elt
+        return "memref<%s%s>" % (elt, sp)
     s = ", ".join(str(x) for x in strides)
     if dyn:
-        return "memref<%s, strided<[%s], offset: ?>>" % (elt, s)
+        return "memref<%s, strided<[%s], offset: ?>%s>" % (elt, s, sp)
     if offset == 0:
-        return "memref<%s, strided<[%s]>>" % (elt, s)
-    return "memref<%s, strided<[%s], offset: %d>>" % (elt, s, offset)
+        return "memref<%s, strided<[%s]>%s>" % (elt, s, sp)
+    return "memref<%s, strided<[%s], offset: %d>%s>" % (elt, s, offset, sp)
+
+
+def unranked_type(space):
+    return "memref<*xf32%s>" % (", %s" % space if space else "")
 
 
 # ===----------------------------------------------------------------------===#
@@ -243,7 +270,7 @@ def memref_type(shape, strides, offset, dyn, identity):
 class Gen:
     def __init__(self, seed, min_ops, max_ops, calls=False, avoid=(),
                  classic=False, without=(), flags="", chain=0,
-                 only_blocks=False):
+                 only_blocks=False, only_spaces=False):
         self.rng = random.Random(seed)
         self.seed = seed
         # The last statement and the closing deallocations overshoot the
@@ -319,6 +346,22 @@ class Gen:
         self.expect_refusal = None
         self.block_kinds = []
         self.funcs = []
+        # Memory spaces (group `spaces`): some allocations (a share p_space
+        # of them) get memory space 1 or #gpu.address_space<workgroup>. The
+        # decisions come from a stream of their own and draw nothing from
+        # self.rng: a program with p_space 0, or without the group, is the
+        # program of the same seed without it.
+        self.spaces_on = self.new and "spaces" not in self.without
+        self.srng = random.Random(seed * 1000033 + 0x5BACE)
+        self.p_space = 0.0
+        self.space_choices = []
+        self.spaces_used = []    # spaces allocated in, in order of first use
+        if self.spaces_on:
+            self.p_space = self.srng.choice(
+                [0.0, 0.25, 0.35, 0.5] if not only_spaces else
+                [0.25, 0.35, 0.5])
+            self.space_choices = self.srng.choice(
+                [["1"], [WORKGROUP], ["1", WORKGROUP], ["1", WORKGROUP]])
         if self.new:
             rng = self.rng
             self.p_ptr = rng.choice([0.0, 0.3, 0.6])
@@ -364,6 +407,51 @@ class Gen:
     def coef(self):
         return self.rng.choice([0.5, 0.25, 0.75, -0.5, 1.5, 0.125, -1.25, 2.0])
 
+    # ---- memory spaces (group `spaces`) ------------------------------------
+    def pick_space(self, kind="alloc"):
+        """The memory space of a new allocation: None (default) or one of
+        the program's spaces (drawn from self.srng only)."""
+        if not self.p_space or self.srng.random() >= self.p_space:
+            return None
+        sp = self.srng.choice(self.space_choices)
+        self.use_space(sp, kind)
+        return sp
+
+    def use_space(self, sp, kind="alloc"):
+        if not sp:
+            return
+        if sp not in self.spaces_used:
+            self.spaces_used.append(sp)
+        self.features.add("space-" + ("workgroup" if sp == WORKGROUP
+                                      else sp))
+        self.features.add("space-" + kind)
+
+    def prefer_spaced(self, groups):
+        """groups of roots of one type; often only those in another memory
+        space when there are some (a memref result or select of that
+        type)."""
+        if not self.p_space:
+            return groups
+        spaced = [g for g in groups if g[0].space]
+        if spaced and self.srng.random() < 0.7:
+            self.features.add("space-pair")
+            return spaced
+        return groups
+
+    def to_default(self, v):
+        """v itself, or for a value in another memory space a
+        memref.memory_space_cast of it to the default space (an alias: the
+        runtime functions take default-space memrefs)."""
+        if not v.space:
+            return v
+        c = self.fresh("msc")
+        res = Value(c, v.root, v.shape, v.strides, v.offset, v.dyn,
+                    v.identity, shift=v.shift, space="")
+        self.emit("%s = memref.memory_space_cast %s : %s to %s" % (
+            c, v.ssa, v.type, res.type))
+        self.features.add("memory_space_cast")
+        return res
+
     # ---- views -----------------------------------------------------------
     def v_subview(self, v, offsets, sizes, steps, reduce_unit=False):
         """reduce_unit: drop every unit dimension (True) or those of the
@@ -377,7 +465,7 @@ class Gen:
             shape.append(sz)
             strides.append(s * st)
         res = Value(self.fresh("sv"), v.root, shape, strides, new_off, v.dyn,
-                    shift=v.shift)
+                    shift=v.shift, space=v.space)
         self.emit("%s = memref.subview %s[%s] [%s] [%s] : %s to %s" % (
             res.ssa, v.ssa, ", ".join(map(str, offsets)),
             ", ".join(map(str, sizes)), ", ".join(map(str, steps)), v.type,
@@ -411,7 +499,7 @@ class Gen:
                 k += 1
         identity = has_identity_map(v)
         res = Value(self.fresh("ex"), v.root, shape, strides, v.offset, v.dyn,
-                    identity, shift=v.shift)
+                    identity, shift=v.shift, space=v.space)
         self.emit("%s = memref.expand_shape %s %s output_shape [%s] : %s "
                   "into %s" % (res.ssa, v.ssa, str(reassoc),
                                ", ".join(map(str, shape)), v.type, res.type))
@@ -427,7 +515,7 @@ class Gen:
             shape.append(prod(v.shape[d] for d in g))
             strides.append(v.strides[g[-1]])
         res = Value(self.fresh("co"), v.root, shape, strides, v.offset, v.dyn,
-                    has_identity_map(v), shift=v.shift)
+                    has_identity_map(v), shift=v.shift, space=v.space)
         self.emit("%s = memref.collapse_shape %s %s : %s into %s" % (
             res.ssa, v.ssa, str([list(g) for g in groups]), v.type, res.type))
         self.features.add("collapse_shape")
@@ -441,7 +529,7 @@ class Gen:
     def v_transpose(self, v):
         assert len(v.shape) == 2
         res = Value(self.fresh("tr"), v.root, v.shape[::-1], v.strides[::-1],
-                    v.offset, v.dyn, shift=v.shift)
+                    v.offset, v.dyn, shift=v.shift, space=v.space)
         self.emit("%s = memref.transpose %s (d0, d1) -> (d1, d0) : %s to %s" % (
             res.ssa, v.ssa, v.type, res.type))
         self.features.add("transpose")
@@ -449,7 +537,7 @@ class Gen:
 
     def v_cast_dyn(self, v):
         res = Value(self.fresh("ca"), v.root, v.shape, v.strides, v.offset,
-                    True, shift=v.shift)
+                    True, shift=v.shift, space=v.space)
         self.emit("%s = memref.cast %s : %s to %s" % (res.ssa, v.ssa, v.type,
                                                      res.type))
         self.features.add("cast")
@@ -457,7 +545,7 @@ class Gen:
 
     def v_reinterpret(self, v, offset, sizes, strides):
         res = Value(self.fresh("rc"), v.root, sizes, strides, offset, False,
-                    shift=v.shift)
+                    shift=v.shift, space=v.space)
         self.emit("%s = memref.reinterpret_cast %s to offset: [%d], "
                   "sizes: [%s], strides: [%s] : %s to %s" % (
                       res.ssa, v.ssa, offset, ", ".join(map(str, sizes)),
@@ -490,7 +578,7 @@ class Gen:
                 v, b = self.rng.choice(old)
                 self.features.add("view-from-earlier-block"
                                   if b != self.cur_block else "view-reused")
-                return v
+                return self.maybe_space_cast(v)
         for _ in range(6):
             if bcast_ok and self.new and self.rng.random() < self.p_bcast:
                 v = self._try_bcast(root, tuple(shape))
@@ -507,8 +595,16 @@ class Gen:
             if cache and v.ssa != root.value.ssa and \
                     len(set(v.elements())) == len(v.elements()):
                 self.view_cache.append((v, self.cur_block))
-            return v
+            return self.maybe_space_cast(v)
         return None
+
+    def maybe_space_cast(self, v):
+        """Sometimes a view of a buffer in another memory space is used
+        through a memref.memory_space_cast to the default space."""
+        if v.space and self.srng.random() < 0.12:
+            self.features.add("space-cast-view")
+            return self.to_default(v)
+        return v
 
     def _try_view(self, root, shape):
         rng = self.rng
@@ -876,12 +972,13 @@ class Gen:
                 elif rng.random() < 0.2:
                     # Through unranked memrefs.
                     ua, uo = self.fresh("ua"), self.fresh("uo")
-                    self.emit("%s = memref.cast %s : %s to memref<*xf32>" % (
-                        ua, a.ssa, a.type))
-                    self.emit("%s = memref.cast %s : %s to memref<*xf32>" % (
-                        uo, out.ssa, out.type))
-                    self.emit("memref.copy %s, %s : memref<*xf32> to "
-                              "memref<*xf32>" % (ua, uo), top_op=True)
+                    ta, to = unranked_type(a.space), unranked_type(out.space)
+                    self.emit("%s = memref.cast %s : %s to %s" % (
+                        ua, a.ssa, a.type, ta))
+                    self.emit("%s = memref.cast %s : %s to %s" % (
+                        uo, out.ssa, out.type, to))
+                    self.emit("memref.copy %s, %s : %s to %s" % (
+                        ua, uo, ta, to), top_op=True)
                     self.features.add("memref.copy-unranked")
                 else:
                     self.emit("memref.copy %s, %s : %s to %s" % (
@@ -950,15 +1047,24 @@ class Gen:
         return x
 
     # ---- allocation and deallocation -------------------------------------
-    def new_alloc(self, shape, arena=None):
+    def new_alloc(self, shape, arena=None, space_of=None):
+        """space_of: a root whose memory space the allocation takes (two
+        buffers of one type); otherwise the space is drawn (pick_space)."""
         if arena is None:
             arena = self.rng.random() < self.p_arena
+        if space_of is not None:
+            space = space_of.space
+            self.use_space(space)
+        else:
+            space = self.pick_space()
         if arena:
             # A byte buffer seen through memref.view (an arena).
             name = self.fresh("arena")
             root = Root(name, shape, "alloc")
             root.arena = True
-            root.byte_type = "memref<%dxi8>" % (root.numel * 4)
+            root.space = space
+            root.byte_type = "memref<%dxi8%s>" % (
+                root.numel * 4, ", %s" % space if space else "")
             self.emit("%s = memref.alloc() : %s" % (name, root.byte_type),
                       top_op=True)
             v = self.fresh("av")
@@ -973,6 +1079,7 @@ class Gen:
         align = 64 if self.rng.random() < self.p_align else None
         name = self.fresh("buf")
         root = Root(name, shape, "alloc", align=align)
+        root.space = space
         root.value = Value(name, root, shape, canonical_strides(shape), 0,
                            False, True)
         attr = " {alignment = %d : i64}" % align if align else ""
@@ -1286,17 +1393,21 @@ class Gen:
             shape = self.rng.choice([(1 << 58,), (1000000, 1000000),
                                      (1 << 40,), (1 << 28, 1 << 28)])
             h = self.fresh("huge")
-            t = memref_type(shape, canonical_strides(shape), 0, False, True)
+            sp = self.pick_space("huge-dead")
+            t = memref_type(shape, canonical_strides(shape), 0, False, True,
+                            sp)
             self.emit("%s = memref.alloc() : %s" % (h, t), top_op=True)
             if self.rng.random() < 0.5:
                 hv = self.fresh("hv")
                 if len(shape) == 1:
                     self.emit("%s = memref.subview %s[0] [8] [1] : %s to "
-                              "memref<8xf32, strided<[1]>>" % (hv, h, t))
+                              "%s" % (hv, h, t, memref_type(
+                                  (8,), (1,), 0, False, False, sp)))
                 else:
                     self.emit("%s = memref.subview %s[0, 0] [2, 8] [1, 1] : "
-                              "%s to memref<2x8xf32, strided<[%d, 1]>>" % (
-                                  hv, h, t, shape[1]))
+                              "%s to %s" % (hv, h, t, memref_type(
+                                  (2, 8), (shape[1], 1), 0, False, False,
+                                  sp)))
             self.features.add("huge-dead-alloc")
             # (Never freed: the lowering erases it, a deallocation would
             # keep it. Not in arms and loop bodies of blocks: a loop of
@@ -1343,11 +1454,12 @@ class Gen:
         # The helper's body, written with the same emitter.
         saved_lines, saved_indent = self.lines, self.indent
         self.lines, self.indent = [], 1
-        px = Value("%x", None, x.shape, x.strides, x.offset, x.dyn, x.identity)
-        py = Value("%y", None, y.shape, y.strides, y.offset, y.dyn, y.identity)
+        px = self.param("%x", x)
+        py = self.param("%y", y)
         if rng.random() < 0.4:
             t = "%tmp"
-            vt = Value(t, None, shape, canonical_strides(shape), 0, False, True)
+            vt = Value(t, None, shape, canonical_strides(shape), 0, False, True,
+                       space=self.pick_space("transient"))
             self.emit("%s = memref.alloc() : %s" % (t, vt.type))
             self.generic([px], vt, "scale")
             self.generic([vt], py, "accum" if accum else "scale")
@@ -1384,7 +1496,7 @@ class Gen:
         name = "@r%d" % (len(self.helpers) + 1)
         saved_lines, saved_indent = self.lines, self.indent
         self.lines, self.indent = [], 1
-        px = Value("%x", None, x.shape, x.strides, x.offset, x.dyn, x.identity)
+        px = self.param("%x", x)
         # In place only through a view whose elements are distinct.
         writes = x.root.writable and rng.random() < 0.4 and \
             len(set(x.elements())) == len(x.elements())
@@ -1401,7 +1513,7 @@ class Gen:
         if writes:
             self.mark_write(x, [x])
         rv = Value(r, x.root, x.shape, x.strides, x.offset, x.dyn, x.identity,
-                   x.shift)
+                   x.shift, space=x.space)
         self.generic([rv], y, "scale")
         self.mark_write(y, [rv])
         self.features.add("call-returned-view")
@@ -1417,9 +1529,10 @@ class Gen:
         v = self.pick_input(shape)
         if v is None:
             return False
+        d = self.to_default(v)
         u = self.fresh("u")
-        self.emit("%s = memref.cast %s : %s to memref<*xf32>" % (u, v.ssa,
-                                                                v.type))
+        self.emit("%s = memref.cast %s : %s to memref<*xf32>" % (u, d.ssa,
+                                                                d.type))
         self.emit("func.call @printMemrefF32(%s) : (memref<*xf32>) -> ()" % u,
                   top_op=True)
         self.need_print = True
@@ -1514,20 +1627,25 @@ class Gen:
         if lo == hi:
             hi = lo + 1
         iv = self.loop_header(lo, hi)
-        rowt_in = memref_type((C,), (inp.strides[1],), 0, True, False)
-        rowt_out = memref_type((C,), (out.strides[1],), 0, True, False)
+        rowt_in = memref_type((C,), (inp.strides[1],), 0, True, False,
+                              inp.space)
+        rowt_out = memref_type((C,), (out.strides[1],), 0, True, False,
+                               out.space)
         ri, ro = self.fresh("ri"), self.fresh("ro")
         self.emit("%s = memref.subview %s[%s, 0] [1, %d] [1, 1] : %s to %s" % (
             ri, inp.ssa, iv, C, inp.type, rowt_in))
         self.emit("%s = memref.subview %s[%s, 0] [1, %d] [1, 1] : %s to %s" % (
             ro, out.ssa, iv, C, out.type, rowt_out))
-        vin = Value(ri, inp.root, (C,), (inp.strides[1],), 0, True)
-        vout = Value(ro, out.root, (C,), (out.strides[1],), 0, True)
+        vin = Value(ri, inp.root, (C,), (inp.strides[1],), 0, True,
+                    space=inp.space)
+        vout = Value(ro, out.root, (C,), (out.strides[1],), 0, True,
+                     space=out.space)
         if rng.random() < 0.5:
             t = self.fresh("tmp")
-            tt = "memref<%dxf32>" % C
+            vt = Value(t, None, (C,), (1,), 0, False, True,
+                       space=self.pick_space("transient"))
+            tt = vt.type
             self.emit("%s = memref.alloc() : %s" % (t, tt))
-            vt = Value(t, None, (C,), (1,), 0, False, True)
             self.generic([vin], vt, "scale")
             self.emit("linalg.copy ins(%s : %s) outs(%s : %s)" % (
                 t, tt, ro, rowt_out))
@@ -1589,7 +1707,8 @@ class Gen:
             self.features.add("scf.for-nest")
         if self.rng.random() < 0.4:
             t = self.fresh("tmp")
-            vt = Value(t, None, shape, canonical_strides(shape), 0, False, True)
+            vt = Value(t, None, shape, canonical_strides(shape), 0, False, True,
+                       space=self.pick_space("transient"))
             self.emit("%s = memref.alloc() : %s" % (t, vt.type))
             self.generic([inp], vt, "scale")
             self.generic([vt], out, "accum")
@@ -1608,7 +1727,7 @@ class Gen:
         of them each, depending on the trip count."""
         shape = self.rng.choice(SHAPES_1D[:4] + SHAPES_2D[:5])
         a = self.new_alloc(shape)
-        b = self.new_alloc(shape)
+        b = self.new_alloc(shape, space_of=a)
         for r in (a, b):
             if not self.compute_into(r.value, in_place_ok=False):
                 c = self.fconst(self.coef())
@@ -1625,8 +1744,10 @@ class Gen:
                       res, iv, self.idx(0), self.idx(trips), self.idx(1), x,
                       a.value.ssa, y, b.value.ssa, t, t), top_op=True)
         self.indent += 1
-        vx = Value(x, None, shape, canonical_strides(shape), 0, False, True)
-        vy = Value(y, None, shape, canonical_strides(shape), 0, False, True)
+        vx = Value(x, None, shape, canonical_strides(shape), 0, False, True,
+                   space=a.space)
+        vy = Value(y, None, shape, canonical_strides(shape), 0, False, True,
+                   space=a.space)
         self.generic([vx], vy, "accum")
         self.emit("scf.yield %s, %s : %s, %s" % (y, x, t, t))
         self.indent -= 1
@@ -1662,7 +1783,8 @@ class Gen:
             for r in self.live_roots(readable=True):
                 if all(r.init):
                     shape_roots.setdefault(r.value.type, []).append(r)
-            pairs = [v for v in shape_roots.values() if len(v) >= 2]
+            pairs = self.prefer_spaced(
+                [v for v in shape_roots.values() if len(v) >= 2])
             if not pairs:
                 return False
             a, b = rng.sample(rng.choice(pairs), 2)
@@ -1694,6 +1816,7 @@ class Gen:
         # Branches writing buffers; equal transient allocations in both, so
         # the computed peak does not depend on the branch taken.
         transient = rng.choice(SHAPES_1D[:4]) if rng.random() < 0.3 else None
+        tsp = self.pick_space("transient") if transient else None
         self.emit("scf.if %s {" % cond, top_op=True)
         self.indent += 1
         saved = None
@@ -1706,7 +1829,8 @@ class Gen:
             snapshot = [(r, bytearray(r.init), r.consumed) for r in self.roots]
             if transient:
                 t = self.fresh("tmp")
-                vt = Value(t, None, transient, (1,), 0, False, True)
+                vt = Value(t, None, transient, (1,), 0, False, True,
+                           space=tsp)
                 self.emit("%s = memref.alloc() : %s" % (t, vt.type))
                 self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
                     self.fconst(self.coef()), t, vt.type))
@@ -1786,7 +1910,7 @@ class Gen:
     def param(name, v):
         """The parameter of a helper standing for caller value v."""
         return Value(name, None, v.shape, v.strides, v.offset, v.dyn,
-                     v.identity)
+                     v.identity, space=v.space)
 
     def declare(self, name, text):
         self.decls.setdefault(name, text)
@@ -2021,17 +2145,17 @@ class Gen:
             outs = [b, self.fresh("off")] + \
                 [self.fresh("sz") for _ in range(rank)] + \
                 [self.fresh("st") for _ in range(rank)]
+            bt = memref_type((), (), 0, False, True, ps.space)
             self.emit("%s = memref.extract_strided_metadata %s : %s -> "
-                      "memref<f32>, %s" % (", ".join(outs), ps.ssa, ps.type,
-                                            ", ".join(["index"] *
-                                                      (1 + 2 * rank))))
+                      "%s, %s" % (", ".join(outs), ps.ssa, ps.type, bt,
+                                  ", ".join(["index"] * (1 + 2 * rank))))
             off = out.shift + out.offset - args[0].shift
             pout = Value(self.fresh("whole"), None, out.shape, out.strides,
-                         off, False, False)
+                         off, False, False, space=ps.space)
             self.emit("%s = memref.reinterpret_cast %s to offset: [%d], "
-                      "sizes: [%s], strides: [%s] : memref<f32> to %s" % (
+                      "sizes: [%s], strides: [%s] : %s to %s" % (
                           pout.ssa, b, off, ", ".join(map(str, out.shape)),
-                          ", ".join(map(str, out.strides)), pout.type))
+                          ", ".join(map(str, out.strides)), bt, pout.type))
             self.features.add("callee-reinterpret")
             self.features.add("extract_strided_metadata")
         elif kind == "ptr":
@@ -2331,9 +2455,12 @@ class Gen:
         """memref.alloc(%n) : memref<?x...> seen as its static type through
         a memref.cast; a root."""
         d = self.fresh("dyn")
-        dt = "memref<?x%s>" % "x".join([str(d) for d in shape[1:]] + ["f32"])
+        sp = self.pick_space("dynamic")
+        dt = "memref<?x%s%s>" % ("x".join([str(d) for d in shape[1:]] +
+                                          ["f32"]), ", %s" % sp if sp else "")
         self.emit("%s = memref.alloc(%s) : %s" % (d, n, dt), top_op=True)
         root = Root(d, shape, "alloc")
+        root.space = sp
         root.alloc_ssa, root.alloc_type = d, dt
         c = self.fresh("dc")
         root.value = Value(c, root, shape, canonical_strides(shape), 0, False,
@@ -2455,6 +2582,7 @@ class Gen:
             if a is None or b is None:
                 return None
             ua, ub, r = self.fresh("ua"), self.fresh("ub"), self.fresh("nv")
+            a, b = self.to_default(a), self.to_default(b)
             self.emit("%s = memref.cast %s : %s to memref<*xf32>" % (
                 ua, a.ssa, a.type))
             self.emit("%s = memref.cast %s : %s to memref<*xf32>" % (
@@ -2522,12 +2650,13 @@ class Gen:
         for r in self.live_roots(readable=True):
             if all(r.init) and not r.returned and r not in self.deferred:
                 groups.setdefault(r.value.type, []).append(r)
-        pairs = [g for g in groups.values() if len(g) >= 2]
+        pairs = self.prefer_spaced(
+            [g for g in groups.values() if len(g) >= 2])
         if not pairs or rng.random() < 0.5:
             # Two new buffers of one type.
             shape = self.shape_of_some_root()
-            a, b = self.new_alloc(shape, arena=False), \
-                self.new_alloc(shape, arena=False)
+            a = self.new_alloc(shape, arena=False)
+            b = self.new_alloc(shape, arena=False, space_of=a)
             for r in (a, b):
                 if not self.compute_into(r.value, in_place_ok=False):
                     self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
@@ -2640,6 +2769,7 @@ class Gen:
             v = self.pick_input(shape)
             if v is None:
                 return False
+            v = self.to_default(v)
             u = self.fresh("u")
             self.emit("%s = memref.cast %s : %s to memref<*xf32>" % (
                 u, v.ssa, v.type))
@@ -2663,9 +2793,10 @@ class Gen:
             n = rng.randint(2, min(root.numel, 256))
             o = rng.randint(0, root.numel - n)
             sv = self.v_subview(flat, [o], [n], [1])
+            dv = self.to_default(sv)
             d = self.fresh("sd")
             dt = "memref<?xf32, strided<[1], offset: ?>>"
-            self.emit("%s = memref.cast %s : %s to %s" % (d, sv.ssa, sv.type,
+            self.emit("%s = memref.cast %s : %s to %s" % (d, dv.ssa, dv.type,
                                                          dt))
             self.declare("stdSortF32",
                          "func.func private @stdSortF32(i64, %s) attributes "
@@ -2681,6 +2812,7 @@ class Gen:
             if a is None or b is None or tgt is None:
                 return False
             ua, ub, r, f = [self.fresh(p) for p in ("ua", "ub", "nv", "fv")]
+            a, b = self.to_default(a), self.to_default(b)
             self.emit("%s = memref.cast %s : %s to memref<*xf32>" % (
                 ua, a.ssa, a.type))
             self.emit("%s = memref.cast %s : %s to memref<*xf32>" % (
@@ -2746,7 +2878,7 @@ class Gen:
             x = self.load_elem(out if not carry else
                                Value(m, root, out.shape, out.strides,
                                      out.offset, out.dyn, out.identity,
-                                     out.shift), pos, None)
+                                     out.shift, space=out.space), pos, None)
             o, z, q, cd = [self.fresh(p) for p in ("ord", "fst", "q", "cd")]
             self.emit("%s = arith.cmpf ord, %s, %s : f32" % (o, x, x))
             self.emit("%s = arith.cmpi eq, %s, %s : index" % (z, i,
@@ -2765,7 +2897,7 @@ class Gen:
         if carry:
             self.emit("^bb0(%s: index, %s: %s):" % (i2, m2, T))
             tgt = Value(m2, root, out.shape, out.strides, out.offset, out.dyn,
-                        out.identity, out.shift)
+                        out.identity, out.shift, space=out.space)
             self.features.add("while-memref-iter_arg")
         else:
             self.emit("^bb0(%s: index):" % i2)
@@ -2773,7 +2905,7 @@ class Gen:
         if rng.random() < 0.5:
             t = self.fresh("tmp")
             vt = Value(t, None, out.shape, canonical_strides(out.shape), 0,
-                       False, True)
+                       False, True, space=self.pick_space("transient"))
             self.emit("%s = memref.alloc() : %s" % (t, vt.type))
             self.generic([inp], vt, "scale")
             self.update(tgt, [vt], "accum", self.rng.choice(
@@ -2796,7 +2928,7 @@ class Gen:
         if carry and rng.random() < 0.6:
             # Read the buffer back through the loop's result.
             res = Value("%s#1" % w, root, out.shape, out.strides, out.offset,
-                        out.dyn, out.identity, out.shift)
+                        out.dyn, out.identity, out.shift, space=out.space)
             o2 = self.pick_output(out.shape, exclude=excl)
             if o2 is not None:
                 self.generic([res], o2, "scale")
@@ -2836,7 +2968,7 @@ class Gen:
             self.emit("  scf.yield %s : %s" % (v.ssa, v.type))
             self.emit("}")
             alias = Value(m, root, v.shape, v.strides, v.offset, v.dyn,
-                          v.identity, v.shift)
+                          v.identity, v.shift, space=v.space)
             excl = tuple(r for r in self.roots if r.storage is root.storage)
             inp = self.pick_input(shape, exclude=excl)
             if inp is not None:
@@ -2875,7 +3007,7 @@ class Gen:
                 shape = rng.choice(SHAPES_1D[:4] + SHAPES_2D[:4])
                 t = self.fresh("tmp")
                 vt = Value(t, None, shape, canonical_strides(shape), 0, False,
-                           True)
+                           True, space=self.pick_space("transient"))
                 self.emit("%s = memref.alloc() : %s" % (t, vt.type))
                 inp = self.pick_input(shape)
                 if inp is not None:
@@ -3239,7 +3371,7 @@ class Gen:
         for i, (a, _) in zip(idx, vargs):
             v = carried[i]
             carried[i] = Value(a, v.root, v.shape, v.strides, v.offset, v.dyn,
-                               v.identity, shift=v.shift)
+                               v.identity, shift=v.shift, space=v.space)
             self.view_cache.append((carried[i], self.cur_block))
             self.features.add("view-block-argument")
 
@@ -3611,7 +3743,7 @@ class Gen:
             else self.cond_data()
         shape = rng.choice(SHAPES_1D[:5] + SHAPES_2D[:6])
         a = self.refuse_buffer(shape)
-        b = self.new_alloc(shape, arena=False)
+        b = self.new_alloc(shape, arena=False, space_of=a)
         if not self.compute_into(b.value, in_place_ok=False):
             self.generic([a.value], b.value, "scale")
         self.mark_write(b.value, [])
@@ -3646,7 +3778,7 @@ class Gen:
         rng = self.rng
         shape = rng.choice(SHAPES_1D[:5] + SHAPES_2D[:6])
         a = self.new_alloc(shape, arena=False)
-        b = self.new_alloc(shape, arena=False)
+        b = self.new_alloc(shape, arena=False, space_of=a)
         for r in (a, b):
             if not self.compute_into(r.value, in_place_ok=False):
                 self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
@@ -3758,7 +3890,7 @@ class Gen:
             self.coverage = "flip"
         a = self.refuse_buffer()
         shape = a.shape
-        b = self.new_alloc(shape, arena=False)
+        b = self.new_alloc(shape, arena=False, space_of=a)
         self.generic([a.value], b.value, "scale")
         self.mark_write(b.value, [a.value])
         J = self.blk_new()
@@ -4080,6 +4212,11 @@ class Gen:
                 r = self.rng.choice(cands)
                 r.returned = True
                 self.results.append(r)
+        if not self.wrapper and any(r.space for r in self.results):
+            # The harness calls @f with default-space results only: a buffer
+            # of another space is copied into one (then freed).
+            self.results = [self.host_copy(r) if r.space else r
+                            for r in self.results]
         if self.wrapper and self.results:
             # A callee may not return an allocation of its own (memsched:
             # nested allocations are freed in their region): the wrapper
@@ -4139,6 +4276,24 @@ class Gen:
         if exits:
             self.two_exits(*exits)
 
+    def host_copy(self, r):
+        """A default-space copy of root r (group `spaces`) returned in its
+        place; r is freed with the other consumed buffers."""
+        name = self.fresh("host")
+        o = Root(name, r.shape, "alloc")
+        o.value = Value(name, o, r.shape, canonical_strides(r.shape), 0,
+                        False, True)
+        self.emit("%s = memref.alloc() : %s" % (name, o.value.type),
+                  top_op=True)
+        self.emit("linalg.copy ins(%s : %s) outs(%s : %s)" % (
+            r.value.ssa, r.value.type, name, o.value.type), top_op=True)
+        self.mark_write(o.value, [r.value])
+        self.roots.append(o)
+        r.returned = False
+        o.returned = True
+        self.features.add("space-result-copied")
+        return o
+
     def return_line(self):
         if self.results:
             return "  return %s : %s" % (
@@ -4192,6 +4347,10 @@ class Gen:
                            "yes" if self.flip else "no",
                            self.expect_refusal or "none",
                            self.body_name[1:]))
+        if self.spaces_used:
+            # For run_fuzz.py: the memory spaces allocated in besides the
+            # default one (README.md, "spaces").
+            out.append("// memory spaces: " + " ".join(self.spaces_used))
         out += [g.decl for g in self.globals]
         out += [g.decl for g in self.llvm_globals]
         header, wrapper = out, []
@@ -4309,6 +4468,10 @@ GROUPS = {
     "blocks": "bodies of several blocks: cf.br sequences, cf.cond_br "
               "diamonds, loops of blocks, memrefs as block arguments, and "
               "rarely a shape memsched must refuse",
+    "spaces": "allocations in memory space 1 or "
+              "#gpu.address_space<workgroup> (every use typed alike; "
+              "memref.memory_space_cast to the default space for runtime "
+              "functions and results)",
 }
 
 
@@ -4364,7 +4527,8 @@ def main():
     text = Gen(a.seed, a.min_ops, a.max_ops, calls=a.calls,
                avoid=a.avoid, classic=a.classic, without=a.without,
                flags=flags, chain=a.chain,
-               only_blocks=a.only == ["blocks"]).render()
+               only_blocks=a.only == ["blocks"],
+               only_spaces="spaces" in a.only).render()
     if a.output == "-":
         sys.stdout.write(text)
     else:

@@ -14,7 +14,14 @@
 #      programs also run with the branch conditions flipped, the peak must
 #      equal the certificate's at the largest over the runs when every block
 #      ran in one of them (else: not above it), and a body the generator
-#      made path-dependent must be refused and left unchanged.
+#      made path-dependent must be refused and left unchanged. For a
+#      program with buffers in other memory spaces (a `// memory spaces:`
+#      header line): the schedule runs with memory-space= drawn from the
+#      seed; per function, space and block the scheduled peak as written
+#      (--memsched-print-lifetimes) must not be above the original's, the
+#      certificates' `spaces` must be the scheduled bodies', and the total
+#      may exceed the original's only for a lower peak of the space the
+#      schedule minimised (README.md, "spaces").
 # A failing program's files are kept in <keep-dir>/seed-<seed>/ (with a
 # reason.txt); the last line printed is exactly `N passed, M failed`; the exit
 # code is 1 when M > 0, 77 when mlir-runner is missing (nothing was run), 2 on
@@ -22,6 +29,8 @@
 #
 # Usage: run_fuzz.py --count N --seed S [--build-dir build] [--jobs 2]
 #                    [--keep-dir DIR] [--min-ops A --max-ops B] [-v]
+#                    [--memory-space random|none|default|1|workgroup]
+#                    [--strict-total]
 #
 # ===-----------------------------------------------------------------------===#
 
@@ -29,6 +38,7 @@ import argparse
 import concurrent.futures
 import math
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -58,6 +68,7 @@ MOVABLE_OPS = {
     "memref.subview", "memref.expand_shape", "memref.collapse_shape",
     "memref.cast", "memref.reinterpret_cast", "memref.transpose",
     "memref.view", "memref.get_global", "memref.extract_strided_metadata",
+    "memref.memory_space_cast",
     "memref.extract_aligned_pointer_as_index", "llvm.inttoptr",
     "llvm.ptrtoint", "llvm.getelementptr", "llvm.mlir.addressof",
     "llvm.mlir.constant",
@@ -104,7 +115,7 @@ def top_level_order(text):
 
 VIEW_DEF_RE = re.compile(
     r"^\s*(%[\w]+) = memref\.(?:subview|cast|expand_shape|collapse_shape|"
-    r"reinterpret_cast|transpose|view) (%[\w]+)")
+    r"reinterpret_cast|transpose|view|memory_space_cast) (%[\w]+)")
 SELECT_DEF_RE = re.compile(
     r"^\s*(%[\w]+) = arith\.select %[\w]+, (%[\w]+), (%[\w]+) : memref")
 DEALLOC_RE = re.compile(r"^\s*memref\.dealloc (%[\w]+)")
@@ -408,6 +419,200 @@ def check_unchanged(tools, prog, sched_loc_text, name, work, problems):
                                 first + 1, after[first].strip()[:160])))
 
 
+# Memory spaces (random_program.py group `spaces`): the header line of a
+# program that allocates outside the default space, the values the driver
+# picks `memory-space=` from (None: the option left out), and what
+# --memsched-print-lifetimes prints per function and space.
+SPACES_HEADER_RE = re.compile(r"^// memory spaces: (.*)$", re.M)
+WORKGROUP = "#gpu.address_space<workgroup>"
+MEMORY_SPACE_CHOICES = [None, "default", "1", WORKGROUP]
+LIFETIMES_FUNC_RE = re.compile(r"^// ---- memsched lifetimes: @([\w$.]+) ----$")
+SPACE_LINE_RE = re.compile(r"^space=(\S+) (.*)$")
+CERT_LINE_RE = re.compile(r"^\s*func\.func (?:private |public )?@([\w$.]+)\(.*"
+                          r"#memsched\.certificate<(.*)$")
+CERT_SPACE_RE = re.compile(r"#memsched\.space<(?:memory_space = (.+?), )?"
+                           r"peak = (\d+), lower_bound = (\d+)>")
+
+
+def pick_memory_space(seed, args):
+    """The `memory-space=` option of the schedule run of a program with
+    buffers in other memory spaces: --memory-space, or drawn from the seed
+    (so a rerun of the seed picks the same)."""
+    if args.memory_space != "random":
+        return {"none": None, "workgroup": WORKGROUP}.get(
+            args.memory_space, args.memory_space)
+    return random.Random(seed * 7919 + 17).choice(MEMORY_SPACE_CHOICES)
+
+
+def schedule_options(memory_space):
+    opts = "count-alignment-padding remarks=1"
+    if memory_space is not None:
+        opts += " memory-space=" + memory_space
+    return opts
+
+
+def space_peaks(tools, path, what):
+    """{function: {space: (peak, [peak of block k]) or the reason it is
+    unsupported}} from --memsched-print-lifetimes (with the schedule's size
+    model); functions allocating only in the default space are left out."""
+    out = run([tools.opt, path,
+               "--memsched-print-lifetimes=count-alignment-padding",
+               "-o", os.devnull], tools,
+              what="memsched-opt --memsched-print-lifetimes of the " +
+              what).stdout
+    peaks, cur = {}, None
+    for line in out.splitlines():
+        m = LIFETIMES_FUNC_RE.match(line)
+        if m:
+            cur = m.group(1)
+            continue
+        m = SPACE_LINE_RE.match(line)
+        if m and cur is not None:
+            rest = m.group(2)
+            p = re.match(r"peak-as-written=(\d+)((?: \^bb\d+=\d+)*)$", rest)
+            if p:
+                blocks = [int(x) for x in re.findall(r"=(\d+)", p.group(2))]
+                val = (int(p.group(1)), blocks)
+            else:
+                val = rest  # "unsupported: ..."
+            peaks.setdefault(cur, {})[m.group(1)] = val
+    return peaks
+
+
+def certificate_spaces(text):
+    """{function: {space: (peak, lower_bound)} or None}: the `spaces` field
+    of every function's certificate (the default space named `default`;
+    None when the certificate has none)."""
+    out = {}
+    for line in text.splitlines():
+        m = CERT_LINE_RE.match(line)
+        if not m:
+            continue
+        out[m.group(1)] = None if "spaces = [" not in m.group(2) else {
+            sp or "default": (int(pk), int(lb))
+            for sp, pk, lb in CERT_SPACE_RE.findall(m.group(2))}
+    return out
+
+
+def check_spaces(before, after, certs, problems):
+    """Per function and memory space: the peak as written of the scheduled
+    program not above the original's, in every block too; the
+    certificate's `spaces` entries those of the scheduled body. Returns the
+    spaces whose peak went down in some function."""
+    lowered = set()
+    for func in sorted(set(before) | set(after)):
+        b, a = before.get(func, {}), after.get(func, {})
+        if set(b) != set(a):
+            problems.append("@%s allocates in the memory spaces %s in the "
+                            "program but %s in the scheduled program" % (
+                                func, sorted(b), sorted(a)))
+            continue
+        for sp in b:
+            if isinstance(b[sp], str) or isinstance(a[sp], str):
+                if not isinstance(b[sp], str):
+                    problems.append("@%s, memory space %s: supported in the "
+                                    "program, not in the scheduled program "
+                                    "(%s)" % (func, sp, a[sp]))
+                continue
+            (pb, bb), (pa, ba) = b[sp], a[sp]
+            if pa > pb:
+                problems.append("@%s, memory space %s: peak as written %d "
+                                "in the scheduled program > %d in the "
+                                "program" % (func, sp, pa, pb))
+            elif pa < pb:
+                lowered.add(sp)
+            if len(bb) == len(ba):
+                for k, (x, y) in enumerate(zip(bb, ba)):
+                    if y > x:
+                        problems.append(
+                            "@%s, memory space %s: peak as written of ^bb%d "
+                            "%d in the scheduled program > %d in the "
+                            "program" % (func, sp, k, y, x))
+            elif bb or ba:
+                problems.append("@%s: %d blocks in the program, %d in the "
+                                "scheduled program" % (func, len(bb),
+                                                       len(ba)))
+    for func, entries in sorted(certs.items()):
+        lt = after.get(func)
+        if entries is None:
+            if lt is not None:
+                problems.append("the certificate of @%s has no `spaces` "
+                                "field though it allocates in %s" % (
+                                    func, sorted(lt)))
+            continue
+        if lt is None:
+            problems.append("the certificate of @%s has `spaces` %s, but "
+                            "--memsched-print-lifetimes sees no buffer "
+                            "outside the default space" % (func, entries))
+            continue
+        if set(entries) != set(lt):
+            problems.append("the certificate of @%s names the memory spaces "
+                            "%s, the body allocates in %s" % (
+                                func, sorted(entries), sorted(lt)))
+            continue
+        for sp, (pk, lb) in sorted(entries.items()):
+            if isinstance(lt[sp], str):
+                continue
+            if pk != lt[sp][0]:
+                problems.append("the certificate of @%s: memory space %s "
+                                "peak %d, the scheduled body's peak as "
+                                "written %d" % (func, sp, pk, lt[sp][0]))
+            if lb > pk:
+                problems.append("the certificate of @%s: memory space %s "
+                                "lower bound %d > peak %d" % (func, sp, lb,
+                                                              pk))
+    return lowered
+
+
+SPACE_REMARK_RE = re.compile(
+    r"^[^\n]*?:(\d+):\d+: remark: memsched-schedule: peak (\d+) -> (\d+) "
+    r"bytes[^\n]*?; (memory space [^\n]*)$", re.M)
+SPACE_REMARK_PART_RE = re.compile(
+    r"memory space (\S+): (\d+) -> (\d+) bytes, lower bound \d+ bytes"
+    r"( \(minimised\))?")
+
+
+def check_space_remarks(prog_text, stderr, problems):
+    """The schedule's remarks of the functions with buffers in other memory
+    spaces: each space's peak before and after, and the space minimised.
+    The total (all spaces together) may go up only for a lower peak of the
+    minimised space: a function of one block whose total went up while
+    that space's peak did not go down is a problem (the order as written
+    was better in both). Returns the functions whose total went up for a
+    lower peak of the minimised space, or in a body of several blocks
+    (where a block's trade shows in the body's total)."""
+    lines = prog_text.splitlines()
+    traded = []
+    for m in SPACE_REMARK_RE.finditer(stderr):
+        line = int(m.group(1))
+        fm = re.match(r"^\s*func\.func (?:private |public )?@([\w$.]+)",
+                      lines[line - 1]) if 0 < line <= len(lines) else None
+        func = fm.group(1) if fm else "?(line %d)" % line
+        before, after = int(m.group(2)), int(m.group(3))
+        if after <= before:
+            continue
+        parts = SPACE_REMARK_PART_RE.findall(m.group(4))
+        mini = [(sp, int(a), int(b)) for sp, a, b, t in parts if t]
+        # (The generator prints the labels of the body's blocks at column
+        # 0, those of the regions of its ops indented.)
+        several_blocks = any(re.match(r"^\^bb\d+", l) for l in
+                             function_text(prog_text, func) or [])
+        if several_blocks or (mini and mini[0][2] < mini[0][1]):
+            traded.append("@%s %d -> %d (%s)" % (
+                func, before, after, ", ".join(
+                    "%s %s -> %s%s" % (sp, a, b, " minimised" if t else "")
+                    for sp, a, b, t in parts)))
+            continue
+        problems.append(
+            "@%s: the schedule raised the peak of all memory spaces together "
+            "(%d -> %d bytes) without lowering the peak of the space it "
+            "minimised (%s); the order as written was better: %s" % (
+                func, before, after,
+                "%s %d -> %d" % mini[0] if mini else "none marked",
+                m.group(0).split("remark: ", 1)[-1]))
+    return traded
+
+
 def normalize(stdout):
     """The output without what may differ between two correct orders: the
     peak, and the addresses printMemrefF32 prints."""
@@ -488,10 +693,19 @@ def check_program(seed, args, tools):
         m = FEATURES_RE.search(prog_text)
         info["features"] = m.group(1).split(", ") if m else []
         blk = BLOCKS_RE.search(prog_text)
+        spaced = SPACES_HEADER_RE.search(prog_text)
+        memory_space = None
+        if spaced:
+            # Buffers in other memory spaces: minimise one of them (or the
+            # default space, or leave the choice to memsched).
+            memory_space = pick_memory_space(seed, args)
+            info["spaces"] = spaced.group(1).split()
+            info["memory_space"] = memory_space or "(unset)"
+        info["schedule"] = "--memsched-schedule=" + \
+            schedule_options(memory_space)
         run([tools.mlir_opt, prog, "-o", os.devnull], tools,
             what="mlir-opt verification of the generated program")
-        p = run([tools.opt, prog,
-                 "--memsched-schedule=count-alignment-padding remarks=1",
+        p = run([tools.opt, prog, info["schedule"],
                  "--mlir-print-debuginfo", "--mlir-print-local-scope",
                  "--mlir-print-op-on-diagnostic=false", "-o", sched_loc] +
                 (["--mlir-disable-threading"] if "callee-peak" in args.avoid
@@ -520,6 +734,17 @@ def check_program(seed, args, tools):
             sched_text = f.read()
         cert = CERT_RE.search(sched_text)
         problems = []
+        traded = []
+        if spaced:
+            traded = check_space_remarks(prog_text, p.stderr, problems)
+            info["traded"] = traded
+            # No memory space's peak may go up, in any function or block;
+            # the certificates' `spaces` are the scheduled bodies'.
+            lowered = check_spaces(
+                space_peaks(tools, prog, "program"),
+                space_peaks(tools, sched, "scheduled program"),
+                certificate_spaces(sched_text), problems)
+            info["space_lowered"] = sorted(lowered)
         refusals = dict(DECLINED_ANY_RE.findall(p.stderr))
         accepted = list(DECLINED)
         coverage = "all"
@@ -627,7 +852,12 @@ def check_program(seed, args, tools):
                 problems.append("printed output differs from line %d "
                                 "(see %s.out, %s.out)" % (first + 1, oname,
                                                           sname))
-            if sched_peak > orig_peak:
+            if sched_peak > orig_peak and traded and not args.strict_total:
+                # Minimising one memory space may cost memory in all of
+                # them together (README.md, "spaces"): allowed when the
+                # remarks show that trade.
+                info["total_raised"] = "%d -> %d" % (orig_peak, sched_peak)
+            elif sched_peak > orig_peak:
                 problems.append("scheduled measured peak %d > original "
                                 "measured peak %d%s" % (
                                     sched_peak, orig_peak,
@@ -672,8 +902,14 @@ def check_program(seed, args, tools):
         if os.path.exists(kept):
             shutil.rmtree(kept)
         os.makedirs(args.keep_dir, exist_ok=True)
+        if info.get("memory_space"):
+            e = Failure("%s\n(memory spaces: %s; scheduled with "
+                        "memory-space=%s)" % (e, " ".join(info["spaces"]),
+                                              info["memory_space"]))
         with open(os.path.join(work, "reason.txt"), "w") as f:
             f.write(str(e) + "\n")
+            f.write("schedule: memsched-opt program.mlir '%s'\n" %
+                    info.get("schedule", ""))
         shutil.move(work, kept)
         return False, str(e), info, kept
     if args.keep_all:
@@ -729,6 +965,17 @@ def main():
                         "--memsched-plan-arena=arena=MODE and check it: "
                         "--memsched-verify; with alloc, run it too (same "
                         "outputs, measured peak = certificate arena)")
+    p.add_argument("--memory-space", default="random",
+                   choices=["random", "none", "default", "1", "workgroup"],
+                   help="the memory-space= option of the schedule run of "
+                        "programs with buffers in other memory spaces "
+                        "(group spaces): drawn from the seed (default), "
+                        "left out, or this space")
+    p.add_argument("--strict-total", action="store_true",
+                   help="fail a program with buffers in other memory spaces "
+                        "whose measured peak (all spaces together) is above "
+                        "the original's also when the schedule lowered the "
+                        "peak of the space it minimised")
     p.add_argument("--require-reordered", type=float, default=None,
                    metavar="FRACTION",
                    help="fail the run when fewer than this share of the "
@@ -817,6 +1064,7 @@ def run_all(args, tools):
     start = time.time()
     passed = failed = reordered = declined = arenas = 0
     blocks = {}
+    spaces = {}
     features = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         futures = {ex.submit(check_program, s, args, tools): s for s in seeds}
@@ -834,12 +1082,32 @@ def run_all(args, tools):
                           s, msg, kept, GENERATOR, s,
                           "".join(" " + f for f in gflags)),
                       flush=True)
+                if info.get("schedule"):
+                    print("  then: %s program.mlir '%s' --memsched-verify "
+                          "-o scheduled.mlir" % (
+                              os.path.join(args.build_dir, "bin",
+                                           "memsched-opt"),
+                              info["schedule"]), flush=True)
             if info.get("reordered"):
                 reordered += 1
             if ok and info.get("declined"):
                 declined += 1
             if ok and info.get("arena"):
                 arenas += 1
+            if info.get("spaces"):
+                sp = spaces
+                sp["programs"] = sp.get("programs", 0) + 1
+                sp["failed"] = sp.get("failed", 0) + (not ok)
+                sp["reordered"] = sp.get("reordered", 0) + \
+                    bool(info.get("reordered"))
+                sp["lowered"] = sp.get("lowered", 0) + \
+                    bool(info.get("space_lowered"))
+                sp["lowered-other"] = sp.get("lowered-other", 0) + bool(
+                    set(info.get("space_lowered", [])) - {"default"})
+                key = "option " + info.get("memory_space", "?")
+                sp[key] = sp.get(key, 0) + 1
+                if ok and info.get("total_raised"):
+                    sp.setdefault("raised", []).append(s)
             if ok and info.get("blocks"):
                 kind = info["blocks"]
                 if kind != "refused" and info.get("declined"):
@@ -848,10 +1116,18 @@ def run_all(args, tools):
             for f in info.get("features", []):
                 features[f] = features.get(f, 0) + 1
             if args.verbose and ok:
-                print("ok seed=%d peak %d -> %d%s%s" % (
+                print("ok seed=%d peak %d -> %d%s%s%s" % (
                     s, info["orig_peak"], info["sched_peak"],
                     " [blocks: %s]" % info["blocks"] if info.get("blocks")
                     else "",
+                    " [spaces %s, memory-space=%s%s%s]" % (
+                        " ".join(info["spaces"]), info["memory_space"],
+                        ", lowered: " + " ".join(info["space_lowered"])
+                        if info.get("space_lowered") else "",
+                        ", all spaces together raised for the space "
+                        "minimised: " + "; ".join(info["traded"])
+                        if info.get("total_raised") else "")
+                    if info.get("spaces") else "",
                     " (reordered: %s)" % ("peak lowered"
                                           if info.get("how") == "peak" else
                                           "ops moved")
@@ -872,6 +1148,20 @@ def run_all(args, tools):
                                "declined": "left unchanged for another "
                                            "documented reason"}.get(k, k))
                 for k, n in sorted(blocks.items()))))
+    if spaces:
+        print("%d programs with buffers in other memory spaces (%d failed): "
+              "%d reordered, %d with a space's peak as written lowered (%d "
+              "of them a space other than the default); memory-space=: %s" % (
+                  spaces["programs"], spaces["failed"], spaces["reordered"],
+                  spaces["lowered"], spaces["lowered-other"], ", ".join(
+                      "%s %d" % (k[7:], n) for k, n in sorted(spaces.items())
+                      if k.startswith("option "))))
+        if spaces.get("raised"):
+            print("%d of them with a measured peak (all spaces together) "
+                  "above the original's, for a lower peak of the space "
+                  "minimised (accepted): seeds %s" % (
+                      len(spaces["raised"]),
+                      " ".join(map(str, sorted(spaces["raised"])))))
     if args.verbose:
         print("features (programs): " + ", ".join(
             "%s=%d" % kv for kv in sorted(features.items())))

@@ -1,5 +1,6 @@
 // RUN: memsched-opt %s --split-input-file --memsched-schedule --verify-diagnostics | FileCheck %s
 // RUN: memsched-opt %s --split-input-file --memsched-schedule --memsched-verify -o /dev/null
+// RUN: memsched-opt %s --split-input-file --memsched-print-lifetimes -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=LIFE
 
 // GPU host code: gpu.alloc / gpu.dealloc.
 
@@ -112,6 +113,13 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: gpu.wait [
 // CHECK-NEXT: gpu.dealloc
 // CHECK-NEXT: gpu.dealloc
+// The kernel launches with known effects are not barriers; these are.
+// LIFE-LABEL: memsched lifetimes: @launches
+// LIFE-NOT: barrier
+// LIFE-LABEL: memsched lifetimes: @barrier_launches
+// LIFE: node gpu.launch_func#2 barrier
+// LIFE-NEXT: node gpu.wait#3 barrier
+// LIFE-NEXT: node gpu.launch_func#4 barrier
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @scratch(%src: memref<1024xf32>, %dst: memref<1024xf32>) kernel {

@@ -148,10 +148,12 @@ std::string getReportFileStem(StringRef symbol);
 LogicalResult writeFunctionReport(Operation *func, const FunctionReport &report,
                                   StringRef dir, StringRef suffix = "");
 
-/// Writes `<dir>/<stem><suffix>.graph.json` (see getReportFileStem): `graph` in the
-/// format of Analysis/Graph/GraphIO.h; errors go to `func`'s diagnostics.
+/// Writes `<dir>/<stem><suffix>.graph.json` (see getReportFileStem): the
+/// graph of `analysis` in the format of Analysis/Graph/GraphIO.h, with each
+/// node's compute cost and the recomputable buffers; errors go to `func`'s
+/// diagnostics.
 LogicalResult writeFunctionGraph(Operation *func,
-                                 const ::memsched::MemoryGraph &graph,
+                                 const BufferLifetimeAnalysis &analysis,
                                  StringRef dir, StringRef suffix = "");
 
 /// Computes the certificate of `func` as it stands and attaches it when

@@ -10,6 +10,8 @@
 
 #include "Analysis/Graph/GraphIO.h"
 
+#include <algorithm>
+
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -54,14 +56,25 @@ static void appendString(std::string &out, const std::string &s) {
   out += '"';
 }
 
-std::string memsched::writeGraphJson(const MemoryGraph &graph) {
+static void appendIds(std::string &out, const std::vector<uint32_t> &ids) {
+  out += "[";
+  for (size_t i = 0; i < ids.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(ids[i]);
+  out += "]";
+}
+
+std::string memsched::writeGraphJson(const MemoryGraph &graph,
+                                     const GraphRematData *remat) {
   std::string out = "{\"format\": \"memsched-graph\", \"version\": 1,\n";
   out += " \"nodes\": [";
   for (NodeId n = 0; n < graph.numNodes(); ++n) {
     out += n ? ",\n  " : "\n  ";
     out += "{\"name\": ";
     appendString(out, graph.nodeName(n));
-    out += ", \"transient\": " + std::to_string(graph.transientBytes(n)) + "}";
+    out += ", \"transient\": " + std::to_string(graph.transientBytes(n));
+    if (remat && n < remat->cost.size())
+      out += ", \"cost\": " + std::to_string(remat->cost[n]);
+    out += "}";
   }
   out += "],\n \"buffers\": [";
   for (BufferId b = 0; b < graph.numBuffers(); ++b) {
@@ -86,7 +99,23 @@ std::string memsched::writeGraphJson(const MemoryGraph &graph) {
       first = false;
       out += "[" + std::to_string(n) + ", " + std::to_string(s) + "]";
     }
-  out += "]}\n";
+  out += "]";
+  if (remat && !remat->sources.empty()) {
+    out += ",\n \"remat_sources\": [";
+    for (size_t i = 0; i < remat->sources.size(); ++i) {
+      const RematSource &src = remat->sources[i];
+      out += i ? ",\n  " : "\n  ";
+      out += "{\"buffer\": " + std::to_string(src.buffer) + ", \"producers\": ";
+      appendIds(out, src.producers);
+      out += ", \"readers\": ";
+      appendIds(out, src.readers);
+      out += ", \"inner\": ";
+      appendIds(out, src.inner);
+      out += "}";
+    }
+    out += "]";
+  }
+  out += "}\n";
   return out;
 }
 
@@ -392,8 +421,12 @@ struct Reader {
 } // namespace
 
 bool memsched::readGraphJson(const std::string &text, MemoryGraph &graph,
-                             std::string &error) {
+                             std::string &error, GraphRematData *remat) {
   error.clear();
+  if (remat)
+    *remat = GraphRematData();
+  bool anyCost = false;
+  std::vector<uint64_t> costs;
   graph = MemoryGraph();
   JsonValue doc;
   Parser parser(text);
@@ -422,11 +455,17 @@ bool memsched::readGraphJson(const std::string &text, MemoryGraph &graph,
   for (const JsonValue &n : nodes->items) {
     if (n.kind != JsonValue::Object)
       return r.fail(n, "a node must be an object");
-    uint64_t transient = 0;
+    uint64_t transient = 0, cost = 1;
     std::string name;
     if (!r.optionalUnsigned(n, "transient", transient) ||
         !r.optionalString(n, "name", name))
       return false;
+    if (r.field(n, "cost")) {
+      if (!r.optionalUnsigned(n, "cost", cost))
+        return false;
+      anyCost = true;
+    }
+    costs.push_back(cost);
     graph.addNode(transient, std::move(name));
   }
   const JsonValue *buffers = r.array(doc, "buffers");
@@ -474,11 +513,63 @@ bool memsched::readGraphJson(const std::string &text, MemoryGraph &graph,
     graph.addEdge(from, to);
   }
   graph.finalize();
+  if (!remat)
+    return true;
+  if (anyCost)
+    remat->cost = std::move(costs);
+  const JsonValue *sources = r.field(doc, "remat_sources");
+  if (!sources)
+    return true;
+  if (sources->kind != JsonValue::Array)
+    return r.fail(*sources, "\"remat_sources\" must be an array");
+  auto ids = [&](const JsonValue &obj, const char *key, uint64_t limit,
+                 const char *what, std::vector<uint32_t> &out) {
+    const JsonValue *list = r.array(obj, key);
+    if (!list)
+      return false;
+    for (const JsonValue &v : list->items) {
+      uint64_t id = 0;
+      if (!r.unsignedOf(v, what, id))
+        return false;
+      if (id >= limit)
+        return r.fail(v, std::string(what) + " " + std::to_string(id) +
+                             " is out of range");
+      out.push_back(static_cast<uint32_t>(id));
+    }
+    return true;
+  };
+  for (const JsonValue &src : sources->items) {
+    if (src.kind != JsonValue::Object)
+      return r.fail(src, "a remat source must be an object");
+    RematSource rs;
+    uint64_t buffer = 0;
+    const JsonValue *b = r.field(src, "buffer");
+    if (!b)
+      return r.fail(src, "a remat source needs a \"buffer\"");
+    if (!r.unsignedOf(*b, "buffer", buffer))
+      return false;
+    if (buffer >= graph.numBuffers())
+      return r.fail(*b, "buffer " + std::to_string(buffer) + " is out of range");
+    rs.buffer = static_cast<BufferId>(buffer);
+    if (!ids(src, "producers", graph.numNodes(), "producer", rs.producers) ||
+        !ids(src, "readers", graph.numNodes(), "reader", rs.readers))
+      return false;
+    if (r.field(src, "inner") &&
+        !ids(src, "inner", graph.numBuffers(), "inner buffer", rs.inner))
+      return false;
+    if (rs.producers.empty() || rs.readers.empty() ||
+        !std::is_sorted(rs.producers.begin(), rs.producers.end()) ||
+        !std::is_sorted(rs.readers.begin(), rs.readers.end()) ||
+        rs.producers.back() >= rs.readers.front())
+      return r.fail(src, "a remat source's producers and readers must be "
+                         "sorted and every producer before every reader");
+    remat->sources.push_back(std::move(rs));
+  }
   return true;
 }
 
 bool memsched::readGraphFile(const std::string &path, MemoryGraph &graph,
-                             std::string &error) {
+                             std::string &error, GraphRematData *remat) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot read '" + path + "'";
@@ -486,7 +577,7 @@ bool memsched::readGraphFile(const std::string &path, MemoryGraph &graph,
   }
   std::stringstream text;
   text << in.rdbuf();
-  if (!readGraphJson(text.str(), graph, error)) {
+  if (!readGraphJson(text.str(), graph, error, remat)) {
     error = path + ": " + error;
     return false;
   }

@@ -147,6 +147,47 @@ bool memsched::applyRemat(const MemoryGraph &base,
   return true;
 }
 
+/// The order of `plan` carried over to `g` (the plan's choices plus
+/// `choice`, mapped by `map`), with the new choice's clones inserted right
+/// before its first late reader in that order.
+static std::vector<NodeId> insertClones(const RematPlan &plan,
+                                        const MemoryGraph &g,
+                                        const RematMapping &map,
+                                        const RematChoice &choice) {
+  uint32_t newChoice = static_cast<uint32_t>(plan.choices.size());
+  // Clones of g by (choice, producer).
+  std::vector<std::vector<NodeId>> clones(newChoice + 1);
+  for (NodeId v = 0; v < g.numNodes(); ++v)
+    if (map.newToBase[v] < 0) {
+      auto [c, k] = map.cloneOf[v];
+      if (clones[c].size() <= k)
+        clones[c].resize(k + 1);
+      clones[c][k] = v;
+    }
+  std::vector<bool> late(g.numNodes(), false);
+  for (NodeId r : choice.lateReaders)
+    late[map.baseToNew[r]] = true;
+  std::vector<NodeId> order;
+  order.reserve(g.numNodes());
+  bool inserted = false;
+  for (NodeId v : plan.order) {
+    NodeId w;
+    if (plan.mapping.newToBase[v] >= 0) {
+      w = map.baseToNew[plan.mapping.newToBase[v]];
+    } else {
+      auto [c, k] = plan.mapping.cloneOf[v];
+      w = clones[c][k];
+    }
+    if (!inserted && late[w]) {
+      order.insert(order.end(), clones[newChoice].begin(),
+                   clones[newChoice].end());
+      inserted = true;
+    }
+    order.push_back(w);
+  }
+  return order;
+}
+
 RematPlan memsched::chooseRemat(const MemoryGraph &base,
                                 const std::vector<RematSource> &sources,
                                 const std::vector<uint64_t> &cost,
@@ -223,10 +264,16 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
       RematMapping map;
       if (!applyRemat(base, sources, tried, g, &map))
         continue;
-      ScheduleResult r = schedule(g, schedOptions);
-      if (r.peak >= plan.peak)
+      // Priced by the current order with the clones inserted right before
+      // the first late reader (valid: a clone's dependencies are its
+      // producer's): one peak evaluation instead of a schedule. The winner
+      // is scheduled with that order among the candidates.
+      std::vector<NodeId> order = insertClones(plan, g, map, choice);
+      uint64_t priced = g.isValidOrder(order) ? evaluatePeak(g, order)
+                                              : std::numeric_limits<uint64_t>::max();
+      if (priced >= plan.peak)
         continue;
-      uint64_t gain = plan.peak - r.peak;
+      uint64_t gain = plan.peak - priced;
       // Largest gain per cost (compared without division), then the
       // largest gain, then the first source.
       bool better =
@@ -245,11 +292,22 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
       best.choice = std::move(choice);
       best.graph = std::move(g);
       best.mapping = std::move(map);
-      best.order = std::move(r.order);
-      best.peak = r.peak;
+      best.order = std::move(order);
+      best.peak = priced;
     }
     if (!best.found)
       break;
+    {
+      std::vector<std::vector<NodeId>> hint{best.order};
+      ScheduleOptions withHint = schedOptions;
+      withHint.peerCandidates = true;
+      withHint.peerOrders = &hint;
+      ScheduleResult r = schedule(best.graph, withHint);
+      if (r.peak <= best.peak) {
+        best.order = std::move(r.order);
+        best.peak = r.peak;
+      }
+    }
     used[sources[best.source].buffer] = true;
     plan.choices.push_back(std::move(best.choice));
     plan.graph = std::move(best.graph);

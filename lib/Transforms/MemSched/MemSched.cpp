@@ -4,7 +4,9 @@
 #include "Transforms/MemSched/Certificate.h"
 
 #include "Analysis/MemSched/BodyLifetimes.h"
+#include "Analysis/MemSched/ComputeCost.h"
 #include "Analysis/MemSched/MemorySpaces.h"
+#include "Analysis/MemSched/RematSources.h"
 #include "Analysis/MemSched/OpClassification.h"
 
 #include "Analysis/Graph/GraphIO.h"
@@ -99,7 +101,8 @@ struct SpaceBodies {
 } // namespace
 
 /// Plans block `i` of a body with several memory spaces: the order found for
-/// the target space and the one found for all spaces together are the
+/// the target space, the one found for all spaces together, and those found
+/// with the target space's bytes weighted above the others' are the
 /// candidates; the one with the lowest (target peak, total peak) that
 /// raises the peak of no space wins, or the block stays as it is.
 static LogicalResult scheduleBlockInSpaces(const BodyLifetimes &total,
@@ -114,10 +117,59 @@ static LogicalResult scheduleBlockInSpaces(const BodyLifetimes &total,
   if (failed(scheduleBlock(targetBlock, options, byTarget)) ||
       failed(scheduleBlock(totalBlock, options, byTotal)))
     return failure();
+  // More orders: the target space's bytes weighted above the others' (by
+  // 2, 4, 16 and 2^20), which trade the target's peak against the total's
+  // (the target's order alone may stack the other spaces' buffers where
+  // the target does not care).
+  SmallVector<BlockOutcome, 4> weightedOutcomes;
+  const ::memsched::MemoryGraph &tg = targetBlock.getGraph();
+  const ::memsched::MemoryGraph &all = totalBlock.getGraph();
+  uint64_t sum = 0;
+  for (::memsched::BufferId b = 0; b < all.numBuffers(); ++b)
+    sum += all.buffer(b).size;
+  for (::memsched::NodeId n = 0; n < all.numNodes(); ++n)
+    sum += all.transientBytes(n);
+  if (tg.numNodes() == all.numNodes() && tg.numBuffers() == all.numBuffers())
+    for (uint64_t weight : {uint64_t(2), uint64_t(4), uint64_t(16),
+                            uint64_t(1) << 20}) {
+      if (weight > (uint64_t(1) << 62) / (sum + 1))
+        break;
+      ::memsched::MemoryGraph weighted;
+      for (::memsched::NodeId n = 0; n < all.numNodes(); ++n)
+        weighted.addNode(tg.transientBytes(n) * (weight - 1) +
+                         all.transientBytes(n));
+      for (::memsched::BufferId b = 0; b < all.numBuffers(); ++b) {
+        const ::memsched::GraphBuffer &buf = all.buffer(b);
+        ::memsched::BufferId nb = weighted.addBuffer(
+            tg.buffer(b).size * (weight - 1) + buf.size, buf.liveIn,
+            buf.liveOut);
+        for (::memsched::NodeId t : buf.touchers)
+          weighted.addTouch(nb, t);
+      }
+      for (::memsched::NodeId n = 0; n < all.numNodes(); ++n)
+        for (::memsched::NodeId m : all.succs(n))
+          weighted.addEdge(n, m);
+      weighted.finalize();
+      ::memsched::ScheduleResult r =
+          ::memsched::schedule(weighted, options.search);
+      SmallVector<unsigned> order(r.order.begin(), r.order.end());
+      FailureOr<SmallVector<Operation *>> planned =
+          planBlockOrder(totalBlock, order);
+      if (failed(planned))
+        return failure();
+      BlockOutcome &o = weightedOutcomes.emplace_back();
+      o.planned = std::move(*planned);
+      o.reordered = true;
+      for (unsigned k = 0; k < order.size(); ++k)
+        o.opsMoved += order[k] != k;
+    }
+  SmallVector<BlockOutcome *, 6> candidates{&byTarget, &byTotal};
+  for (BlockOutcome &o : weightedOutcomes)
+    candidates.push_back(&o);
   out.peakBefore = out.peakAfter = totalBlock.getPeakAsWritten();
   out.search = byTarget.search;
   uint64_t bestTarget = targetBlock.getPeakAsWritten();
-  for (BlockOutcome *candidate : {&byTarget, &byTotal}) {
+  for (BlockOutcome *candidate : candidates) {
     if (!candidate->reordered)
       continue;
     bool raises = false;
@@ -585,7 +637,7 @@ LogicalResult mlir::memsched::writeFunctionReport(Operation *func,
 }
 
 LogicalResult mlir::memsched::writeFunctionGraph(
-    Operation *func, const ::memsched::MemoryGraph &graph, StringRef dir,
+    Operation *func, const BufferLifetimeAnalysis &analysis, StringRef dir,
     StringRef suffix) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return func->emitError() << "cannot create graph directory '" << dir
@@ -599,7 +651,11 @@ LogicalResult mlir::memsched::writeFunctionGraph(
   if (ec)
     return func->emitError() << "cannot write '" << path
                              << "': " << ec.message();
-  file.os() << ::memsched::writeGraphJson(graph);
+  ::memsched::GraphRematData remat;
+  for (const NodeInfo &node : analysis.getNodes())
+    remat.cost.push_back(estimateComputeCost(node.op));
+  remat.sources = findRematSources(analysis);
+  file.os() << ::memsched::writeGraphJson(analysis.getGraph(), &remat);
   file.keep();
   return success();
 }

@@ -60,7 +60,7 @@ struct SchedulePass
       if (body.isSupported())
         for (unsigned i = 0; i < body.getNumBlocks(); ++i)
           if (failed(writeFunctionGraph(
-                  func, body.getBlock(i).getGraph(), graphDir,
+                  func, body.getBlock(i), graphDir,
                   body.hasSeveralBlocks() ? ".bb" + std::to_string(i) : "")))
             return signalPassFailure();
     }
