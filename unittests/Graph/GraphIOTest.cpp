@@ -115,3 +115,63 @@ TEST(GraphIO, MalformedInputIsRejectedWithAReason) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(GraphIO, RematDataRoundTrip) {
+  MemoryGraph g = generateGraph(GraphFamily::Layered, 40, 7);
+  GraphRematData data;
+  for (NodeId n = 0; n < g.numNodes(); ++n)
+    data.cost.push_back(n * 3 + 1);
+  data.sources.push_back({0, {0, 1}, {5, 9}, {1}});
+  data.sources.push_back({2, {3}, {4}, {}});
+  std::string text = writeGraphJson(g, &data);
+  MemoryGraph back;
+  GraphRematData read;
+  std::string error;
+  ASSERT_TRUE(readGraphJson(text, back, error, &read)) << error;
+  expectSameGraph(g, back);
+  EXPECT_EQ(read.cost, data.cost);
+  ASSERT_EQ(read.sources.size(), 2u);
+  EXPECT_EQ(read.sources[0].buffer, 0u);
+  EXPECT_EQ(read.sources[0].producers, data.sources[0].producers);
+  EXPECT_EQ(read.sources[0].readers, data.sources[0].readers);
+  EXPECT_EQ(read.sources[0].inner, data.sources[0].inner);
+  EXPECT_TRUE(read.sources[1].inner.empty());
+  // Without remat data requested, the same file reads as a plain graph;
+  // without costs in the file, none are read.
+  ASSERT_TRUE(readGraphJson(text, back, error)) << error;
+  ASSERT_TRUE(readGraphJson(writeGraphJson(g), back, error, &read)) << error;
+  EXPECT_TRUE(read.cost.empty());
+  EXPECT_TRUE(read.sources.empty());
+}
+
+TEST(GraphIO, MalformedRematSourcesAreRejected) {
+  const std::pair<const char *, const char *> cases[] = {
+      {R"({"format": "memsched-graph", "version": 1, "nodes": [{}, {}],
+           "buffers": [{"size": 1, "touchers": [0, 1]}], "edges": [],
+           "remat_sources": [{"producers": [0], "readers": [1]}]})",
+       "needs a \"buffer\""},
+      {R"({"format": "memsched-graph", "version": 1, "nodes": [{}, {}],
+           "buffers": [{"size": 1, "touchers": [0, 1]}], "edges": [],
+           "remat_sources": [{"buffer": 3, "producers": [0], "readers": [1]}]})",
+       "buffer 3 is out of range"},
+      {R"({"format": "memsched-graph", "version": 1, "nodes": [{}, {}],
+           "buffers": [{"size": 1, "touchers": [0, 1]}], "edges": [],
+           "remat_sources": [{"buffer": 0, "producers": [1], "readers": [0]}]})",
+       "every producer before every reader"},
+      {R"({"format": "memsched-graph", "version": 1, "nodes": [{"cost": -2}],
+           "buffers": [], "edges": []})",
+       "cost must be a non-negative integer"},
+  };
+  for (auto [text, expected] : cases) {
+    MemoryGraph g;
+    GraphRematData data;
+    std::string error;
+    EXPECT_FALSE(readGraphJson(text, g, error, &data)) << text;
+    EXPECT_NE(error.find(expected), std::string::npos)
+        << "error: " << error << "\nexpected: " << expected;
+  }
+}
+
+} // namespace

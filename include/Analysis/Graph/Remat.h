@@ -17,11 +17,13 @@
 // here a choice whose clone would have to run before something that follows
 // its producer's insertion point is rejected.
 //
-// The choice is greedy and prices a candidate by the peak of the schedule of
-// the resulting graph (not by the bytes it frees): at each step the buffers
-// live at the peak of the current order give one candidate each (the readers
-// after the peak are the late ones), each is applied and scheduled, and the
-// one with the largest peak reduction per extra cost is kept; the loop stops
+// The choice is greedy and prices a candidate by the peak of an order of the
+// resulting graph (not by the bytes it frees): at each step the buffers live
+// at the peak of the current order give one candidate each (the readers
+// after the peak are the late ones), each is priced by the current order
+// with its clones inserted before its first late reader, the one with the
+// largest peak reduction per extra cost is kept and its graph scheduled
+// (that order among the candidates); the loop stops
 // when the peak is within the budget, when no candidate lowers the peak, or
 // when the extra cost would exceed its limit. The sequence of choices does
 // not depend on the budget, only where it stops: a smaller budget never ends
@@ -100,8 +102,18 @@ struct RematOptions {
   unsigned maxChoices = 64;
 };
 
+/// The plan after one more recomputation: its graph's best order found
+/// (node ids as mapped by `mapping`) and that order's peak.
+struct RematStep {
+  std::vector<NodeId> order;
+  RematMapping mapping;
+  uint64_t peak = 0;
+};
+
 struct RematPlan {
   std::vector<RematChoice> choices;
+  /// After each choice (steps[i]: with choices 0..i).
+  std::vector<RematStep> steps;
   /// The graph with the choices applied and its best order found.
   MemoryGraph graph;
   RematMapping mapping;

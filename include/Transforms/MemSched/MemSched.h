@@ -40,6 +40,10 @@ struct ScheduleFunctionOptions {
   /// or a space the body does not allocate in: the space with the largest
   /// peak as written. The peak of no other space goes up.
   std::optional<Attribute> memorySpace;
+  /// Orders of the ops of a body with one block to try among the
+  /// candidates (each a sequence of the block's ops; ops that are not
+  /// scheduled nodes are skipped; an invalid order is ignored).
+  std::vector<std::vector<Operation *>> orderHints;
 };
 
 /// One memory space of a body that allocates in several.

@@ -280,9 +280,10 @@ def Rematerialize : Pass<"memsched-rematerialize", "::mlir::ModuleOp"> {
 
     What is recomputed is chosen greedily on the scheduling graph: at each
     step, every recomputable buffer live at the peak of the current order
-    is tried (the readers after the peak read the copy), the graph with it
-    is scheduled, and the one that lowers the peak most per unit of extra
-    compute is kept; the loop stops when the peak is within the budget,
+    is tried (the readers after the peak read the copy), priced by the
+    peak of the current order with its clones inserted, and the one that
+    lowers the peak most per unit of extra compute is kept (its graph is
+    then scheduled); the loop stops when the peak is within the budget,
     when nothing lowers it, or when `max-extra-compute` would be exceeded.
     The choices do not depend on the budget, only where the loop stops: a
     smaller budget never ends at a higher peak.

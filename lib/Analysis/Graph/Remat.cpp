@@ -314,6 +314,7 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
     plan.mapping = std::move(best.mapping);
     plan.order = std::move(best.order);
     plan.peak = best.peak;
+    plan.steps.push_back({plan.order, plan.mapping, plan.peak});
     plan.extraCost += best.cost;
     plan.clonedNodes += sources[best.source].producers.size();
   }

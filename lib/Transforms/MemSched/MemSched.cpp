@@ -58,6 +58,14 @@ static LogicalResult scheduleBlock(const BufferLifetimeAnalysis &analysis,
   // candidates of the search.
   std::vector<std::vector<::memsched::NodeId>> peerOrders =
       ::memsched::sched::allPeerOrders(analysis.getGraph());
+  for (const std::vector<Operation *> &hint : options.orderHints) {
+    std::vector<::memsched::NodeId> order;
+    for (Operation *op : hint)
+      if (std::optional<unsigned> n = analysis.getNodeIndex(op))
+        order.push_back(*n);
+    if (analysis.getGraph().isValidOrder(order))
+      peerOrders.push_back(std::move(order));
+  }
   out.bound = computeBodyLowerBound(analysis, before, nullptr, &peerOrders);
   ::memsched::ScheduleOptions search = options.search;
   search.peerOrders = &peerOrders;

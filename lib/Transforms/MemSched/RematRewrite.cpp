@@ -241,14 +241,33 @@ mlir::memsched::rematerializeFunction(Operation *func,
   auto attempt = [&](std::vector<::memsched::RematChoice> &choices,
                      unsigned &rejected)
       -> FailureOr<std::optional<ScheduleFunctionResult>> {
+    size_t planned = choices.size();
+    again.orderHints.clear();
     while (!choices.empty()) {
       BufferLifetimeAnalysis base(func, sizes);
       SmallVector<RematSite, 1> sites = collectSites(base, sources, choices);
       for (RematSite &site : sites)
         rewriteSite(site);
       int unsafe = findUnsafeSite(func, sizes, sites);
-      if (unsafe == -1)
+      if (unsafe == -1) {
+        // The plan's order for these choices, as ops: a candidate of the
+        // schedule (when nothing was dropped, the clones are the plan's).
+        if (choices.size() == planned) {
+          const ::memsched::RematStep &step = plan.steps[planned - 1];
+          std::vector<Operation *> hint;
+          for (::memsched::NodeId v : step.order) {
+            int64_t b = step.mapping.newToBase[v];
+            if (b >= 0) {
+              hint.push_back(base.getNodes()[b].op);
+            } else {
+              auto [c, k] = step.mapping.cloneOf[v];
+              hint.push_back(sites[c].clones[k]);
+            }
+          }
+          again.orderHints.push_back(std::move(hint));
+        }
         break;
+      }
       restore();
       if (unsafe == -2)
         return std::optional<ScheduleFunctionResult>();

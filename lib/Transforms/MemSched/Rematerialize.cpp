@@ -92,6 +92,10 @@ struct RematerializePass
       if (!met)
         diag << "; the lowest peak reached is " << result->peakAfter
              << " bytes";
+      if (result->rejectedUnsafe)
+        diag << " (" << result->rejectedUnsafe
+             << " recomputation(s) dropped: an input of the producer is "
+                "overwritten before the late readers)";
     }
     if (!met && strict)
       signalPassFailure();
