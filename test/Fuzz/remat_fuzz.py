@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+# ===- remat_fuzz.py - differential fuzzing of --memsched-rematerialize ---===#
+#
+# For each seed: a random program (random_program.py, single-block bodies:
+# `--without blocks`; or, with --training, a training-like program of this
+# script: a forward chain whose results a backward chain reads again, with
+# hazards), rewritten by
+#   memsched-opt --memsched-rematerialize="bytes=0 max-extra-compute=-1"
+# (recompute as much as lowers the peak, at any compute), then the program
+# and the rewrite run under mlir-runner with the counting allocator
+# (test/Integration/differential.sh with DIFF_PASS): the outputs must be
+# bit-identical and the rewrite's measured peak equal to its certificate's.
+#
+#   python3 test/Fuzz/remat_fuzz.py --count N --seed S [--training]
+#                                   [--calls] [--classic]
+#                                   [--build-dir build] [-j 2]
+#
+# Prints one line per failure (with the command that reproduces it) and a
+# summary: programs, passed, failed, rewritten (certificate with remat_ops).
+# Exit status 1 when any failed.
+#
+# ===----------------------------------------------------------------------===#
+import argparse
+import concurrent.futures
+import glob
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def training_like(seed, path):
+    """A forward chain of elementwise ops whose results a backward chain
+    reads again (what recomputation is for), with random hazards: writes to
+    the arguments (inputs of producers) between the forward and the
+    backward ops, in-place second writers, reads through subviews, ops that
+    read three buffers."""
+    rng = random.Random(seed)
+    T = "memref<64xf32>"
+    lines = [f"func.func @f(%x: {T}, %w: {T}, %out: {T}) {{"]
+    bufs = []
+    fwd = rng.randint(3, 9)
+    args = ["%x", "%w"]
+
+    def pick(pool):
+        return rng.choice(pool)
+
+    for i in range(fwd):
+        name = f"%a{i}"
+        lines.append(f"  {name} = memref.alloc() : {T}")
+        src = pick(bufs[-2:] + args) if bufs and rng.random() < 0.8 else pick(args + bufs)
+        kind = rng.choice(["exp", "add", "mul", "copy"])
+        if kind == "exp":
+            lines.append(f"  linalg.exp ins({src} : {T}) outs({name} : {T})")
+        elif kind == "copy":
+            lines.append(f"  linalg.copy ins({src} : {T}) outs({name} : {T})")
+        else:
+            other = pick(args + bufs)
+            lines.append(f"  linalg.{kind} ins({src}, {other} : {T}, {T}) outs({name} : {T})")
+        if rng.random() < 0.2:
+            # A second writer (in place): the producer chain has two ops.
+            lines.append(f"  linalg.add ins({name}, {pick(args)} : {T}, {T}) outs({name} : {T})")
+        bufs.append(name)
+        if rng.random() < 0.15:
+            # An input overwritten: later clones reading it must be refused.
+            tgt = pick(args)
+            lines.append(f"  linalg.copy ins({pick(bufs)} : {T}) outs({tgt} : {T})")
+    grads = []
+    prev = bufs[-1]
+    for k in range(rng.randint(2, fwd + 1)):
+        name = f"%g{k}"
+        lines.append(f"  {name} = memref.alloc() : {T}")
+        act = pick(bufs)
+        if rng.random() < 0.3:
+            view = f"%v{k}"
+            lines.append(f"  {view} = memref.subview {act}[0] [64] [1] : {T} to memref<64xf32, strided<[1]>>")
+            lines.append(f"  linalg.mul ins({prev}, {view} : {T}, memref<64xf32, strided<[1]>>) outs({name} : {T})")
+        else:
+            lines.append(f"  linalg.mul ins({prev}, {act} : {T}, {T}) outs({name} : {T})")
+        if rng.random() < 0.2:
+            lines.append(f"  linalg.add ins({name}, {pick(bufs)} : {T}, {T}) outs({name} : {T})")
+        grads.append(name)
+        prev = name
+        if rng.random() < 0.1:
+            lines.append(f"  linalg.fill ins(%cst : f32) outs({pick(args)} : {T})")
+    lines.append(f"  linalg.add ins({prev}, {pick(bufs)} : {T}, {T}) outs(%out : {T})")
+    for b in bufs + grads:
+        lines.append(f"  memref.dealloc {b} : {T}")
+    lines.append("  return\n}")
+    body = "\n".join(lines)
+    if "%cst" in body:
+        body = body.replace("{\n", "{\n  %cst = arith.constant 0.5 : f32\n", 1)
+    with open(path, "w") as f:
+        f.write(f"// remat_fuzz.py training-like seed {seed}\n" + body + "\n")
+
+
+def one(seed, args, tools, work):
+    d = os.path.join(work, str(seed))
+    os.makedirs(d, exist_ok=True)
+    prog = os.path.join(d, "program.mlir")
+    if args.training:
+        gen = ["(training-like)", "seed", str(seed)]
+        training_like(seed, prog)
+    else:
+        gen = [sys.executable, os.path.join(ROOT, "test", "Fuzz", "random_program.py"),
+               "--seed", str(seed), "--without", "blocks", "-o", prog]
+        if args.calls:
+            gen.append("--calls")
+        if args.classic:
+            gen.append("--classic")
+        subprocess.run(gen, check=True, capture_output=True)
+    env = dict(os.environ, DIFF_PASS="memsched-rematerialize",
+               PATH=tools["path"])
+    cmd = ["bash", os.path.join(ROOT, "test", "Integration", "differential.sh"),
+           tools["runtime"], tools["libdir"], "mlir-runner", prog, "f",
+           os.path.join(d, "out"), "bytes=0", "max-extra-compute=-1"]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                       timeout=args.timeout)
+    rewritten = False
+    sched = os.path.join(d, "out.sched.mlir")
+    if os.path.exists(sched):
+        with open(sched) as f:
+            rewritten = "remat_ops" in f.read()
+    ok = p.returncode == 0 and "outputs identical" in p.stdout
+    return seed, ok, rewritten, (p.stdout + p.stderr)[-600:], " ".join(gen), cmd
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--count", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--calls", action="store_true")
+    ap.add_argument("--training", action="store_true",
+                    help="training-like programs of this script (forward "
+                         "results read again by a backward chain, with "
+                         "hazards) instead of random_program.py's")
+    ap.add_argument("--classic", action="store_true",
+                    help="the generator's first constructs only (plain "
+                         "dataflow: most recomputable buffers)")
+    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--min-rewritten", type=int, default=0,
+                    help="fail unless at least this many programs were "
+                         "rewritten (the campaign must exercise the pass)")
+    ap.add_argument("--keep-dir", default=None,
+                    help="copy failing cases here")
+    args = ap.parse_args()
+    build = os.path.abspath(args.build_dir)
+    runtime = [p for p in glob.glob(os.path.join(build, "**", "libmemsched_runtime.so"),
+                                    recursive=True) if "package" not in p]
+    if not runtime:
+        print("remat_fuzz.py: libmemsched_runtime.so not found", file=sys.stderr)
+        return 2
+    if not shutil.which("mlir-runner", path="/usr/lib/llvm-22/bin"):
+        print("remat_fuzz.py: mlir-runner not found: skipped")
+        return 77
+    # A snapshot of the tools: a rebuild during the run does not disturb it.
+    work = tempfile.mkdtemp(prefix="remat-fuzz-")
+    bindir = os.path.join(work, "bin")
+    os.makedirs(bindir)
+    shutil.copy2(os.path.join(build, "bin", "memsched-opt"), bindir)
+    tools = {"runtime": runtime[0], "libdir": "/usr/lib/llvm-22/lib",
+             "path": bindir + os.pathsep + "/usr/lib/llvm-22/bin" + os.pathsep +
+                     os.environ.get("PATH", "")}
+    failed, rewritten = [], 0
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(one, args.seed + i, args, tools, work)
+                   for i in range(args.count)]
+        for fut in concurrent.futures.as_completed(futures):
+            seed, ok, rw, log, gen, cmd = fut.result()
+            rewritten += rw
+            if not ok:
+                failed.append(seed)
+                print(f"FAIL seed {seed}: {log.strip()}\n  generate: {gen}\n"
+                      f"  then: DIFF_PASS=memsched-rematerialize {' '.join(cmd)}")
+                if args.keep_dir:
+                    shutil.copytree(os.path.join(work, str(seed)),
+                                    os.path.join(args.keep_dir, str(seed)),
+                                    dirs_exist_ok=True)
+    print(f"remat_fuzz: {args.count} programs, {args.count - len(failed)} passed, "
+          f"{len(failed)} failed, {rewritten} rewritten with recomputations")
+    shutil.rmtree(work, ignore_errors=True)
+    if rewritten < args.min_rewritten:
+        print(f"remat_fuzz: only {rewritten} programs rewritten, "
+              f"--min-rewritten {args.min_rewritten} needs more")
+        return 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
