@@ -86,3 +86,49 @@ func.func @side_effect(%x: memref<256xf32>, %out: memref<256xf32>, %side: memref
   memref.dealloc %d : memref<256xf32>
   return
 }
+
+// -----
+
+// Tests that an input of the producer freed before the late reader stays
+// allocated up to the clone: %p (1 KiB, broadcast from %t, 64 bytes) is
+// read by the first exp and by the last mul. Live at the exps of q r s:
+// p q, p q r (3072), p r s... Recomputing %p before the mul keeps %t (64
+// bytes) instead of %p: at most q r + t = 2112 bytes. %t's deallocation
+// moves after the clone.
+// CHECK-LABEL: func.func @input_freed
+// CHECK-SAME: #memsched.certificate<peak = 2112, lower_bound = 2112
+// CHECK-NEXT: %[[T:.+]] = memref.alloc() : memref<16xf32>
+// CHECK-NEXT: linalg.exp ins(%arg0 : memref<16xf32>) outs(%[[T]] : memref<16xf32>)
+// CHECK-NEXT: %[[P:.+]] = memref.alloc() : memref<256xf32>
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[T]] : memref<16xf32>) outs(%[[P]] : memref<256xf32>)
+// CHECK: %[[Q:.+]] = memref.alloc() : memref<256xf32>
+// CHECK-NEXT: linalg.exp ins(%[[P]] : memref<256xf32>) outs(%[[Q]] : memref<256xf32>)
+// CHECK-NEXT: memref.dealloc %[[P]]
+// CHECK: linalg.generic {{.*}} ins(%[[T]] : memref<16xf32>) outs(%[[COPY:[^ ]+]] : memref<256xf32>)
+// CHECK: memref.dealloc %[[T]]
+// CHECK-NEXT: linalg.mul ins(%{{.+}}, %[[COPY]] :
+#small = affine_map<(d0) -> (d0 mod 16)>
+#id = affine_map<(d0) -> (d0)>
+// expected-remark @+1 {{memsched-rematerialize: 'input_freed' peak 3072 -> 2112 bytes, above the budget of 1024 bytes, 1 op(s) computed again: extra compute 256 of 1296 (19.75%); the lowest peak reached is 2112 bytes}}
+func.func @input_freed(%x: memref<16xf32>, %y: memref<256xf32>, %out: memref<256xf32>) {
+  %t = memref.alloc() : memref<16xf32>
+  linalg.exp ins(%x : memref<16xf32>) outs(%t : memref<16xf32>)
+  %p = memref.alloc() : memref<256xf32>
+  linalg.generic {indexing_maps = [#small, #id], iterator_types = ["parallel"]} ins(%t : memref<16xf32>) outs(%p : memref<256xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  }
+  memref.dealloc %t : memref<16xf32>
+  %q = memref.alloc() : memref<256xf32>
+  linalg.exp ins(%p : memref<256xf32>) outs(%q : memref<256xf32>)
+  %r = memref.alloc() : memref<256xf32>
+  linalg.exp ins(%q : memref<256xf32>) outs(%r : memref<256xf32>)
+  %s = memref.alloc() : memref<256xf32>
+  linalg.exp ins(%r : memref<256xf32>) outs(%s : memref<256xf32>)
+  linalg.mul ins(%s, %p : memref<256xf32>, memref<256xf32>) outs(%out : memref<256xf32>)
+  memref.dealloc %p : memref<256xf32>
+  memref.dealloc %q : memref<256xf32>
+  memref.dealloc %r : memref<256xf32>
+  memref.dealloc %s : memref<256xf32>
+  return
+}

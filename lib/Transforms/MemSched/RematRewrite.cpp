@@ -24,6 +24,7 @@
 
 #include "Analysis/Graph/Remat.h"
 #include "Analysis/MemSched/ComputeCost.h"
+#include "Analysis/MemSched/OpClassification.h"
 #include "Analysis/MemSched/RematSources.h"
 
 #include "mlir/IR/Builders.h"
@@ -93,6 +94,23 @@ static void rewriteSite(RematSite &site) {
     });
     site.clones.push_back(builder.clone(*producer, map));
   }
+  // The clones read the producers' inputs later than the producers did:
+  // an input buffer of the block freed in between is freed after the
+  // clones instead (the schedule that follows hoists it again).
+  Operation *lastClone = site.clones.back();
+  for (Operation *clone : site.clones)
+    forEachOuterUse(clone, [&](OpOperand &use) {
+      Value root = use.get();
+      while (Value source = getViewSourceOf(root.getDefiningOp()))
+        root = source;
+      if (!root.getDefiningOp() || !isAllocation(root.getDefiningOp()))
+        return;
+      for (Operation *user : root.getUsers())
+        if (getDeallocatedValue(user) == root &&
+            user->getBlock() == lastClone->getBlock() &&
+            user->isBeforeInBlock(lastClone))
+          user->moveAfter(lastClone);
+    });
   // The inner copies are read by the clones only.
   for (auto [alloc, dealloc, value] : site.inner)
     builder.clone(*dealloc, map);
