@@ -5,6 +5,9 @@
 // RUN: memsched-opt %s --memsched-rematerialize="bytes=5120 remarks" --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=WITHIN
 // RUN: not memsched-opt %s --memsched-rematerialize="bytes=3072 max-extra-compute=0.2 strict" --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRICT
 // RUN: not memsched-opt %s --memsched-rematerialize -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOBUDGET
+// The recomputation fields survive certifying again (the clones stay).
+// RUN: memsched-opt %s --memsched-rematerialize="bytes=4096 max-extra-compute=0.2" --memsched-certify --memsched-verify | FileCheck %s --check-prefix=KEEP
+// KEEP: #memsched.certificate<peak = 4096, lower_bound = 4096, {{.*}}remat_ops = 1, extra_compute_ppm = 125000>
 // NOBUDGET: memsched-rematerialize needs a budget: --memsched-rematerialize="bytes=N"
 
 // Tests recomputation on a training-like step: a forward chain of four exps

@@ -80,6 +80,12 @@ exhaustiveBound(const ::memsched::MemoryGraph &graph,
 reproveBodyLowerBound(const BufferLifetimeAnalysis &analysis, uint64_t target,
                       uint64_t stateBudget);
 
+/// `certificate` with the recomputation fields (`remat_ops`,
+/// `extra_compute_ppm`) of `previous` when it has them: a body certified
+/// again after --memsched-rematerialize still holds its clones.
+CertificateAttr keepRematFields(CertificateAttr certificate,
+                                CertificateAttr previous);
+
 /// The certificate attached to `op`, if any.
 CertificateAttr getCertificate(Operation *op);
 void setCertificate(Operation *op, CertificateAttr certificate);

@@ -231,6 +231,19 @@ FailureOr<ArrayAttr> mlir::memsched::computeSpaceEntries(
   return ArrayAttr::get(context, entries);
 }
 
+CertificateAttr mlir::memsched::keepRematFields(CertificateAttr certificate,
+                                                CertificateAttr previous) {
+  if (!certificate || !previous || !previous.getRematOps() ||
+      certificate.getRematOps())
+    return certificate;
+  CertificateAttr c = certificate;
+  return CertificateAttr::get(c.getContext(), c.getPeak(), c.getLowerBound(),
+                              c.getBoundKind(), c.getBoundOp(), c.getCut(),
+                              c.getSizeModel(), c.getArena(), c.getArenaSize(),
+                              c.getBlock(), c.getSpaces(), previous.getRematOps(),
+                              previous.getExtraComputePpm());
+}
+
 CertificateAttr mlir::memsched::getCertificate(Operation *op) {
   return op->getAttrOfType<CertificateAttr>(
       MemSchedDialect::getCertificateAttrName());

@@ -235,6 +235,8 @@ certifySeveralSpaces(Operation *func, const ScheduleFunctionOptions &options,
   result.certificate = buildCertificate(func->getContext(), body,
                                         result.peakAfter, bounds,
                                         options.sizes, *entries);
+  result.certificate =
+      keepRematFields(result.certificate, getCertificate(func));
   setCertificate(func, result.certificate);
   return result;
 }
@@ -395,6 +397,8 @@ mlir::memsched::scheduleFunction(Operation *func,
                                           result.peakAfter, bounds,
                                           options.sizes, *entries);
   }
+  result.certificate =
+      keepRematFields(result.certificate, getCertificate(func));
   setCertificate(func, result.certificate);
   return result;
 }
@@ -427,6 +431,8 @@ CertifyFunctionResult mlir::memsched::certifyFunction(Operation *func,
   }
   result.certificate = buildCertificate(func->getContext(), body, result.peak,
                                         bounds, sizes, *entries);
+  result.certificate =
+      keepRematFields(result.certificate, getCertificate(func));
   if (attach)
     setCertificate(func, result.certificate);
   return result;

@@ -356,7 +356,14 @@ mlir::memsched::rematerializeFunction(Operation *func,
         func->getContext(), cert.getPeak(), cert.getLowerBound(),
         cert.getBoundKind(), cert.getBoundOp(), cert.getCut(),
         cert.getSizeModel(), cert.getArena(), cert.getArenaSize(),
-        cert.getBlock(), cert.getSpaces(), uint64_t(result.rematOps), ppm);
+        cert.getBlock(), cert.getSpaces(),
+        // Recomputations of an earlier run are still in the body.
+        uint64_t(result.rematOps) +
+            (certBefore && certBefore.getRematOps() ? *certBefore.getRematOps()
+                                                    : 0),
+        ppm + (certBefore && certBefore.getExtraComputePpm()
+                   ? *certBefore.getExtraComputePpm()
+                   : 0));
     setCertificate(func, cert);
   }
   result.certificate = cert;
