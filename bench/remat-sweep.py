@@ -28,9 +28,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", default="train_step_cnn")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--opt", help="memsched-opt to run (default: in --build-dir)")
     ap.add_argument("--svg")
     args = ap.parse_args()
-    opt = os.path.join(args.build_dir, "bin", "memsched-opt")
+    opt = args.opt or os.path.join(args.build_dir, "bin", "memsched-opt")
     model = os.path.join(ROOT, "bench", "models", args.model + ".mlir")
     sched = subprocess.run([opt, model, "--memsched-schedule", "-o", "-"],
                            capture_output=True, text=True).stdout
