@@ -132,3 +132,44 @@ func.func @input_freed(%x: memref<16xf32>, %y: memref<256xf32>, %out: memref<256
   memref.dealloc %s : memref<256xf32>
   return
 }
+
+// -----
+
+// Tests the same with the input freed through a view of it (memref.cast):
+// the free of the view moves after the clone. %a0 (2 KiB, from %x, 256
+// bytes) is read by the first exp and the mul: as written a0 b c (6144);
+// with a0 recomputed before the mul, at most x c d (4352).
+// CHECK-LABEL: func.func @input_freed_through_cast
+// CHECK-SAME: #memsched.certificate<peak = 4352, lower_bound = 4352
+// CHECK: linalg.generic {{.*}} ins(%[[X:[^ ]+]] : memref<64xf32>) outs(%[[COPY:[^ ]+]] : memref<8x64xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[X]] : memref<64xf32>) outs(%[[COPY2:[^ ]+]] : memref<8x64xf32>)
+// CHECK: %[[CAST:.+]] = memref.cast %[[X]]
+// CHECK-NEXT: memref.dealloc %[[CAST]]
+// CHECK-NEXT: linalg.mul ins(%{{.+}}, %[[COPY2]] :
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#bc2 = affine_map<(d0, d1) -> (d1)>
+// expected-remark @+1 {{memsched-rematerialize: 'input_freed_through_cast' peak 6144 -> 4352 bytes, above the budget of 1024 bytes, 1 op(s) computed again: extra compute 512 of 2624 (19.51%); the lowest peak reached is 4352 bytes}}
+func.func @input_freed_through_cast(%arg: memref<64xf32>, %out: memref<8x64xf32>) {
+  %x = memref.alloc() : memref<64xf32>
+  linalg.exp ins(%arg : memref<64xf32>) outs(%x : memref<64xf32>)
+  %a0 = memref.alloc() : memref<8x64xf32>
+  linalg.generic {indexing_maps = [#bc2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : memref<64xf32>) outs(%a0 : memref<8x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
+  %xc = memref.cast %x : memref<64xf32> to memref<?xf32>
+  memref.dealloc %xc : memref<?xf32>
+  %b = memref.alloc() : memref<8x64xf32>
+  linalg.exp ins(%a0 : memref<8x64xf32>) outs(%b : memref<8x64xf32>)
+  %c = memref.alloc() : memref<8x64xf32>
+  linalg.exp ins(%b : memref<8x64xf32>) outs(%c : memref<8x64xf32>)
+  %d = memref.alloc() : memref<8x64xf32>
+  linalg.exp ins(%c : memref<8x64xf32>) outs(%d : memref<8x64xf32>)
+  linalg.mul ins(%d, %a0 : memref<8x64xf32>, memref<8x64xf32>) outs(%out : memref<8x64xf32>)
+  memref.dealloc %a0 : memref<8x64xf32>
+  memref.dealloc %b : memref<8x64xf32>
+  memref.dealloc %c : memref<8x64xf32>
+  memref.dealloc %d : memref<8x64xf32>
+  return
+}

@@ -105,11 +105,22 @@ static void rewriteSite(RematSite &site) {
         root = source;
       if (!root.getDefiningOp() || !isAllocation(root.getDefiningOp()))
         return;
-      for (Operation *user : root.getUsers())
-        if (getDeallocatedValue(user) == root &&
-            user->getBlock() == lastClone->getBlock() &&
-            user->isBeforeInBlock(lastClone))
+      // Its deallocation, of the allocated value or of a view of it (e.g.
+      // through memref.cast; the view is defined before the deallocation,
+      // so before the clones too).
+      SmallVector<Value> views{root};
+      for (size_t i = 0; i < views.size(); ++i)
+        for (Operation *user : views[i].getUsers()) {
+          if (getViewSourceOf(user) == views[i]) {
+            views.push_back(user->getResult(0));
+            continue;
+          }
+          if (getDeallocatedValue(user) != views[i] ||
+              user->getBlock() != lastClone->getBlock() ||
+              !user->isBeforeInBlock(lastClone))
+            continue;
           user->moveAfter(lastClone);
+        }
     });
   // The inner copies are read by the clones only.
   for (auto [alloc, dealloc, value] : site.inner)
