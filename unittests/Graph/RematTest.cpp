@@ -183,6 +183,43 @@ TEST(Remat, ChainFiguresByHand) {
   EXPECT_EQ(evaluatePeak(plan.graph, plan.order), plan.peak);
 }
 
+TEST(Remat, PlateauFiguresByHand) {
+  // Ten nodes in a chain: n0 writes A, read by n1 and late by n4; n2 writes
+  // C, read by n3; then n5 writes B, read by n6 and late by n9; n7 writes
+  // E, read by n8. All buffers 100 bytes. The peak, 200, is reached at n2
+  // n3 (A C) and at n7 n8 (B E): recomputing A for n4 lowers the first
+  // two positions to 100 but not the peak; then recomputing B for n9
+  // lowers the rest. 200 -> 100 in two steps, the first of which only
+  // narrows the plateau.
+  Dataflow d;
+  for (int i = 0; i < 10; ++i) {
+    d.graph.addNode();
+    d.cost.push_back(1);
+    if (i)
+      d.graph.addEdge(i - 1, i);
+  }
+  const BufferId A = 0, C = 1, B = 2, E = 3;
+  for (int i = 0; i < 4; ++i)
+    d.graph.addBuffer(100);
+  for (auto [b, n] : std::vector<std::pair<BufferId, NodeId>>{
+           {A, 0}, {A, 1}, {C, 2}, {C, 3}, {A, 4},
+           {B, 5}, {B, 6}, {E, 7}, {E, 8}, {B, 9}})
+    d.graph.addTouch(b, n);
+  d.graph.finalize();
+  d.sources.push_back({A, {0}, {1, 4}, {}});
+  d.sources.push_back({B, {5}, {6, 9}, {}});
+  RematOptions options;
+  options.maxChoices = 0;
+  EXPECT_EQ(chooseRemat(d.graph, d.sources, d.cost, options).peak, 200u);
+  options.maxChoices = 64;
+  options.budget = 0;
+  RematPlan plan = chooseRemat(d.graph, d.sources, d.cost, options);
+  EXPECT_EQ(plan.peak, 100u);
+  ASSERT_EQ(plan.choices.size(), 2u);
+  EXPECT_EQ(plan.steps[0].peak, 200u);
+  EXPECT_EQ(plan.choices[0].source, 0u);
+}
+
 TEST(Remat, ApplyKeepsDependenciesAndProgramOrder) {
   for (uint64_t seed = 0; seed < 2000; ++seed) {
     SCOPED_TRACE(caseName(seed));

@@ -23,7 +23,9 @@
 // after the peak are the late ones), each is priced by the current order
 // with its clones inserted before its first late reader, the one with the
 // largest peak reduction per extra cost is kept and its graph scheduled
-// (that order among the candidates); the loop stops
+// (that order among the candidates); when several positions reach the peak
+// and none lowers it, one that takes most positions off that plateau per
+// extra cost is kept instead; the loop stops
 // when the peak is within the budget, when no candidate lowers the peak, or
 // when the extra cost would exceed its limit. The sequence of choices does
 // not depend on the budget, only where it stops: a smaller budget never ends

@@ -188,6 +188,17 @@ static std::vector<NodeId> insertClones(const RematPlan &plan,
   return order;
 }
 
+/// The peak of `order` and how many of its positions reach it.
+static std::pair<uint64_t, size_t> peakAndWidth(const MemoryGraph &g,
+                                                const std::vector<NodeId> &order) {
+  PeakInfo info;
+  uint64_t peak = evaluatePeak(g, order, &info);
+  size_t width = 0;
+  for (uint64_t m : info.memoryAt)
+    width += m == peak;
+  return {peak, width};
+}
+
 RematPlan memsched::chooseRemat(const MemoryGraph &base,
                                 const std::vector<RematSource> &sources,
                                 const std::vector<uint64_t> &cost,
@@ -226,11 +237,17 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
     std::vector<bool> liveAtPeak(plan.graph.numBuffers(), false);
     for (BufferId b : info.liveAtPeak)
       liveAtPeak[b] = true;
+    // Positions at the peak: where several ops reach it (a plateau), no
+    // one recomputation lowers it, but one that takes a position off the
+    // plateau is progress too.
+    size_t width = 0;
+    for (uint64_t m : info.memoryAt)
+      width += m == plan.peak;
 
     struct Best {
       bool found = false;
       size_t source = 0;
-      uint64_t gain = 0, cost = 0;
+      uint64_t gain = 0, cost = 0, narrower = 0;
       RematChoice choice;
       MemoryGraph graph;
       RematMapping mapping;
@@ -269,25 +286,41 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
       // producer's): one peak evaluation instead of a schedule. The winner
       // is scheduled with that order among the candidates.
       std::vector<NodeId> order = insertClones(plan, g, map, choice);
-      uint64_t priced = g.isValidOrder(order) ? evaluatePeak(g, order)
-                                              : std::numeric_limits<uint64_t>::max();
-      if (priced >= plan.peak)
+      if (!g.isValidOrder(order))
         continue;
+      auto [priced, pricedWidth] = peakAndWidth(g, order);
+      if (priced > plan.peak || (priced == plan.peak && pricedWidth >= width))
+        continue;
+      // The gain: bytes off the peak, or else positions off the plateau
+      // (worth less than any byte).
       uint64_t gain = plan.peak - priced;
+      uint64_t narrower = priced == plan.peak ? width - pricedWidth : 0;
       // Largest gain per cost (compared without division), then the
-      // largest gain, then the first source.
-      bool better =
-          !best.found ||
-          (unsigned __int128)gain * best.cost >
-              (unsigned __int128)best.gain * c ||
-          ((unsigned __int128)gain * best.cost ==
-               (unsigned __int128)best.gain * c &&
-           gain > best.gain);
+      // largest gain, then the first source; without a gain in bytes, the
+      // most positions off the plateau per cost.
+      auto ratioAbove = [&](uint64_t a, uint64_t ca, uint64_t b, uint64_t cb) {
+        return (unsigned __int128)a * cb > (unsigned __int128)b * ca;
+      };
+      auto ratioEqual = [&](uint64_t a, uint64_t ca, uint64_t b, uint64_t cb) {
+        return (unsigned __int128)a * cb == (unsigned __int128)b * ca;
+      };
+      bool better;
+      if (!best.found)
+        better = true;
+      else if (gain || best.gain)
+        better = ratioAbove(gain, c, best.gain, best.cost) ||
+                 (ratioEqual(gain, c, best.gain, best.cost) &&
+                  gain > best.gain);
+      else
+        better = ratioAbove(narrower, c, best.narrower, best.cost) ||
+                 (ratioEqual(narrower, c, best.narrower, best.cost) &&
+                  narrower > best.narrower);
       if (!better)
         continue;
       best.found = true;
       best.source = s;
       best.gain = gain;
+      best.narrower = narrower;
       best.cost = c;
       best.choice = std::move(choice);
       best.graph = std::move(g);
@@ -303,7 +336,11 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
       withHint.peerCandidates = true;
       withHint.peerOrders = &hint;
       ScheduleResult r = schedule(best.graph, withHint);
-      if (r.peak <= best.peak) {
+      // The schedule's order when it is lower, or as low and no wider.
+      if (r.peak < best.peak ||
+          (r.peak == best.peak &&
+           peakAndWidth(best.graph, r.order).second <=
+               peakAndWidth(best.graph, best.order).second)) {
         best.order = std::move(r.order);
         best.peak = r.peak;
       }
