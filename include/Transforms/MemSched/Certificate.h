@@ -80,11 +80,18 @@ exhaustiveBound(const ::memsched::MemoryGraph &graph,
 reproveBodyLowerBound(const BufferLifetimeAnalysis &analysis, uint64_t target,
                       uint64_t stateBudget);
 
-/// `certificate` with the recomputation fields (`remat_ops`,
-/// `extra_compute_ppm`) of `previous` when it has them: a body certified
-/// again after --memsched-rematerialize still holds its clones.
-CertificateAttr keepRematFields(CertificateAttr certificate,
-                                CertificateAttr previous);
+/// `certificate` with its recomputation fields (`remat_ops`,
+/// `extra_compute_ppm`) set to these.
+CertificateAttr withRematFields(CertificateAttr certificate, uint64_t rematOps,
+                                uint64_t extraComputePpm);
+
+/// `certificate` (computed for `func`) with the recomputation fields of
+/// `func`'s current certificate when it has none: a body certified again
+/// after --memsched-rematerialize still holds its clones.
+CertificateAttr carryRematFields(Operation *func, CertificateAttr certificate);
+
+/// Attaches carryRematFields(func, certificate) to `func`; returns it.
+CertificateAttr replaceCertificate(Operation *func, CertificateAttr certificate);
 
 /// The certificate attached to `op`, if any.
 CertificateAttr getCertificate(Operation *op);

@@ -39,9 +39,8 @@ static uint64_t ownCost(Operation *op) {
     uint64_t points = 1;
     for (int64_t r : linalgOp.getStaticLoopRanges())
       points = mulSat(points, ShapedType::isDynamic(r) ? 1 : uint64_t(std::max<int64_t>(r, 0)));
-    uint64_t body = 0;
-    for (Operation &inner : linalgOp.getBlock()->without_terminator())
-      (void)inner, ++body;
+    // The body's ops but its yield.
+    uint64_t body = linalgOp.getBlock()->getOperations().size() - 1;
     return mulSat(points, std::max<uint64_t>(body, 1));
   }
   if (auto copy = dyn_cast<memref::CopyOp>(op)) {

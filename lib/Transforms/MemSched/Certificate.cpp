@@ -231,17 +231,31 @@ FailureOr<ArrayAttr> mlir::memsched::computeSpaceEntries(
   return ArrayAttr::get(context, entries);
 }
 
-CertificateAttr mlir::memsched::keepRematFields(CertificateAttr certificate,
-                                                CertificateAttr previous) {
-  if (!certificate || !previous || !previous.getRematOps() ||
-      certificate.getRematOps())
-    return certificate;
-  CertificateAttr c = certificate;
+CertificateAttr mlir::memsched::withRematFields(CertificateAttr c,
+                                                uint64_t rematOps,
+                                                uint64_t extraComputePpm) {
   return CertificateAttr::get(c.getContext(), c.getPeak(), c.getLowerBound(),
                               c.getBoundKind(), c.getBoundOp(), c.getCut(),
                               c.getSizeModel(), c.getArena(), c.getArenaSize(),
-                              c.getBlock(), c.getSpaces(), previous.getRematOps(),
-                              previous.getExtraComputePpm());
+                              c.getBlock(), c.getSpaces(), rematOps,
+                              extraComputePpm);
+}
+
+CertificateAttr mlir::memsched::carryRematFields(Operation *func,
+                                                 CertificateAttr certificate) {
+  CertificateAttr previous = getCertificate(func);
+  if (!certificate || !previous || !previous.getRematOps() ||
+      certificate.getRematOps())
+    return certificate;
+  return withRematFields(certificate, *previous.getRematOps(),
+                         *previous.getExtraComputePpm());
+}
+
+CertificateAttr mlir::memsched::replaceCertificate(Operation *func,
+                                                   CertificateAttr certificate) {
+  certificate = carryRematFields(func, certificate);
+  setCertificate(func, certificate);
+  return certificate;
 }
 
 CertificateAttr mlir::memsched::getCertificate(Operation *op) {

@@ -134,13 +134,13 @@ static LogicalResult scheduleBlockInSpaces(const BodyLifetimes &total,
   const ::memsched::MemoryGraph &all = totalBlock.getGraph();
   uint64_t sum = 0;
   for (::memsched::BufferId b = 0; b < all.numBuffers(); ++b)
-    sum += all.buffer(b).size;
+    (void)addBytes(sum, all.buffer(b).size);
   for (::memsched::NodeId n = 0; n < all.numNodes(); ++n)
-    sum += all.transientBytes(n);
+    (void)addBytes(sum, all.transientBytes(n));
   if (tg.numNodes() == all.numNodes() && tg.numBuffers() == all.numBuffers())
     for (uint64_t weight : {uint64_t(2), uint64_t(4), uint64_t(16),
                             uint64_t(1) << 20}) {
-      if (weight > (uint64_t(1) << 62) / (sum + 1))
+      if (sum == UINT64_MAX || weight > (uint64_t(1) << 62) / (sum + 1))
         break;
       ::memsched::MemoryGraph weighted;
       for (::memsched::NodeId n = 0; n < all.numNodes(); ++n)
@@ -235,9 +235,7 @@ certifySeveralSpaces(Operation *func, const ScheduleFunctionOptions &options,
   result.certificate = buildCertificate(func->getContext(), body,
                                         result.peakAfter, bounds,
                                         options.sizes, *entries);
-  result.certificate =
-      keepRematFields(result.certificate, getCertificate(func));
-  setCertificate(func, result.certificate);
+  result.certificate = replaceCertificate(func, result.certificate);
   return result;
 }
 
@@ -397,9 +395,7 @@ mlir::memsched::scheduleFunction(Operation *func,
                                           result.peakAfter, bounds,
                                           options.sizes, *entries);
   }
-  result.certificate =
-      keepRematFields(result.certificate, getCertificate(func));
-  setCertificate(func, result.certificate);
+  result.certificate = replaceCertificate(func, result.certificate);
   return result;
 }
 
@@ -431,8 +427,7 @@ CertifyFunctionResult mlir::memsched::certifyFunction(Operation *func,
   }
   result.certificate = buildCertificate(func->getContext(), body, result.peak,
                                         bounds, sizes, *entries);
-  result.certificate =
-      keepRematFields(result.certificate, getCertificate(func));
+  result.certificate = carryRematFields(func, result.certificate);
   if (attach)
     setCertificate(func, result.certificate);
   return result;

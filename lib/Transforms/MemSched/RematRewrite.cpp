@@ -363,18 +363,14 @@ mlir::memsched::rematerializeFunction(Operation *func,
           : 0;
   CertificateAttr cert = finalSchedule.certificate;
   if (cert) {
-    cert = CertificateAttr::get(
-        func->getContext(), cert.getPeak(), cert.getLowerBound(),
-        cert.getBoundKind(), cert.getBoundOp(), cert.getCut(),
-        cert.getSizeModel(), cert.getArena(), cert.getArenaSize(),
-        cert.getBlock(), cert.getSpaces(),
-        // Recomputations of an earlier run are still in the body.
-        uint64_t(result.rematOps) +
-            (certBefore && certBefore.getRematOps() ? *certBefore.getRematOps()
-                                                    : 0),
-        ppm + (certBefore && certBefore.getExtraComputePpm()
-                   ? *certBefore.getExtraComputePpm()
-                   : 0));
+    // Recomputations of an earlier run are still in the body.
+    auto earlier = [](std::optional<uint64_t> v) { return v ? *v : 0; };
+    cert = withRematFields(
+        cert,
+        result.rematOps + earlier(certBefore ? certBefore.getRematOps()
+                                             : std::nullopt),
+        ppm + earlier(certBefore ? certBefore.getExtraComputePpm()
+                                 : std::nullopt));
     setCertificate(func, cert);
   }
   result.certificate = cert;
