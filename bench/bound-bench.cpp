@@ -5,8 +5,9 @@
 //     [--target-from-program-order | --target-from-schedule]
 //     [--algorithm auto|dinic|boykov-kolmogorov|push-relabel] [--window N]
 //     [--ends-budget N] [--ends-depth N] [--work-budget N]
+//     [--no-witness-estimates]
 //   Certifies one generated graph and prints key=value lines: nodes, bound,
-//   kind, maxflows, seconds, max_rss_kb.
+//   kind, maxflows, networks, witness_orders, seconds, max_rss_kb.
 // memsched-bound-bench --tightness N [--window N] [--min-nodes A]
 //     [--max-nodes B]
 //   Over N graphs per family with A..B nodes (default 2..16, at most 20): the
@@ -47,6 +48,7 @@ struct Args {
   unsigned tightness = 0;
   unsigned minNodes = 2, maxNodes = 16;
   bool compareFlows = false;
+  bool witnessEstimates = true;
 };
 } // namespace
 
@@ -88,6 +90,7 @@ static int usage() {
                "           [--target-from-program-order | "
                "--target-from-schedule] [--algorithm A] [--window W] "
                "[--ends-budget N] [--ends-depth N] [--work-budget N]\n"
+               "           [--no-witness-estimates]\n"
                "       memsched-bound-bench --tightness N [--window W] "
                "[--min-nodes A] [--max-nodes B]\n"
                "       memsched-bound-bench --compare-flows [--family F] "
@@ -217,6 +220,8 @@ int main(int argc, char **argv) {
       args.target = "schedule";
     else if (arg == "--compare-flows")
       args.compareFlows = true;
+    else if (arg == "--no-witness-estimates")
+      args.witnessEstimates = false;
     else
       return usage();
   }
@@ -249,6 +254,7 @@ int main(int argc, char **argv) {
   options.endsEvaluationBudget = args.endsBudget;
   options.endsMaxDepth = args.endsDepth;
   options.workBudget = args.workBudget;
+  options.witnessEstimates = args.witnessEstimates;
   uint64_t peak = 0;
   std::vector<NodeId> order;
   double scheduleSeconds = 0;
@@ -276,9 +282,11 @@ int main(int argc, char **argv) {
     std::printf("peak=%llu\n", (unsigned long long)peak);
   if (args.target == "schedule")
     std::printf("schedule_seconds=%.3f\n", scheduleSeconds);
-  std::printf("bound=%llu\nkind=%s\nmethod=%s\nnode=%u\nmaxflows=%u\n",
+  std::printf("bound=%llu\nkind=%s\nmethod=%s\nnode=%u\nmaxflows=%u\n"
+              "networks=%u\nwitness_orders=%u\n",
               (unsigned long long)lb.value, lb.kind.c_str(),
-              lb.method.c_str(), lb.node, lb.maxFlows);
+              lb.method.c_str(), lb.node, lb.maxFlows, lb.networks,
+              lb.witnessOrders);
   if (args.target != "none")
     std::printf("certified=%s\n", lb.value >= peak ? "yes" : "no");
   std::printf("complete=%s\n", lb.complete ? "yes" : "no");

@@ -1,11 +1,13 @@
 //===- graph-bench.cpp - speed and quality of the scheduler -----*- C++ -*-===//
 //
 // memsched-graph-bench --family layered --nodes 10000 --seed 1
-//     [--budget N] [--rounds N] [--heuristic-only]
+//     [--budget N] [--rounds N] [--heuristic-only] [--no-peers]
+//     [--no-repair] [--repair-work-budget N]
 //   Schedules one generated graph and prints one key=value line: nodes,
 //   edges, buffers, input and result peak, the scheduler's static lower bound
 //   for the whole graph (not the certificate's), segments, exact and
-//   heuristic segments, seconds, max_rss_kb.
+//   heuristic segments, the repair's cuts and accepted orders, seconds,
+//   max_rss_kb.
 //   --certify: as memsched-schedule does, the min-cut lower bound first
 //   (target: the input's peak), which also tells the search when to stop;
 //   the line adds bound= (the larger of it and what the search proved),
@@ -56,6 +58,7 @@ int usage(const char *prog) {
   std::fprintf(stderr,
                "usage: %s [--family F] [--nodes N] [--seed S] [--budget N]\n"
                "          [--rounds N] [--heuristic-only] [--certify] [-v]\n"
+               "          [--no-peers] [--no-repair] [--repair-work-budget N]\n"
                "       %s --graph FILE [same options]\n"
                "       %s --optimality N [--seed S]\n"
                "families:",
@@ -99,6 +102,10 @@ bool parseArgs(int argc, char **argv, Args &args) {
       args.options.peerCandidates = false;
       continue;
     }
+    if (a == "--no-repair") {
+      args.options.cutRepair = false;
+      continue;
+    }
     if (a == "--family" && value) {
       args.family = value;
     } else if (a == "--graph" && value) {
@@ -109,6 +116,8 @@ bool parseArgs(int argc, char **argv, Args &args) {
       args.seed = x;
     } else if (a == "--budget" && parseUnsigned(value, x)) {
       args.options.exactStateBudget = x;
+    } else if (a == "--repair-work-budget" && parseUnsigned(value, x)) {
+      args.options.repairWorkBudget = x;
     } else if (a == "--rounds" && parseUnsigned(value, x) && x <= 64) {
       args.options.localSearchRounds = static_cast<unsigned>(x);
     } else if (a == "--optimality" && parseUnsigned(value, x) && x > 0 &&
@@ -175,15 +184,27 @@ int runOne(const Args &args) {
   ScheduleOptions options = args.options;
   LowerBound certified;
   double boundSeconds = 0;
+  std::vector<std::vector<NodeId>> peerOrders;
   if (args.certify && g.numNodes()) {
     auto boundStart = std::chrono::steady_clock::now();
+    // The peers' orders serve the bound and the search, and the best order
+    // the bound's cut witnesses made is one more candidate.
+    if (options.peerCandidates)
+      peerOrders = sched::allPeerOrders(g);
     LowerBoundOptions lbOptions;
     lbOptions.target = evaluatePeak(g, g.programOrder());
+    lbOptions.peerOrders = options.peerCandidates ? &peerOrders : nullptr;
+    lbOptions.peerEstimates = options.peerCandidates;
     certified = computeLowerBound(g, lbOptions);
     boundSeconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - boundStart)
                        .count();
     options.lowerBound = certified.value;
+    if (options.peerCandidates) {
+      if (!certified.improvedOrder.empty())
+        peerOrders.push_back(std::move(certified.improvedOrder));
+      options.peerOrders = &peerOrders;
+    }
   }
   auto start = std::chrono::steady_clock::now();
   ScheduleResult r = schedule(g, options);
@@ -245,13 +266,15 @@ int runOne(const Args &args) {
               "input_peak=%llu peak=%llu ratio=%.4f static_bound=%llu "
               "segments=%u "
               "exact_segments=%u heuristic_segments=%u proved_optimal=%d "
+              "repair_cuts=%u repair_accepted=%u "
               "seconds=%.3f max_rss_kb=%ld best_peer=%llu%s\n",
               familyLabel, g.numNodes(), g.numEdges(), g.numBuffers(),
               (unsigned long long)args.seed, (unsigned long long)r.inputPeak,
               (unsigned long long)r.peak,
               r.inputPeak ? double(r.peak) / double(r.inputPeak) : 1.0,
               (unsigned long long)bound, r.numSegments, r.exactSegments,
-              r.heuristicSegments, int(r.provedOptimal), seconds, maxRssKb(),
+              r.heuristicSegments, int(r.provedOptimal), r.repairCuts,
+              r.repairAccepted, seconds, maxRssKb(),
               (unsigned long long)(g.numNodes() ? bestPeer : 0), peers.c_str());
   return 0;
 }

@@ -8,10 +8,13 @@
 // exp and, last, by the mul. Live at the exps of c and d: a0 b c, then a0 c
 // d: 3072 bytes. Recomputing a0 before the mul: b c, c d, d a0': 2048.
 // (b and c have one reader each: nothing to recompute.)
+// No recomputation can meet the budget: the second exp (node 1; the
+// allocations are not nodes) reads a0 and writes b, 2048 bytes in any
+// program made of these ops.
 // CHECK-LABEL: func.func @recompute_input
 // CHECK-SAME: #memsched.certificate<peak = 2048, lower_bound = 2048
 // CHECK-SAME: remat_ops = 1
-// expected-remark @+1 {{memsched-rematerialize: 'recompute_input' peak 3072 -> 2048 bytes, above the budget of 1024 bytes, 1 op(s) computed again: extra compute 256 of 1280 (20.00%); the lowest peak reached is 2048 bytes}}
+// expected-remark @+1 {{memsched-rematerialize: 'recompute_input' peak 3072 -> 2048 bytes, above the budget of 1024 bytes, 1 op(s) computed again: extra compute 256 of 1280 (20.00%); the lowest peak reached is 2048 bytes; no recomputation of its ops can meet the budget: 'linalg.exp#1' alone needs 2048 bytes (its operands, results and scratch)}}
 func.func @recompute_input(%x: memref<256xf32>, %out: memref<256xf32>) {
   %a0 = memref.alloc() : memref<256xf32>
   linalg.exp ins(%x : memref<256xf32>) outs(%a0 : memref<256xf32>)

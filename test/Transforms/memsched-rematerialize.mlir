@@ -2,6 +2,7 @@
 // RUN: FileCheck %s --check-prefix=REMARK < %t.err
 // RUN: memsched-opt %s --memsched-rematerialize="bytes=4096 max-extra-compute=0.2" --memsched-verify=require -o /dev/null
 // RUN: memsched-opt %s --memsched-rematerialize="bytes=4096 max-extra-compute=0.1 remarks" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=LIMIT
+// RUN: memsched-opt %s --memsched-rematerialize="bytes=2048 remarks" --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLOOR
 // RUN: memsched-opt %s --memsched-rematerialize="bytes=5120 remarks" --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=WITHIN
 // RUN: not memsched-opt %s --memsched-rematerialize="bytes=3072 max-extra-compute=0.2 strict" --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRICT
 // RUN: not memsched-opt %s --memsched-rematerialize -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOBUDGET
@@ -52,7 +53,13 @@
 // CHECK-NEXT: memref.dealloc %[[COPY]]
 // CHECK-NEXT: return
 // REMARK: remark: memsched-rematerialize: 'train' peak 5120 -> 4096 bytes, within the budget of 4096 bytes, 1 op(s) computed again: extra compute 256 of 2048 (12.50%)
-// LIMIT: remark: memsched-rematerialize: 'train' peaks at 5120 bytes, above the budget of 4096 bytes, and no recomputation within max-extra-compute (10.00% of its compute) lowers its peak
+// LIMIT: remark: memsched-rematerialize: 'train' peaks at 5120 bytes, above the budget of 4096 bytes, and no recomputation within max-extra-compute (10.00% of its compute) lowers its peak; the lower bound proved for any recomputation of its ops is 3072 bytes
+// A budget below what one op needs cannot be met by any recomputation: the
+// mul that writes g2 reads g3 and a2 and writes g2, three 1024-byte buffers
+// (node 5: the four exps and the mul of a3 by itself come first; the
+// allocations are not nodes). The lower bound for any recomputation is
+// therefore 3072 bytes (LIMIT).
+// FLOOR: remark: memsched-rematerialize: 'train' {{.*}}above the budget of 2048 bytes{{.*}}; no recomputation of its ops can meet the budget: 'linalg.mul#5' alone needs 3072 bytes (its operands, results and scratch)
 // LIMIT-NOT: remat_ops
 // WITHIN: remark: memsched-rematerialize: 'train' peaks at 5120 bytes, within the budget of 5120 bytes: nothing recomputed
 // STRICT: error: memsched-rematerialize: 'train' peak 5120 -> 4096 bytes, above the budget of 3072 bytes, 1 op(s) computed again: extra compute 256 of 2048 (12.50%); the lowest peak reached is 4096 bytes

@@ -10,6 +10,7 @@
 #include "Analysis/Graph/LowerBound.h"
 #include "Analysis/Graph/GraphGenerators.h"
 #include "Analysis/Graph/MaxFlow.h"
+#include "Analysis/Graph/SchedSegment.h"
 #include "Analysis/Graph/Scheduler.h"
 
 #include "TestGraphs.h"
@@ -291,6 +292,145 @@ TEST(LowerBound, WithoutWindowEqualsLargestNodeCut) {
       options.labelsPerNode = 0; // BFS instead of chain labels
       EXPECT_EQ(computeLowerBound(g, options).value, largest);
     }
+}
+
+/// The witness estimates only skip networks: with the other searches off
+/// and no budget, the bound is the largest node cut with or without them, on
+/// graphs far beyond brute force; and NodeCutSolver's cuts agree with it.
+TEST(LowerBound, WitnessEstimatesKeepTheLargestNodeCut) {
+  unsigned skipped = 0;
+  for (GraphFamily family : allFamilies())
+    for (unsigned i = 0; i < 12; ++i) {
+      unsigned nodes = 30 + i * 53;
+      uint64_t seed = 50000 + i;
+      SCOPED_TRACE(traceName(family, nodes, seed));
+      MemoryGraph g = generateGraph(family, nodes, seed);
+      if (i % 3 == 0)
+        g = mutate(g, seed);
+      LowerBoundOptions options;
+      options.windowSize = 0;
+      options.endsEvaluationBudget = 0;
+      options.workBudget = UINT64_MAX;
+      LowerBound with = computeLowerBound(g, options);
+      options.witnessEstimates = false;
+      LowerBound without = computeLowerBound(g, options);
+      ASSERT_TRUE(with.complete && without.complete);
+      EXPECT_EQ(with.value, without.value);
+      EXPECT_EQ(without.witnessOrders, 0u);
+      // Skipped nodes could not raise the bound, so the others are the same.
+      EXPECT_LE(with.networks, without.networks);
+      skipped += without.networks - with.networks;
+      if (nodes <= 200) {
+        NodeCutSolver solver(g);
+        uint64_t largest = 0;
+        std::vector<NodeId> executed;
+        for (NodeId v = 0; v < g.numNodes(); ++v)
+          largest = std::max(largest, solver.solve(v, executed));
+        uint64_t local = 0; // the trivial bound, as computeLowerBound's floor
+        for (NodeId v = 0; v < g.numNodes(); ++v) {
+          uint64_t l = g.transientBytes(v);
+          for (BufferId b : g.buffersOf(v))
+            l += g.buffer(b).size;
+          local = std::max(local, l);
+        }
+        EXPECT_EQ(with.value, std::max(largest, local));
+      }
+    }
+  std::printf("witness estimates: %u networks skipped\n", skipped);
+  EXPECT_GT(skipped, 0u);
+}
+
+/// One solver for all nodes of a graph gives each node's exhaustive
+/// minimum, with a witness executed set; the order around that set
+/// (orderAroundExecutedSet) is valid, keeps the other nodes' relative order
+/// and runs the node with exactly its cut.
+TEST(LowerBound, NodeCutSolverAndOrderAroundTheWitness) {
+  for (GraphFamily family : allFamilies())
+    for (unsigned i = 0; i < 60; ++i) {
+      unsigned nodes = 2 + i % 13;
+      uint64_t seed = 55000 + i;
+      SCOPED_TRACE(traceName(family, nodes, seed));
+      MemoryGraph g = generateGraph(family, nodes, seed);
+      if (i % 2)
+        g = mutate(g, seed);
+      std::vector<std::vector<NodeId>> bases = sched::allPeerOrders(g);
+      bases.push_back(g.programOrder());
+      NodeCutSolver solver(g);
+      std::vector<NodeId> executed;
+      for (NodeId v = static_cast<NodeId>(g.numNodes()); v-- > 0;) {
+        SCOPED_TRACE("node=" + std::to_string(v));
+        uint64_t value = solver.solve(v, executed);
+        ASSERT_EQ(value, bruteForceNodeMin(g, v));
+        Mask s = toMask(executed);
+        ASSERT_TRUE(isExecutedSetOf(g, v, s));
+        EXPECT_EQ(memoryAfter(g, v, s), value);
+        const std::vector<NodeId> &base = bases[v % bases.size()];
+        std::vector<NodeId> order = orderAroundExecutedSet(g, base, v, executed);
+        ASSERT_TRUE(g.isValidOrder(order));
+        PeakInfo info;
+        evaluatePeak(g, order, &info);
+        size_t at = executed.size();
+        ASSERT_EQ(order[at], v);
+        EXPECT_EQ(info.memoryAt[at], value);
+        // Before v: the executed set in base order; after: the rest.
+        std::vector<NodeId> expected;
+        for (NodeId u : base)
+          if ((s >> u) & 1)
+            expected.push_back(u);
+        expected.push_back(v);
+        for (NodeId u : base)
+          if (!((s >> u) & 1) && u != v)
+            expected.push_back(u);
+        EXPECT_EQ(order, expected);
+      }
+    }
+}
+
+/// Sets that are not executed sets of the node make no order.
+TEST(LowerBound, OrderAroundRejectsSetsThatAreNotExecutedSets) {
+  MemoryGraph g; // a -> b -> c, and d alone
+  for (int i = 0; i < 4; ++i)
+    g.addNode(0);
+  g.addEdge(0, 1);
+  g.addEdge(1, 2);
+  g.finalize();
+  std::vector<NodeId> base = g.programOrder();
+  EXPECT_FALSE(orderAroundExecutedSet(g, base, 2, {0, 1}).empty());
+  EXPECT_FALSE(orderAroundExecutedSet(g, base, 2, {0, 1, 3}).empty());
+  EXPECT_TRUE(orderAroundExecutedSet(g, base, 2, {1}).empty()); // not closed
+  EXPECT_TRUE(orderAroundExecutedSet(g, base, 2, {0}).empty()); // b missing
+  EXPECT_TRUE(orderAroundExecutedSet(g, base, 0, {1}).empty()); // descendant
+  EXPECT_TRUE(orderAroundExecutedSet(g, base, 1, {0, 1}).empty()); // itself
+  EXPECT_TRUE(orderAroundExecutedSet(g, base, 9, {}).empty());     // no node
+  EXPECT_TRUE(orderAroundExecutedSet(g, {0, 1}, 2, {0, 1}).empty()); // short
+}
+
+/// The order the witnesses improve is valid, has the peak reported, beats
+/// every order the bound was given and is never below the bound.
+TEST(LowerBound, ImprovedOrderIsValidAndBeatsTheGivenOrders) {
+  unsigned improved = 0;
+  for (GraphFamily family : allFamilies())
+    for (unsigned i = 0; i < 6; ++i) {
+      unsigned nodes = 200 + 300 * i;
+      uint64_t seed = 60000 + i;
+      SCOPED_TRACE(traceName(family, nodes, seed));
+      MemoryGraph g = generateGraph(family, nodes, seed);
+      std::vector<std::vector<NodeId>> peers = sched::allPeerOrders(g);
+      LowerBoundOptions options;
+      options.peerOrders = &peers;
+      LowerBound lb = computeLowerBound(g, options);
+      if (lb.improvedOrder.empty())
+        continue;
+      ++improved;
+      ASSERT_TRUE(g.isValidOrder(lb.improvedOrder));
+      EXPECT_EQ(evaluatePeak(g, lb.improvedOrder), lb.improvedPeak);
+      EXPECT_LT(lb.improvedPeak, evaluatePeak(g, g.programOrder()));
+      for (const std::vector<NodeId> &peer : peers)
+        EXPECT_LT(lb.improvedPeak, evaluatePeak(g, peer));
+      EXPECT_GE(lb.improvedPeak, lb.value);
+    }
+  std::printf("improved orders: %u\n", improved);
+  EXPECT_GT(improved, 0u);
 }
 
 TEST(LowerBound, WitnessesHold) {

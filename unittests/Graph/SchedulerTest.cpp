@@ -14,6 +14,7 @@
 #include "Analysis/Graph/MemoryGraph.h"
 #include "Analysis/Graph/SchedSegment.h"
 
+#include "TestGraphs.h"
 #include "XorShift.h"
 
 #include <gtest/gtest.h>
@@ -86,26 +87,6 @@ std::vector<NodeId> fixedPositionNodes(const MemoryGraph &g) {
   return fixed;
 }
 
-/// A random valid order (Kahn with seeded picks).
-std::vector<NodeId> randomOrder(const MemoryGraph &g, uint64_t seed) {
-  std::vector<uint32_t> indeg(g.numNodes());
-  std::vector<NodeId> ready, order;
-  for (NodeId v = 0; v < g.numNodes(); ++v)
-    if ((indeg[v] = g.preds(v).size()) == 0)
-      ready.push_back(v);
-  uint64_t x = seed * 2654435761u + 12345;
-  while (!ready.empty()) {
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-    size_t i = (x >> 33) % ready.size();
-    NodeId v = ready[i];
-    ready.erase(ready.begin() + i);
-    order.push_back(v);
-    for (NodeId s : g.succs(v))
-      if (--indeg[s] == 0)
-        ready.push_back(s);
-  }
-  return order;
-}
 
 using test::XorShift;
 

@@ -5,6 +5,8 @@
 
 #include "Analysis/Graph/MemoryGraph.h"
 
+#include <vector>
+
 namespace memsched {
 
 /// a -> {b, c} -> d, each node writing its own buffer (10, 20, 30 bytes; d's
@@ -28,6 +30,27 @@ inline MemoryGraph diamondGraph() {
   g.addEdge(2, 3);
   g.finalize();
   return g;
+}
+
+/// A random valid order (Kahn with seeded picks).
+inline std::vector<NodeId> randomOrder(const MemoryGraph &g, uint64_t seed) {
+  std::vector<uint32_t> indeg(g.numNodes());
+  std::vector<NodeId> ready, order;
+  for (NodeId v = 0; v < g.numNodes(); ++v)
+    if ((indeg[v] = g.preds(v).size()) == 0)
+      ready.push_back(v);
+  uint64_t x = seed * 2654435761u + 12345;
+  while (!ready.empty()) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    size_t i = (x >> 33) % ready.size();
+    NodeId v = ready[i];
+    ready.erase(ready.begin() + i);
+    order.push_back(v);
+    for (NodeId s : g.succs(v))
+      if (--indeg[s] == 0)
+        ready.push_back(s);
+  }
+  return order;
 }
 
 } // namespace memsched

@@ -21,6 +21,7 @@
 #include "Analysis/Graph/MemoryGraph.h"
 
 #include <limits>
+#include <memory>
 
 namespace memsched {
 
@@ -38,6 +39,13 @@ struct LowerBoundOptions {
   /// given: valid orders computed in O(n log n), far closer to the minimum
   /// at each node than the program order when that holds buffers long.
   bool peerEstimates = true;
+  /// After each node cut that cannot raise the bound, complete the executed
+  /// set that shows it (the cheapest one, or the one behind the network's
+  /// upper estimate) to an order around the best order known so far
+  /// (orderAroundExecutedSet). That order's memory is an upper estimate of
+  /// every node's cut, so nodes it shows at or below the bound need no
+  /// network (docs/lower-bounds.md, section 6).
+  bool witnessEstimates = true;
   /// The peers' orders when already computed (sched::allPeerOrders on the
   /// same graph); otherwise computed here when peerEstimates is set.
   const std::vector<std::vector<NodeId>> *peerOrders = nullptr;
@@ -82,6 +90,15 @@ struct LowerBound {
   std::string method = "local";
   /// Number of max-flow computations run.
   unsigned maxFlows = 0;
+  /// Number of node networks built (a flow is run on some of them).
+  unsigned networks = 0;
+  /// Number of witness orders whose memory lowered the nodes' estimates.
+  unsigned witnessOrders = 0;
+  /// The best witness order when its peak is below the peak of every order
+  /// the bound was given (program order, `order`, peers), else empty; its
+  /// peak is `improvedPeak`. A by-product: callers may schedule with it.
+  std::vector<NodeId> improvedOrder;
+  uint64_t improvedPeak = 0;
   /// False when the work budget stopped the search before every node that
   /// could raise the bound was examined (the bound is sound either way).
   bool complete = true;
@@ -144,6 +161,38 @@ struct NodeCut {
 NodeCut
 computeNodeCut(const MemoryGraph &graph, NodeId node,
                MaxFlowAlgorithm algorithm = MaxFlowAlgorithm::BoykovKolmogorov);
+
+/// Node cuts of many nodes of one graph: the reachability labels and the
+/// scratch space are built once (computeNodeCut builds them per call).
+class NodeCutSolver {
+public:
+  explicit NodeCutSolver(
+      const MemoryGraph &graph,
+      MaxFlowAlgorithm algorithm = MaxFlowAlgorithm::BoykovKolmogorov);
+  ~NodeCutSolver();
+  NodeCutSolver(const NodeCutSolver &) = delete;
+  NodeCutSolver &operator=(const NodeCutSolver &) = delete;
+
+  /// The least memory `node` can run with in any valid order; `executed`
+  /// receives a cheapest executed set (sorted, holding node's ancestors).
+  uint64_t solve(NodeId node, std::vector<NodeId> &executed);
+  /// Work spent so far, in the units of LowerBoundOptions::workBudget.
+  uint64_t work() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+/// The order that runs `executed` (a down-closed set holding every ancestor
+/// of `node` and neither `node` nor a descendant of it, e.g. a cut's
+/// executed set) in the order of `base`, then `node`, then the other nodes in
+/// the order of `base`. `base` must be a valid order; so is the result.
+/// Returns an empty vector when `executed` is not such a set.
+std::vector<NodeId> orderAroundExecutedSet(const MemoryGraph &graph,
+                                           const std::vector<NodeId> &base,
+                                           NodeId node,
+                                           const std::vector<NodeId> &executed);
 
 } // namespace memsched
 

@@ -93,6 +93,30 @@ bool applyRemat(const MemoryGraph &base, const std::vector<RematSource> &sources
                 const std::vector<RematChoice> &choices, MemoryGraph &out,
                 RematMapping *mapping = nullptr);
 
+/// A peak no recomputation can beat, and why.
+struct RematFloor {
+  enum class Kind {
+    /// One node's own footprint: its transient bytes, the buffers it
+    /// touches and the buffers live from start to end.
+    Footprint,
+    /// The last step: the buffers live to the end (results, arguments kept),
+    /// plus the least any node adds to them.
+    LiveToEnd,
+  };
+  uint64_t value = 0;
+  Kind kind = Kind::Footprint;
+  /// For Footprint: the node.
+  NodeId node = 0;
+};
+
+/// A lower bound on the peak of every order of every graph applyRemat makes
+/// from `base`, whatever the sources and choices (docs/remat.md, "When the
+/// budget cannot be met"): every node still runs, touching buffers of the
+/// same sizes (a late reader touches the copy), a clone touches what its
+/// producer touches (copies for the buffers it writes), the buffers live
+/// from start to end stay so, and so do the buffers live to the end.
+RematFloor rematFloor(const MemoryGraph &base);
+
 struct RematOptions {
   /// Stop once the peak is at most this.
   uint64_t budget = 0;
@@ -122,6 +146,8 @@ struct RematPlan {
   std::vector<NodeId> order;
   /// Peak of the base graph's schedule and of `order`.
   uint64_t basePeak = 0, peak = 0;
+  /// No plan goes below this (rematFloor); the choice stops there.
+  RematFloor floor;
   /// Sum of the costs of the cloned producers.
   uint64_t extraCost = 0;
   /// Clones added.

@@ -238,6 +238,27 @@ ExactResult exactSearch(const SegmentGraph &seg, uint64_t upperBound,
                         const NodeBounds *bounds = nullptr,
                         uint64_t floor = 0);
 
+/// What repairAtPeak found.
+struct RepairResult {
+  /// Valid, with a peak at most the given order's.
+  std::vector<NodeId> order;
+  uint64_t peak = 0, initialPeak = 0;
+  /// Node cuts computed, and orders accepted.
+  unsigned cuts = 0, accepted = 0;
+  /// A node where `order` peaks cannot run with less: `peak` is optimal.
+  bool provedOptimal = false;
+};
+
+/// Lowers the peak of a valid order of the whole graph: at a node where the
+/// order peaks, runs that node right after a cheapest executed set (its node
+/// cut's), the other nodes keeping their relative order; keeps the result
+/// when it lowers the peak or the number of steps at the peak. Stops at
+/// `floor` (a known lower bound), when no peak node helps, or after
+/// `workBudget` units of cut work (LowerBoundOptions::workBudget's units).
+/// Deterministic. Node ids must be a topological order.
+RepairResult repairAtPeak(const MemoryGraph &graph, std::vector<NodeId> order,
+                          uint64_t floor, uint64_t workBudget);
+
 } // namespace sched
 } // namespace memsched
 

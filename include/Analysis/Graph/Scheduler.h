@@ -37,6 +37,12 @@ struct ScheduleOptions {
   /// computeLowerBound). No order can beat it, so a segment whose heuristic
   /// order keeps the global memory within it needs no exact search.
   uint64_t lowerBound = 0;
+  /// When a segment is left to the heuristics, lower the whole order's peak
+  /// with node cuts afterwards (sched::repairAtPeak).
+  bool cutRepair = true;
+  /// Work budget of that repair in LowerBoundOptions::workBudget's units;
+  /// 0: a base plus a share per node, edge and touch.
+  uint64_t repairWorkBudget = 0;
 };
 
 /// What happened to one segment (for reports and benchmarks).
@@ -78,6 +84,8 @@ struct ScheduleResult {
   int boundSegment = -1;
   /// Per segment of more than one node.
   std::vector<SegmentInfo> segments;
+  /// The repair at the peak (cutRepair): node cuts computed, orders taken.
+  unsigned repairCuts = 0, repairAccepted = 0;
 };
 
 /// Schedules `graph` (finalized). The result's order is valid and its peak is

@@ -58,6 +58,16 @@ SmallVector<::memsched::LowerBound>
 computeBlockBounds(const BodyLifetimes &body, uint64_t target,
                    uint64_t searchBudget = 0);
 
+/// Bytes allocated in every order of the block at its end (buffers it never
+/// frees) or at its start (buffers allocated before it), whichever is more:
+/// a lower bound on every order's peak, also where the graph does not see
+/// them. `buffers` receives them (analysis buffer ids, live-in ones after
+/// the block's own), `atStart` which of the two it is.
+uint64_t getBytesAllocatedThroughout(
+    const BufferLifetimeAnalysis &analysis,
+    std::vector<::memsched::BufferId> *buffers = nullptr,
+    bool *atStart = nullptr);
+
 /// Lower bound for the analysed body, stopping once it reaches `target`.
 ::memsched::LowerBound
 computeBodyLowerBound(const BufferLifetimeAnalysis &analysis, uint64_t target,

@@ -53,6 +53,11 @@ struct RematerializeFunctionResult {
   /// Recomputations rejected because a producer's input is overwritten
   /// before the late readers.
   unsigned rejectedUnsafe = 0;
+  /// No recomputation of the body's ops can bring its peak below `floor`
+  /// (::memsched::rematFloor, or the buffers never freed); `floorReason`
+  /// says why, in words.
+  uint64_t floor = 0;
+  std::string floorReason;
   CertificateAttr certificate;
 };
 

@@ -259,6 +259,9 @@ struct CutNetwork {
   struct Component {
     std::vector<unsigned> members;
     std::vector<Edge> edges;
+    /// In the executed set behind `upper`: all members before v (else all
+    /// after).
+    bool allBefore = false;
   };
 
   NodeId node = 0;
@@ -369,10 +372,7 @@ public:
   uint64_t solve(CutNetwork &net, MaxFlowAlgorithm algorithm,
                  unsigned &flowCount) {
     uint64_t total = net.forced;
-    beforeV.assign(net.unfixed.size(), 0);
-    for (size_t j = 0; j < net.unfixed.size(); ++j)
-      if (net.componentOf[j] < 0 && net.costBefore[j] <= net.costAfter[j])
-        beforeV[j] = 1;
+    placeLoneNodes(net);
     for (const CutNetwork::Component &comp : net.components) {
       flow.clear();
       flow.addNodes(2 + static_cast<unsigned>(comp.members.size()));
@@ -389,6 +389,16 @@ public:
     if (!net.components.empty())
       ++flowCount;
     return total;
+  }
+
+  /// Without a flow: places each component on its cheaper side, as
+  /// net.upper does, so that executedSet() returns the set behind net.upper.
+  void placeByUpperEstimate(const CutNetwork &net) {
+    placeLoneNodes(net);
+    for (const CutNetwork::Component &comp : net.components)
+      for (unsigned raw : comp.members)
+        if (raw < 2 + net.unfixed.size())
+          beforeV[raw - 2] = comp.allBefore;
   }
 
   /// Work spent so far: free nodes, gadget touches and flow arc scans.
@@ -421,6 +431,14 @@ private:
     unsigned unfixedCount;
     unsigned first, last; // its free touchers: gadgetTouchers[first, last)
   };
+
+  /// Lone unfixed nodes on their cheaper side; the rest after v.
+  void placeLoneNodes(const CutNetwork &net) {
+    beforeV.assign(net.unfixed.size(), 0);
+    for (size_t j = 0; j < net.unfixed.size(); ++j)
+      if (net.componentOf[j] < 0 && net.costBefore[j] <= net.costAfter[j])
+        beforeV[j] = 1;
+  }
 
   int freeIndex(NodeId u) const {
     return nodeStamp[u] == stamp ? static_cast<int>(freeIndexOf[u]) : -1;
@@ -723,7 +741,7 @@ private:
     // All of a component after v cuts the arcs leaving s, all before cuts
     // those entering t; components share no arc, so any mix is a valid S.
     uint64_t spread = 0;
-    for (const CutNetwork::Component &comp : net.components) {
+    for (CutNetwork::Component &comp : net.components) {
       uint64_t fromSource = 0, toSink = 0;
       for (const CutNetwork::Edge &e : comp.edges) {
         if (e.from == 0)
@@ -731,6 +749,7 @@ private:
         if (e.to == 1)
           toSink += static_cast<uint64_t>(e.cap);
       }
+      comp.allBefore = toSink <= fromSource;
       spread += std::min(fromSource, toSink);
     }
     spreadCharge = spread;
@@ -764,6 +783,78 @@ private:
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
+
+std::vector<NodeId>
+memsched::orderAroundExecutedSet(const MemoryGraph &graph,
+                                 const std::vector<NodeId> &base, NodeId node,
+                                 const std::vector<NodeId> &executed) {
+  size_t n = graph.numNodes();
+  if (node >= n || base.size() != n)
+    return {};
+  std::vector<uint8_t> inS(n, 0);
+  for (NodeId u : executed) {
+    if (u >= n || u == node)
+      return {};
+    inS[u] = 1;
+  }
+  std::vector<NodeId> order;
+  order.reserve(n);
+  for (NodeId u : base)
+    if (u < n && inS[u])
+      order.push_back(u);
+  order.push_back(node);
+  for (NodeId u : base)
+    if (u < n && !inS[u] && u != node)
+      order.push_back(u);
+  // Valid exactly when `executed` is down-closed, holds node's ancestors and
+  // none of its descendants (given a valid base).
+  if (!graph.isValidOrder(order))
+    return {};
+  return order;
+}
+
+namespace {
+/// The orders made of cut witnesses (orderAroundExecutedSet) around the best
+/// order known so far; each lowers the upper estimates of the node cuts.
+class WitnessOrders {
+public:
+  WitnessOrders(const MemoryGraph &graph, std::vector<NodeId> base,
+                uint64_t basePeak)
+      : graph(graph), base(std::move(base)), basePeak(basePeak),
+        givenPeak(basePeak) {}
+
+  /// Lowers `upper` to the memory of the order around v's executed set;
+  /// false if that set does not make a valid order (nothing changes then).
+  bool lower(NodeId v, const std::vector<NodeId> &executed,
+             std::vector<uint64_t> &upper) {
+    std::vector<NodeId> order =
+        orderAroundExecutedSet(graph, base, v, executed);
+    assert(!order.empty() && "a cut's executed set makes a valid order");
+    if (order.empty())
+      return false;
+    PeakInfo info;
+    uint64_t peak = evaluatePeak(graph, order, &info);
+    for (size_t i = 0; i < order.size(); ++i)
+      upper[order[i]] = std::min(upper[order[i]], info.memoryAt[i]);
+    // The next witness is placed around the best order so far.
+    if (peak <= basePeak) {
+      base = std::move(order);
+      basePeak = peak;
+    }
+    return true;
+  }
+
+  /// The best order so far if it beats every order given, with its peak.
+  bool improved() const { return basePeak < givenPeak; }
+  std::vector<NodeId> &best() { return base; }
+  uint64_t bestPeak() const { return basePeak; }
+
+private:
+  const MemoryGraph &graph;
+  std::vector<NodeId> base;
+  uint64_t basePeak, givenPeak;
+};
+} // namespace
 
 /// Memory at each node (indexed by node id) when running `order`.
 static std::vector<uint64_t> memoryByNode(const MemoryGraph &graph,
@@ -865,6 +956,38 @@ NodeCut memsched::computeNodeCut(const MemoryGraph &graph, NodeId node,
     cut.forced += graph.buffer(b).size;
   return cut;
 }
+
+struct NodeCutSolver::Impl {
+  Impl(const MemoryGraph &graph, MaxFlowAlgorithm algorithm)
+      : algorithm(algorithm),
+        programMemory(memoryByNode(graph, graph.programOrder())),
+        reach(graph, labelBudget(graph.numNodes(), 16)),
+        builder(graph, reach, programMemory) {}
+  MaxFlowAlgorithm algorithm;
+  std::vector<uint64_t> programMemory;
+  Reachability reach;
+  CutBuilder builder;
+  CutNetwork net;
+  unsigned flows = 0;
+};
+
+NodeCutSolver::NodeCutSolver(const MemoryGraph &graph,
+                             MaxFlowAlgorithm algorithm) {
+  assert(idsAreTopological(graph) && "node ids must be a topological order");
+  impl = std::make_unique<Impl>(graph, algorithm);
+}
+
+NodeCutSolver::~NodeCutSolver() = default;
+
+uint64_t NodeCutSolver::solve(NodeId node, std::vector<NodeId> &executed) {
+  impl->builder.build(node, impl->net);
+  uint64_t value =
+      impl->builder.solve(impl->net, impl->algorithm, impl->flows);
+  executed = impl->builder.executedSet(impl->net);
+  return value;
+}
+
+uint64_t NodeCutSolver::work() const { return impl->builder.work(); }
 
 //===----------------------------------------------------------------------===//
 // Window search
@@ -979,10 +1102,13 @@ private:
 /// Grows a window from `pivot`: repeatedly adds the best-scored node
 /// incomparable to some member (ties: higher upper estimate, then lower id).
 /// Nodes comparable to every member would only be priced by their own cut.
+/// `seen` is scratch of one entry per node, all different from `epoch`.
 static std::vector<NodeId> growWindow(NodeId pivot, unsigned size,
                                       const std::vector<uint64_t> &score,
                                       const std::vector<uint64_t> &upper,
-                                      Reachability &reach) {
+                                      Reachability &reach,
+                                      std::vector<uint32_t> &seen,
+                                      uint32_t epoch) {
   auto better = [&](NodeId a, NodeId b) {
     if (score[a] != score[b])
       return score[a] > score[b];
@@ -991,13 +1117,16 @@ static std::vector<NodeId> growWindow(NodeId pivot, unsigned size,
     return a < b;
   };
   std::vector<NodeId> window{pivot}, pool, freeNodes;
+  seen[pivot] = epoch;
   size_t expanded = 0;
   while (window.size() < size && expanded < window.size()) {
     reach.focus(window[expanded++], freeNodes);
+    // Each node enters the pool once (window members came from it).
     for (NodeId u : freeNodes)
-      if (std::find(window.begin(), window.end(), u) == window.end() &&
-          std::find(pool.begin(), pool.end(), u) == pool.end())
+      if (seen[u] != epoch) {
+        seen[u] = epoch;
         pool.push_back(u);
+      }
     if (pool.empty())
       continue;
     auto it = std::min_element(pool.begin(), pool.end(), better);
@@ -1034,12 +1163,16 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
   std::vector<uint64_t> upper = programMemory, hintMemory;
   const std::vector<NodeId> *hintOrder = nullptr;
   uint64_t hintPeak = UINT64_MAX, lowestOrderPeak = UINT64_MAX;
+  const std::vector<NodeId> *lowestOrder = nullptr;
   auto useOrder = [&](const std::vector<NodeId> &order) {
     std::vector<uint64_t> memory = memoryByNode(graph, order);
     for (NodeId v = 0; v < n; ++v)
       upper[v] = std::min(upper[v], memory[v]);
     uint64_t peak = *std::max_element(memory.begin(), memory.end());
-    lowestOrderPeak = std::min(lowestOrderPeak, peak);
+    if (peak < lowestOrderPeak) {
+      lowestOrderPeak = peak;
+      lowestOrder = &order;
+    }
     if (peak < hintPeak) {
       hintPeak = peak;
       hintOrder = &order;
@@ -1135,18 +1268,41 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
   Reachability reach(graph, labelBudget(n, options.labelsPerNode));
   CutBuilder builder(graph, reach, programMemory);
   CutNetwork net;
+  uint64_t programPeak = 0;
+  for (NodeId v = 0; v < n; ++v)
+    programPeak = std::max(programPeak, programMemory[v]);
+  bool fromGiven = lowestOrder && lowestOrderPeak < programPeak;
+  WitnessOrders witnesses(
+      graph, fromGiven ? *lowestOrder : graph.programOrder(),
+      fromGiven ? lowestOrderPeak : programPeak);
   for (NodeId v : candidates) {
-    if (best >= target || upper[v] <= best)
+    if (best >= target)
       break;
+    // Candidates come by decreasing first estimate; a witness order may
+    // have lowered v's since.
+    if (upper[v] <= best)
+      continue;
     if (builder.work() >= workBudget) {
       result.complete = false;
       break;
     }
     builder.build(v, net);
+    ++result.networks;
     uint64_t value = net.forced;
     // The cut lies in [forced, upper]; a flow only helps strictly inside.
-    if (net.forced < upper[v] && !net.components.empty() && net.upper > best)
+    bool flowNeeded =
+        net.forced < upper[v] && !net.components.empty() && net.upper > best;
+    if (flowNeeded)
       value = builder.solve(net, options.algorithm, result.maxFlows);
+    else
+      builder.placeByUpperEstimate(net);
+    // An executed set that shows v's cut at most the bound (a cheapest one,
+    // or the one behind net.upper), completed to an order, bounds the cuts
+    // of the nodes around v from above too.
+    if (options.witnessEstimates && value <= best &&
+        (flowNeeded || net.upper <= best) &&
+        witnesses.lower(v, builder.executedSet(net), upper))
+      ++result.witnessOrders;
     score[v] = value;
     if (value > best) {
       best = value;
@@ -1172,11 +1328,14 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
     unsigned size = std::min<unsigned>(options.windowSize, 16);
     unsigned budget = options.windowCutBudget, tries = 0;
     std::vector<std::vector<NodeId>> tried;
+    std::vector<uint32_t> seen(n, 0);
+    uint32_t epoch = 0;
     for (NodeId pivot : pivots) {
       if (best >= target || budget == 0 || tries >= kMaxWindows ||
           builder.work() >= workBudget)
         break;
-      std::vector<NodeId> window = growWindow(pivot, size, score, upper, reach);
+      std::vector<NodeId> window =
+          growWindow(pivot, size, score, upper, reach, seen, ++epoch);
       if (window.size() < 2 ||
           std::find(tried.begin(), tried.end(), window) != tried.end())
         continue;
@@ -1195,6 +1354,10 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
     }
   }
 
+  if (witnesses.improved()) {
+    result.improvedOrder = std::move(witnesses.best());
+    result.improvedPeak = witnesses.bestPeak();
+  }
   result.value = best;
   result.node = bestNode;
   result.method = method;

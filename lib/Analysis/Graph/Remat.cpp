@@ -227,7 +227,9 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
     return std::max<uint64_t>(c, 1);
   };
 
-  while (plan.peak > options.budget &&
+  plan.floor = rematFloor(base);
+  // At the floor no recomputation can lower the peak further.
+  while (plan.peak > options.budget && plan.peak > plan.floor.value &&
          plan.choices.size() < options.maxChoices) {
     PeakInfo info;
     evaluatePeak(plan.graph, plan.order, &info);
@@ -357,4 +359,45 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
   }
   plan.metBudget = plan.peak <= options.budget;
   return plan;
+}
+
+RematFloor memsched::rematFloor(const MemoryGraph &base) {
+  RematFloor floor;
+  uint64_t always = 0, toEnd = 0;
+  for (BufferId b = 0; b < base.numBuffers(); ++b) {
+    const GraphBuffer &buf = base.buffer(b);
+    if (buf.liveIn && buf.liveOut)
+      always += buf.size;
+    // Live at the last step of every order: it is live to the end and was
+    // started (at the start, or by a toucher: all have run, or run then).
+    if (buf.liveOut && (buf.liveIn || !buf.touchers.empty()))
+      toEnd += buf.size;
+  }
+  uint64_t leastAdded = UINT64_MAX;
+  for (NodeId v = 0; v < base.numNodes(); ++v) {
+    // Footprint: what v needs whenever it runs, in any graph with
+    // recomputations (a copy has the size of its buffer).
+    uint64_t footprint = base.transientBytes(v) + always;
+    // At the last step, v adds its transient bytes and the buffers it
+    // touches that are not live to the end anyway (a clone or a late reader
+    // touches a copy, never live to the end, instead: not less).
+    uint64_t added = base.transientBytes(v);
+    for (BufferId b : base.buffersOf(v)) {
+      const GraphBuffer &buf = base.buffer(b);
+      if (!(buf.liveIn && buf.liveOut))
+        footprint += buf.size;
+      if (!buf.liveOut)
+        added += buf.size;
+    }
+    if (footprint > floor.value) {
+      floor.value = footprint;
+      floor.node = v;
+    }
+    leastAdded = std::min(leastAdded, added);
+  }
+  if (base.numNodes() && toEnd + leastAdded > floor.value) {
+    floor.value = toEnd + leastAdded;
+    floor.kind = RematFloor::Kind::LiveToEnd;
+  }
+  return floor;
 }

@@ -11,16 +11,9 @@
 using namespace mlir;
 using namespace mlir::memsched;
 
-::memsched::LowerBound mlir::memsched::computeBodyLowerBound(
-    const BufferLifetimeAnalysis &analysis, uint64_t target,
-    const std::vector<::memsched::NodeId> *order,
-    const std::vector<std::vector<::memsched::NodeId>> *peerOrders) {
-  ::memsched::LowerBoundOptions options;
-  options.target = target;
-  options.order = order;
-  options.peerOrders = peerOrders;
-  ::memsched::LowerBound bound =
-      ::memsched::computeLowerBound(analysis.getGraph(), options);
+uint64_t mlir::memsched::getBytesAllocatedThroughout(
+    const BufferLifetimeAnalysis &analysis,
+    std::vector<::memsched::BufferId> *buffers, bool *atStart) {
   // Buffers that are never freed are all allocated once the last of them is,
   // in any order; those no node touches are allocated after the last node,
   // where the graph does not see them.
@@ -46,11 +39,27 @@ using namespace mlir::memsched;
       never.push_back(numOwn + i);
     }
   }
-  bool atStart = entry > escaping;
-  if (atStart) {
-    escaping = entry;
-    never = std::move(atEntry);
-  }
+  bool start = entry > escaping;
+  if (atStart)
+    *atStart = start;
+  if (buffers)
+    *buffers = start ? std::move(atEntry) : std::move(never);
+  return start ? entry : escaping;
+}
+
+::memsched::LowerBound mlir::memsched::computeBodyLowerBound(
+    const BufferLifetimeAnalysis &analysis, uint64_t target,
+    const std::vector<::memsched::NodeId> *order,
+    const std::vector<std::vector<::memsched::NodeId>> *peerOrders) {
+  ::memsched::LowerBoundOptions options;
+  options.target = target;
+  options.order = order;
+  options.peerOrders = peerOrders;
+  ::memsched::LowerBound bound =
+      ::memsched::computeLowerBound(analysis.getGraph(), options);
+  std::vector<::memsched::BufferId> never;
+  bool atStart = false;
+  uint64_t escaping = getBytesAllocatedThroughout(analysis, &never, &atStart);
   if (escaping > bound.value) {
     bound.value = escaping;
     bound.kind = "trivial";
@@ -93,6 +102,8 @@ mlir::memsched::exhaustiveBound(const ::memsched::MemoryGraph &graph,
       computeBodyLowerBound(analysis, target, nullptr, &peerOrders);
   if (bound.value >= target)
     return bound;
+  if (!bound.improvedOrder.empty())
+    peerOrders.push_back(std::move(bound.improvedOrder));
   ::memsched::ScheduleOptions options;
   options.exactStateBudget = stateBudget;
   options.peerOrders = &peerOrders;

@@ -67,6 +67,9 @@ static LogicalResult scheduleBlock(const BufferLifetimeAnalysis &analysis,
       peerOrders.push_back(std::move(order));
   }
   out.bound = computeBodyLowerBound(analysis, before, nullptr, &peerOrders);
+  // The best order the bound's cut witnesses made is one more candidate.
+  if (!out.bound.improvedOrder.empty())
+    peerOrders.push_back(std::move(out.bound.improvedOrder));
   ::memsched::ScheduleOptions search = options.search;
   search.peerOrders = &peerOrders;
   search.lowerBound = out.bound.value;

@@ -7,14 +7,17 @@
 // on the copy), a deallocation of the inner copies after the clones and of
 // the copy after the last late reader.
 //
-// Safety: the clones must read what the producers read. On the rewritten
+// Safety: each clone must read what its producer read. On the rewritten
 // body the dependence analysis orders every op that may write what a clone
-// reads against the clone as written; so the clone reads the producers'
-// values exactly when no such op lies between the first producer and the
-// clone as written, i.e. when every dependency of a clone (other than the
-// other clones of the same buffer) comes before the first producer. A
-// recomputation that fails this is dropped and the rewrite is redone
-// without it. The rewritten body is then scheduled again; when its peak is
+// reads against the clone as written; so the clone reads its producer's
+// values exactly when no such op lies between the producer and the clone
+// as written, i.e. when every dependency of the clone (other than the other
+// clones of the same buffer, which write the copies it reads instead of
+// the chain's inner buffers) comes before its producer. (A dependency
+// between an earlier producer of the chain and this one, e.g. the op that
+// writes one of this producer's other inputs, is not a hazard: the
+// producer saw its effect, and so does the clone.) A recomputation that
+// fails this is dropped and the rewrite is redone without it. The rewritten body is then scheduled again; when its peak is
 // not below the peak before, the body is restored.
 //
 //===----------------------------------------------------------------------===//
@@ -173,7 +176,7 @@ static int findUnsafeSite(Operation *func, SizeModel sizes,
     return -2;
   const ::memsched::MemoryGraph &graph = check.getGraph();
   for (auto [i, site] : llvm::enumerate(sites)) {
-    for (Operation *clone : site.clones) {
+    for (auto [clone, producer] : llvm::zip_equal(site.clones, site.producers)) {
       std::optional<unsigned> node = check.getNodeIndex(clone);
       if (!node)
         return i;
@@ -181,7 +184,8 @@ static int findUnsafeSite(Operation *func, SizeModel sizes,
         Operation *op = check.getNodes()[pred].op;
         if (llvm::is_contained(site.clones, op))
           continue;
-        if (!op->isBeforeInBlock(site.producers.front()))
+        // Before the producer, the producer saw its effect too.
+        if (!op->isBeforeInBlock(producer))
           return i;
       }
     }
@@ -195,6 +199,28 @@ static void restoreBody(Operation *func, Operation *saved) {
   body.getBlocks().clear();
   IRMapping map;
   saved->getRegion(0).cloneInto(&body, map);
+}
+
+/// The floor no recomputation goes below, with its reason in words.
+static void describeFloor(const BufferLifetimeAnalysis &analysis,
+                          const ::memsched::RematFloor &floor,
+                          RematerializeFunctionResult &result) {
+  uint64_t throughout = getBytesAllocatedThroughout(analysis);
+  if (throughout > floor.value) {
+    result.floor = throughout;
+    result.floorReason = "the buffers it never frees hold " +
+                         std::to_string(throughout) + " bytes at its end";
+    return;
+  }
+  result.floor = floor.value;
+  if (floor.kind == ::memsched::RematFloor::Kind::Footprint)
+    result.floorReason = "'" + analysis.describeNode(floor.node) +
+                         "' alone needs " + std::to_string(floor.value) +
+                         " bytes (its operands, results and scratch)";
+  else
+    result.floorReason = "its last op runs with the buffers live to the end "
+                         "(results, arguments kept): at least " +
+                         std::to_string(floor.value) + " bytes";
 }
 
 FailureOr<RematerializeFunctionResult>
@@ -248,6 +274,7 @@ mlir::memsched::rematerializeFunction(Operation *func,
       std::min(choose.schedule.exactStateBudget, options.candidateStateBudget);
   ::memsched::RematPlan plan =
       chooseRemat(analysis.getGraph(), sources, cost, choose);
+  describeFloor(analysis, plan.floor, result);
   result.status = RematerializeFunctionResult::Status::NoGain;
   if (plan.choices.empty())
     return result;

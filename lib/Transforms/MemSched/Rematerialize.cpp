@@ -97,6 +97,15 @@ struct RematerializePass
              << " recomputation(s) dropped: an input of the producer is "
                 "overwritten before the late readers)";
     }
+    if (!met) {
+      if (result->floor > uint64_t(bytes))
+        diag << "; no recomputation of its ops can meet the budget: "
+             << result->floorReason;
+      else
+        diag << "; the lower bound proved for any recomputation of its ops "
+                "is "
+             << result->floor << " bytes";
+    }
     if (!met && strict)
       signalPassFailure();
   }
