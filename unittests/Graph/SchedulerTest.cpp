@@ -165,6 +165,75 @@ TEST(SchedulerCutNodes, MatchFixedPositionsInAllOrders) {
   EXPECT_EQ(cases, 60u * allFamilies().size());
 }
 
+/// Split points against their definition, from the transitive closure:
+/// every node before p reaches every node from p on. They include the
+/// positions of cut nodes and the positions right after them.
+TEST(SchedulerCutNodes, SplitPointsMatchTheClosure) {
+  unsigned cases = 0, beyondCuts = 0;
+  std::vector<GraphFamily> families = allFamilies();
+  for (size_t fi = 0; fi <= families.size(); ++fi)
+    for (uint64_t seed = 0; seed < 300; ++seed) {
+      // Every family, then arbitrary DAGs (denser, with random edges).
+      unsigned nodes = 1 + seed % 40;
+      bool arbitrary = fi == families.size();
+      SCOPED_TRACE(arbitrary ? "arbitrary seed " + std::to_string(seed)
+                             : caseName(families[fi], nodes, seed));
+      MemoryGraph g = arbitrary ? arbitraryGraph(seed, 30)
+                                : caseGraph(families[fi], nodes, seed);
+      size_t n = g.numNodes();
+      std::vector<std::vector<bool>> reach(n, std::vector<bool>(n, false));
+      for (NodeId v = static_cast<NodeId>(n); v-- > 0;)
+        for (NodeId w : g.succs(v)) {
+          reach[v][w] = true;
+          for (NodeId z = 0; z < n; ++z)
+            if (reach[w][z])
+              reach[v][z] = true;
+        }
+      std::vector<NodeId> expected;
+      for (NodeId p = 1; p < n; ++p) {
+        bool all = true;
+        for (NodeId u = 0; u < p && all; ++u)
+          for (NodeId v = p; v < n && all; ++v)
+            all = reach[u][v];
+        if (all)
+          expected.push_back(p);
+      }
+      std::vector<NodeId> splits = findSplitPoints(g);
+      ASSERT_EQ(splits, expected);
+      std::vector<NodeId> fromCuts;
+      for (NodeId c : findCutNodes(g)) {
+        if (c > 0)
+          fromCuts.push_back(c);
+        if (c + 1 < n)
+          fromCuts.push_back(c + 1);
+      }
+      std::sort(fromCuts.begin(), fromCuts.end());
+      fromCuts.erase(std::unique(fromCuts.begin(), fromCuts.end()),
+                     fromCuts.end());
+      EXPECT_TRUE(std::includes(splits.begin(), splits.end(),
+                                fromCuts.begin(), fromCuts.end()));
+      beyondCuts += splits.size() > fromCuts.size();
+      ++cases;
+    }
+  std::printf("split points: %u graphs, %u with splits beyond cut nodes\n",
+              cases, beyondCuts);
+  EXPECT_GT(beyondCuts, 0u);
+}
+
+/// Two independent nodes that both later nodes read: a split after them,
+/// and no cut node there.
+TEST(SchedulerCutNodes, SplitWithoutACutNode) {
+  MemoryGraph g; // 0, 1 independent; 2 and 3 each read both
+  for (int i = 0; i < 4; ++i)
+    g.addNode();
+  for (NodeId a : {0u, 1u})
+    for (NodeId b : {2u, 3u})
+      g.addEdge(a, b);
+  g.finalize();
+  EXPECT_TRUE(findCutNodes(g).empty());
+  EXPECT_EQ(findSplitPoints(g), (std::vector<NodeId>{2}));
+}
+
 TEST(SchedulerCutNodes, EdgeJumpingOverACutNode) {
   // 0 -> 1 -> 2 and 0 -> 2: node 1 is still a cut node.
   MemoryGraph g;

@@ -26,6 +26,14 @@ using LocalId = uint32_t;
 /// exactly its ancestors. O(V + E). Requires a valid program order.
 std::vector<NodeId> findCutNodes(const MemoryGraph &graph);
 
+/// Positions p (0 < p < numNodes, ascending) such that every valid order
+/// runs the nodes [0, p) before the nodes [p, numNodes): each node before p
+/// is an ancestor of each node from p on. Every cut node c gives c (when
+/// c > 0) and c + 1 (when below numNodes); wide graphs have more, e.g. two
+/// independent nodes that every later node reads. O(V + E). Requires a
+/// valid program order.
+std::vector<NodeId> findSplitPoints(const MemoryGraph &graph);
+
 /// A pointer range over a CSR list.
 struct IdRange {
   const uint32_t *first = nullptr, *last = nullptr;

@@ -44,6 +44,68 @@ std::vector<NodeId> sched::findCutNodes(const MemoryGraph &graph) {
   return cuts;
 }
 
+// Split points generalise cut nodes: the prefix P = [0, p) runs first in
+// every valid order iff every node of P is an ancestor of every node of
+// S = [p, n). It suffices that every maximal node of P (no successor in P)
+// is a predecessor of every minimal node of S (no predecessor in S): every
+// node of P reaches a maximal one, every node of S is reached from a minimal
+// one; conversely a maximal x of P can reach a minimal m of S only by an
+// edge (the path's second node is in S, hence m itself). Sweeping p upwards
+// keeps cnt(y) = |preds(y) & max(P)| for y in S and the sum of cnt over
+// min(S); p splits iff that sum is |min(S)| * |max(P)| (each term is at most
+// |max(P)|). Every edge is visited a bounded number of times: O(V + E).
+std::vector<NodeId> sched::findSplitPoints(const MemoryGraph &graph) {
+  size_t n = graph.numNodes();
+  std::vector<NodeId> splits;
+  if (n < 2)
+    return splits;
+  std::vector<uint32_t> cnt(n, 0);
+  std::vector<uint8_t> minimal(n, 0);
+  uint64_t sum = 0, numMin = 0, numMax = 0;
+  for (NodeId v = 0; v < n; ++v)
+    if (graph.preds(v).empty()) {
+      minimal[v] = 1;
+      ++numMin;
+    }
+  for (NodeId p = 1; p < n; ++p) {
+    NodeId x = p - 1; // moves from S to P
+    if (minimal[x]) {
+      minimal[x] = 0;
+      --numMin;
+      sum -= cnt[x];
+    }
+    // Predecessors whose first successor is x stop being maximal.
+    for (NodeId q : graph.preds(x)) {
+      if (graph.succs(q).front() != x)
+        continue;
+      --numMax;
+      for (NodeId y : graph.succs(q))
+        if (y >= p) {
+          --cnt[y];
+          if (minimal[y])
+            --sum;
+        }
+    }
+    // x is maximal in P: its successors all lie in S.
+    ++numMax;
+    for (NodeId y : graph.succs(x)) {
+      ++cnt[y];
+      if (minimal[y])
+        ++sum;
+    }
+    // Successors whose last predecessor is x become minimal in S.
+    for (NodeId y : graph.succs(x))
+      if (graph.preds(y).back() == x) {
+        minimal[y] = 1;
+        ++numMin;
+        sum += cnt[y];
+      }
+    if (sum == numMin * numMax)
+      splits.push_back(p);
+  }
+  return splits;
+}
+
 //===----------------------------------------------------------------------===//
 // Segment graphs
 //===----------------------------------------------------------------------===//

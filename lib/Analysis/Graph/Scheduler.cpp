@@ -1,6 +1,8 @@
 //===- Scheduler.cpp - minimum-peak ordering of a MemoryGraph ---*- C++ -*-===//
 //
-// Cuts the graph at cut nodes and schedules each segment on its own:
+// Cuts the graph at split points (positions every valid order passes
+// through: cut nodes and the like, SchedSegment.h) and schedules each
+// segment on its own:
 //  1. list scheduling (SchedHeuristic.cpp) gives an order and an upper bound;
 //     with the static lower bound (SchedSegment.cpp) it may already be proved;
 //  2. the exact search (SchedExact.cpp) then either finds the optimum below
@@ -11,9 +13,9 @@
 //     repaired at its peak with node cuts (SchedRepair.cpp).
 // The program order is one of the candidates, so no segment gets worse.
 //
-// Why segments are independent: with cut nodes c1 < c2 < ..., every valid
-// order runs exactly the program range [c_i, c_{i+1}) between c_i and c_{i+1}
-// (its nodes are descendants of c_i and ancestors of c_{i+1}), so the valid
+// Why segments are independent: with split points p1 < p2 < ..., every
+// valid order runs exactly the program range [p_i, p_{i+1}) after the nodes
+// before p_i and before those from p_{i+1} on, so the valid
 // orders are exactly the concatenations of valid orders of the segments. The
 // memory at a node of a segment only depends on the order inside the segment
 // (a buffer's liveness there only depends on whether it is touched before,
@@ -122,9 +124,10 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
     return result;
   }
 
-  std::vector<NodeId> starts = findCutNodes(graph);
-  if (starts.empty() || starts.front() != 0)
-    starts.insert(starts.begin(), 0);
+  // Segments between split points (cut nodes included): every valid order
+  // runs them one after the other.
+  std::vector<NodeId> starts = findSplitPoints(graph);
+  starts.insert(starts.begin(), 0);
   starts.push_back(static_cast<NodeId>(n));
 
   // Bytes live across each segment without being touched in it: the global

@@ -32,6 +32,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
 using namespace mlir::memsched;
@@ -223,10 +224,43 @@ static void describeFloor(const BufferLifetimeAnalysis &analysis,
                          std::to_string(floor.value) + " bytes";
 }
 
+namespace {
+/// A plan of recomputations and the body it refers to (node and buffer ids
+/// are those of that body's analysis).
+struct RematCandidate {
+  /// A copy of the function whose body the plan was made on.
+  Operation *body = nullptr;
+  std::vector<::memsched::RematSource> sources;
+  std::vector<uint64_t> cost;
+  ::memsched::RematPlan plan;
+};
+} // namespace
+
+/// Plans recomputations on `func`'s body as it stands; false when it cannot
+/// be analysed.
+static bool planOnBody(Operation *func, SizeModel sizes,
+                       const ::memsched::RematOptions &choose,
+                       RematCandidate &out) {
+  BufferLifetimeAnalysis analysis(func, sizes);
+  if (!analysis.isSupported())
+    return false;
+  out.sources = findRematSources(analysis);
+  for (const NodeInfo &node : analysis.getNodes())
+    out.cost.push_back(estimateComputeCost(node.op));
+  out.plan = chooseRemat(analysis.getGraph(), out.sources, out.cost, choose);
+  out.body = func->clone();
+  return true;
+}
+
 FailureOr<RematerializeFunctionResult>
 mlir::memsched::rematerializeFunction(Operation *func,
                                       const RematerializeFunctionOptions &options) {
   RematerializeFunctionResult result;
+  // The body as written: the choice is made from it too (the greedy choice
+  // depends on the order the ops come in, and neither start is better on
+  // every network).
+  Operation *written = func->clone();
+  llvm::scope_exit eraseWritten([&] { written->erase(); });
   FailureOr<ScheduleFunctionResult> scheduled =
       scheduleFunction(func, options.schedule);
   if (failed(scheduled))
@@ -258,12 +292,9 @@ mlir::memsched::rematerializeFunction(Operation *func,
     result.reason = analysis.getUnsupportedReason().str();
     return result;
   }
-  std::vector<::memsched::RematSource> sources = findRematSources(analysis);
-  std::vector<uint64_t> cost;
-  for (const NodeInfo &node : analysis.getNodes()) {
-    cost.push_back(estimateComputeCost(node.op));
-    result.totalCompute += std::min(cost.back(), UINT64_MAX - result.totalCompute);
-  }
+  for (const NodeInfo &node : analysis.getNodes())
+    result.totalCompute += std::min(estimateComputeCost(node.op),
+                                    UINT64_MAX - result.totalCompute);
   ::memsched::RematOptions choose;
   choose.budget = options.budget;
   if (options.maxExtraCompute >= 0)
@@ -272,31 +303,47 @@ mlir::memsched::rematerializeFunction(Operation *func,
   choose.schedule = options.schedule.search;
   choose.schedule.exactStateBudget =
       std::min(choose.schedule.exactStateBudget, options.candidateStateBudget);
-  ::memsched::RematPlan plan =
-      chooseRemat(analysis.getGraph(), sources, cost, choose);
-  describeFloor(analysis, plan.floor, result);
-  result.status = RematerializeFunctionResult::Status::NoGain;
-  if (plan.choices.empty())
-    return result;
-
-  // Each prefix of the plan's choices (the plan for a larger budget stops
-  // at a shorter one) is rewritten and scheduled on the IR; the lowest peak
-  // wins, the shortest prefix among equals. So a smaller budget, whose
-  // prefixes include the larger one's, never ends at a higher peak.
   CertificateAttr certBefore = getCertificate(func);
-  Operation *saved = func->clone();
+  // Plans from the scheduled body and from the body as written (when the
+  // schedule moved anything); the body is left as scheduled.
+  SmallVector<RematCandidate, 2> candidates(1);
+  if (!planOnBody(func, sizes, choose, candidates[0]))
+    return failure(); // analysed just above
+  // (Before the body is replaced: the analysis points into it.)
+  describeFloor(analysis, candidates[0].plan.floor, result);
+  llvm::scope_exit eraseBodies([&] {
+    for (RematCandidate &c : candidates)
+      if (c.body)
+        c.body->erase();
+  });
+  if (scheduled->reordered) {
+    restoreBody(func, written);
+    RematCandidate fromWritten;
+    if (planOnBody(func, sizes, choose, fromWritten))
+      candidates.push_back(std::move(fromWritten));
+    restoreBody(func, candidates[0].body);
+  }
+  result.status = RematerializeFunctionResult::Status::NoGain;
+
+  // Each prefix of each plan's choices (the plan for a larger budget stops
+  // at a shorter one) is rewritten and scheduled on the IR; the lowest peak
+  // wins (among equals the first plan, the shortest prefix). So a smaller
+  // budget, whose prefixes include the larger one's, never ends at a higher
+  // peak.
+  const RematCandidate *current = &candidates[0];
   auto restore = [&] {
-    restoreBody(func, saved);
+    restoreBody(func, current->body);
     setCertificate(func, certBefore);
   };
   ScheduleFunctionOptions again = options.schedule;
   again.skipCertified = false;
-  // Rewrites `choices` (dropping those whose inputs are overwritten before
-  // their clones) and schedules; the body is then rewritten, or restored
-  // when nothing is left.
+  // Rewrites `choices` of the current plan (dropping those whose inputs are
+  // overwritten before their clones) on its body and schedules; the body is
+  // then rewritten, or restored when nothing is left.
   auto attempt = [&](std::vector<::memsched::RematChoice> &choices,
                      unsigned &rejected)
       -> FailureOr<std::optional<ScheduleFunctionResult>> {
+    const std::vector<::memsched::RematSource> &sources = current->sources;
     size_t planned = choices.size();
     again.orderHints.clear();
     while (!choices.empty()) {
@@ -309,7 +356,7 @@ mlir::memsched::rematerializeFunction(Operation *func,
         // The plan's order for these choices, as ops: a candidate of the
         // schedule (when nothing was dropped, the clones are the plan's).
         if (choices.size() == planned) {
-          const ::memsched::RematStep &step = plan.steps[planned - 1];
+          const ::memsched::RematStep &step = current->plan.steps[planned - 1];
           std::vector<Operation *> hint;
           for (::memsched::NodeId v : step.order) {
             int64_t b = step.mapping.newToBase[v];
@@ -341,47 +388,54 @@ mlir::memsched::rematerializeFunction(Operation *func,
     }
     return std::optional<ScheduleFunctionResult>(std::move(*scheduled));
   };
+  const RematCandidate *best = nullptr;
   size_t bestLength = 0;
   uint64_t bestPeak = result.peakBefore;
-  for (size_t length = 1; length <= plan.choices.size(); ++length) {
-    std::vector<::memsched::RematChoice> choices(
-        plan.choices.begin(), plan.choices.begin() + length);
-    unsigned rejected = 0;
-    FailureOr<std::optional<ScheduleFunctionResult>> tried =
-        attempt(choices, rejected);
-    if (failed(tried)) {
+  for (const RematCandidate &candidate : candidates) {
+    current = &candidate;
+    for (size_t length = 1; length <= candidate.plan.choices.size(); ++length) {
+      std::vector<::memsched::RematChoice> choices(
+          candidate.plan.choices.begin(),
+          candidate.plan.choices.begin() + length);
+      unsigned rejected = 0;
       restore();
-      saved->erase();
-      return failure();
+      FailureOr<std::optional<ScheduleFunctionResult>> tried =
+          attempt(choices, rejected);
+      if (failed(tried)) {
+        current = &candidates[0];
+        restore();
+        return failure();
+      }
+      if (*tried && (*tried)->peakAfter < bestPeak) {
+        bestPeak = (*tried)->peakAfter;
+        best = &candidate;
+        bestLength = length;
+      }
     }
-    if (*tried && (*tried)->peakAfter < bestPeak) {
-      bestPeak = (*tried)->peakAfter;
-      bestLength = length;
-    }
-    restore();
   }
-  if (!bestLength) {
-    saved->erase();
+  current = &candidates[0];
+  restore();
+  if (!best)
     return result;
-  }
+  current = best;
+  restore();
   std::vector<::memsched::RematChoice> choices(
-      plan.choices.begin(), plan.choices.begin() + bestLength);
+      best->plan.choices.begin(), best->plan.choices.begin() + bestLength);
   FailureOr<std::optional<ScheduleFunctionResult>> final =
       attempt(choices, result.rejectedUnsafe);
   if (failed(final) || !*final) {
+    current = &candidates[0];
     restore();
-    saved->erase();
     return failure();
   }
   ScheduleFunctionResult &finalSchedule = **final;
-  saved->erase();
   result.status = RematerializeFunctionResult::Status::Rematerialized;
   result.peakAfter = finalSchedule.peakAfter;
   result.metBudget = result.peakAfter <= options.budget;
   for (const ::memsched::RematChoice &choice : choices)
-    for (::memsched::NodeId p : sources[choice.source].producers) {
+    for (::memsched::NodeId p : best->sources[choice.source].producers) {
       ++result.rematOps;
-      result.extraCompute += cost[p];
+      result.extraCompute += best->cost[p];
     }
   uint64_t ppm =
       result.totalCompute
