@@ -14,7 +14,7 @@
 // CHECK-LABEL: func.func @recompute_input
 // CHECK-SAME: #memsched.certificate<peak = 2048, lower_bound = 2048
 // CHECK-SAME: remat_ops = 1
-// expected-remark @+1 {{memsched-rematerialize: 'recompute_input' peak 3072 -> 2048 bytes, above the budget of 1024 bytes, 1 op(s) computed again: extra compute 256 of 1280 (20.00%); the lowest peak reached is 2048 bytes; no recomputation of its ops can meet the budget: 'linalg.exp#1' alone needs 2048 bytes (its operands, results and scratch)}}
+// expected-remark @+1 {{memsched-rematerialize: 'recompute_input' peak 3072 -> 2048 bytes, above the budget of 1024 bytes, 1 op(s) computed again: extra compute 256 of 1280 (20.00%); the lowest peak reached is 2048 bytes; no recomputation of its ops can meet the budget: 'linalg.exp#1' alone needs 2048 bytes (its operands, results and scratch, with the buffers live throughout)}}
 func.func @recompute_input(%x: memref<256xf32>, %out: memref<256xf32>) {
   %a0 = memref.alloc() : memref<256xf32>
   linalg.exp ins(%x : memref<256xf32>) outs(%a0 : memref<256xf32>)

@@ -59,7 +59,7 @@
 // (node 5: the four exps and the mul of a3 by itself come first; the
 // allocations are not nodes). The lower bound for any recomputation is
 // therefore 3072 bytes (LIMIT).
-// FLOOR: remark: memsched-rematerialize: 'train' {{.*}}above the budget of 2048 bytes{{.*}}; no recomputation of its ops can meet the budget: 'linalg.mul#5' alone needs 3072 bytes (its operands, results and scratch)
+// FLOOR: remark: memsched-rematerialize: 'train' {{.*}}above the budget of 2048 bytes{{.*}}; no recomputation of its ops can meet the budget: 'linalg.mul#5' alone needs 3072 bytes (its operands, results and scratch, with the buffers live throughout)
 // LIMIT-NOT: remat_ops
 // WITHIN: remark: memsched-rematerialize: 'train' peaks at 5120 bytes, within the budget of 5120 bytes: nothing recomputed
 // STRICT: error: memsched-rematerialize: 'train' peak 5120 -> 4096 bytes, above the budget of 3072 bytes, 1 op(s) computed again: extra compute 256 of 2048 (12.50%); the lowest peak reached is 4096 bytes

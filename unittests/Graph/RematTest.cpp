@@ -189,6 +189,36 @@ TEST(Remat, FloorFiguresByHand) {
   EXPECT_EQ(bruteForceMinPeak(g), 200u);
 }
 
+/// Choices outside what a source is are refused (the floor's proof relies
+/// on it): a late reader that is a producer, a buffer live to the end.
+TEST(Remat, ApplyRefusesChoicesOutsideTheContract) {
+  MemoryGraph g; // 0 writes b (100, live-out), 2 reads it; 1 writes c
+  for (int i = 0; i < 3; ++i)
+    g.addNode();
+  BufferId b = g.addBuffer(100, false, true);
+  BufferId c = g.addBuffer(100);
+  BufferId d = g.addBuffer(100);
+  g.addTouch(b, 0);
+  g.addTouch(b, 2);
+  g.addTouch(c, 1);
+  g.addTouch(d, 0);
+  g.addTouch(d, 1);
+  g.addTouch(d, 2);
+  g.addEdge(0, 1);
+  g.addEdge(0, 2);
+  g.finalize();
+  MemoryGraph out;
+  std::vector<RematSource> liveOut{{b, {0}, {2}, {}}};
+  EXPECT_FALSE(applyRemat(g, liveOut, {{0, {2}}}, out));
+  std::vector<RematSource> producerReads{{d, {0}, {0, 1, 2}, {}}};
+  EXPECT_FALSE(applyRemat(g, producerReads, {{0, {0, 2}}}, out));
+  EXPECT_TRUE(applyRemat(g, producerReads, {{0, {2}}}, out));
+  std::vector<RematSource> innerLiveOut{{d, {0}, {1, 2}, {b}}};
+  EXPECT_FALSE(applyRemat(g, innerLiveOut, {{0, {2}}}, out));
+  std::vector<RematSource> badIndex;
+  EXPECT_FALSE(applyRemat(g, badIndex, {{0, {2}}}, out));
+}
+
 /// The floor is below the optimal peak of every graph with recomputations
 /// (random sources and late readers, random live-in and live-out flags),
 /// by exhaustive search; and the choice never goes below it.
@@ -197,15 +227,23 @@ TEST(Remat, FloorBelowEveryRecomputation) {
   for (uint64_t seed = 0; seed < 1500; ++seed) {
     SCOPED_TRACE(caseName(seed));
     Dataflow d = randomDataflow(seed, 9);
-    // The same graph with random flags.
+    // The same graph with random flags on the buffers no source
+    // recomputes (a source's buffers live inside the graph).
     XorShift rng{seed * 31 + 11};
+    std::vector<bool> recomputable(d.graph.numBuffers(), false);
+    for (const RematSource &src : d.sources) {
+      recomputable[src.buffer] = true;
+      for (BufferId in : src.inner)
+        recomputable[in] = true;
+    }
     MemoryGraph g;
     for (NodeId v = 0; v < d.graph.numNodes(); ++v)
       g.addNode(d.graph.transientBytes(v));
     for (BufferId b = 0; b < d.graph.numBuffers(); ++b) {
       const GraphBuffer &buf = d.graph.buffer(b);
-      g.addBuffer(buf.size, buf.liveIn || rng.below(6) == 0,
-                  buf.liveOut || rng.below(4) == 0);
+      bool free = !recomputable[b];
+      g.addBuffer(buf.size, buf.liveIn || (free && rng.below(6) == 0),
+                  buf.liveOut || (free && rng.below(4) == 0));
       for (NodeId t : buf.touchers)
         g.addTouch(b, t);
     }

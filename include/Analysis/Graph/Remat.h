@@ -88,7 +88,9 @@ struct RematMapping {
 /// order of the result is the base program with the clones inserted there.
 /// Returns false (and leaves `out` unspecified) when that program order is
 /// not valid: a clone would have to follow a node placed after it (its
-/// producer's inputs are overwritten before the late readers run).
+/// producer's inputs are overwritten before the late readers run); also
+/// when a choice is not one a source allows: its buffer or an inner one
+/// live-in or live-out, or a late reader among the producers.
 bool applyRemat(const MemoryGraph &base, const std::vector<RematSource> &sources,
                 const std::vector<RematChoice> &choices, MemoryGraph &out,
                 RematMapping *mapping = nullptr);
@@ -110,8 +112,8 @@ struct RematFloor {
 };
 
 /// A lower bound on the peak of every order of every graph applyRemat makes
-/// from `base`, whatever the sources and choices (docs/remat.md, "When the
-/// budget cannot be met"): every node still runs, touching buffers of the
+/// from `base`, whatever the sources and choices it accepts (docs/remat.md,
+/// "When the budget cannot be met"): every node still runs, touching buffers of the
 /// same sizes (a late reader touches the copy), a clone touches what its
 /// producer touches (copies for the buffers it writes), the buffers live
 /// from start to end stay so, and so do the buffers live to the end.

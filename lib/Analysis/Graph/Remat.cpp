@@ -30,9 +30,25 @@ bool memsched::applyRemat(const MemoryGraph &base,
   std::vector<std::vector<uint32_t>> lateOf(n);
   for (uint32_t c = 0; c < choices.size(); ++c) {
     const RematChoice &choice = choices[c];
+    if (choice.source >= sources.size())
+      return false;
     const RematSource &src = sources[choice.source];
     if (choice.lateReaders.empty() || src.producers.empty())
       return false;
+    // Outside what a source is (Remat.h): a buffer live before or after the
+    // graph, or a late reader that also writes it. rematFloor relies on
+    // neither happening.
+    auto boundary = [&](BufferId b) {
+      return b >= base.numBuffers() || base.buffer(b).liveIn ||
+             base.buffer(b).liveOut;
+    };
+    if (boundary(src.buffer) ||
+        std::any_of(src.inner.begin(), src.inner.end(), boundary))
+      return false;
+    for (NodeId r : choice.lateReaders)
+      if (std::find(src.producers.begin(), src.producers.end(), r) !=
+          src.producers.end())
+        return false;
     insertBefore[choice.lateReaders.front()].push_back(c);
     for (uint32_t k = 0; k < src.producers.size(); ++k)
       producerOf[src.producers[k]].push_back({c, k});

@@ -167,8 +167,8 @@ collectSites(const BufferLifetimeAnalysis &analysis,
   return sites;
 }
 
-/// The first site whose clones depend on an op placed after its first
-/// producer, on the rewritten body; -1 when all are safe, -2 when the body
+/// The first site with a clone that depends on an op placed after the
+/// clone's own producer, on the rewritten body; -1 when all are safe, -2 when the body
 /// can no longer be analysed.
 static int findUnsafeSite(Operation *func, SizeModel sizes,
                           ArrayRef<RematSite> sites) {
@@ -217,7 +217,8 @@ static void describeFloor(const BufferLifetimeAnalysis &analysis,
   if (floor.kind == ::memsched::RematFloor::Kind::Footprint)
     result.floorReason = "'" + analysis.describeNode(floor.node) +
                          "' alone needs " + std::to_string(floor.value) +
-                         " bytes (its operands, results and scratch)";
+                         " bytes (its operands, results and scratch, with "
+                         "the buffers live throughout)";
   else
     result.floorReason = "its last op runs with the buffers live to the end "
                          "(results, arguments kept): at least " +
