@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # memsched on generated graphs of 2,000-20,000 nodes, against the peers'
-# schedulers: per graph, the best peer's peak (which peer), memsched's peak,
+# schedulers: per graph, each peer's peak (the best in bold), memsched's peak,
 # the lower bound as memsched-schedule certifies it (min-cut bound and what
 # the exact search proved), the gap and the times; then the median of
 # bound / peak and how often memsched is at or below the best peer.
@@ -14,8 +14,9 @@ sizes=("$@")
 [ "${#sizes[@]}" -gt 0 ] || sizes=(2000 5000 10000 20000)
 field() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
 families=$("$BENCH" --help 2>&1 | sed -n 's/^families: //p' || true)
-echo "| family | nodes | best peer | memsched | bound | gap | schedule s | bound s |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+peersList="xla-list xla-dfs xla-postorder inductor-lpmf inductor-bfs inductor-dfs"
+echo "| family | nodes | $(echo $peersList | sed 's/ / | /g') | memsched | bound | gap | schedule s | bound s |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 ratios=()
 atPeer=0
 total=0
@@ -25,13 +26,16 @@ for fam in $families; do
     peak=$(echo "$line" | field peak)
     bound=$(echo "$line" | field bound)
     best=$(echo "$line" | field best_peer)
-    who=""
-    for p in xla-list xla-dfs xla-postorder inductor-lpmf inductor-bfs inductor-dfs; do
-      [ "$(echo "$line" | field "$p")" = "$best" ] && { who="$p"; break; }
+    # Each peer's peak, the best in bold.
+    cells=""
+    for p in $peersList; do
+      v=$(echo "$line" | field "$p")
+      [ "$v" = "$best" ] && v="**$v**"
+      cells="$cells $v |"
     done
     gap="-"
     [ "$(echo "$line" | field certified)" = yes ] || gap="$(echo "$line" | field gap_pct)%"
-    echo "| $fam | $(echo "$line" | field nodes) | $best ($who) | $peak | $bound | $gap | $(echo "$line" | field seconds) | $(echo "$line" | field bound_seconds) |"
+    echo "| $fam | $(echo "$line" | field nodes) |$cells $peak | $bound | $gap | $(echo "$line" | field seconds) | $(echo "$line" | field bound_seconds) |"
     ratios+=("$(awk -v p="$peak" -v b="$bound" 'BEGIN {printf "%.4f", p ? b / p : 1}')")
     total=$((total + 1))
     [ "$peak" -le "$best" ] && atPeer=$((atPeer + 1))
