@@ -71,6 +71,10 @@ MS = "lib/Transforms/MemSched/MemSched.cpp"
 CT = "lib/Transforms/MemSched/Certificate.cpp"
 BE = "lib/Analysis/MemSched/BlockEntry.cpp"
 BL = "lib/Analysis/MemSched/BodyLifetimes.cpp"
+SR = "lib/Analysis/Graph/SchedRepair.cpp"
+RM = "lib/Analysis/Graph/Remat.cpp"
+SS = "lib/Analysis/Graph/SchedSegment.cpp"
+RR = "lib/Transforms/MemSched/RematRewrite.cpp"
 
 # (file, fault, search, replace). The search text must occur exactly once.
 MUTANTS = [
@@ -400,6 +404,26 @@ MUTANTS = [
     (CE, "an asynchronous kernel launch is summarised like a synchronous one",
      "  if (!launch || launch.getAsyncToken())",
      "  if (!launch)"),
+    # --- Orders and recomputation built on the analysis ---------------------
+    (SR, "the repair claims an optimal order when a cut reaches the node's "
+         "own memory instead of the peak",
+     "      if (cut >= bestShape.peak) {",
+     "      if (cut >= memory[v]) {"),
+    (SS, "a split point is taken where one node before it does not reach "
+         "one after it",
+     "    if (sum == numMin * numMax)",
+     "    if (sum + 1 >= numMin * numMax)"),
+    (RM, "the recomputation floor counts buffers live to the end twice at "
+         "the last step",
+     "      if (!buf.liveOut)\n        added += buf.size;",
+     "      added += buf.size;"),
+    (RM, "applyRemat accepts a source buffer live before or after the body",
+     "    if (boundary(src.buffer) ||",
+     "    if (false ||"),
+    (RR, "a clone whose input is written between its producer and the clone "
+         "is kept",
+     "        if (!op->isBeforeInBlock(producer))\n          return i;",
+     "        (void)producer;"),
 ]
 
 def mutate(text, index):
