@@ -210,6 +210,22 @@ TEST(Remat, ApplyRefusesChoicesOutsideTheContract) {
   MemoryGraph out;
   std::vector<RematSource> liveOut{{b, {0}, {2}, {}}};
   EXPECT_FALSE(applyRemat(g, liveOut, {{0, {2}}}, out));
+  // The same without anything else in the way: 0 writes e (live to the
+  // end), 1 and 2 read it; recomputing it for 2 is refused for the flag
+  // alone (the same graph with e not live-out is accepted).
+  for (bool flag : {true, false}) {
+    MemoryGraph h;
+    for (int i = 0; i < 3; ++i)
+      h.addNode();
+    BufferId e = h.addBuffer(100, false, flag);
+    for (NodeId t : {0u, 1u, 2u})
+      h.addTouch(e, t);
+    h.addEdge(0, 1);
+    h.addEdge(0, 2);
+    h.finalize();
+    std::vector<RematSource> src{{e, {0}, {1, 2}, {}}};
+    EXPECT_EQ(applyRemat(h, src, {{0, {2}}}, out), !flag);
+  }
   std::vector<RematSource> producerReads{{d, {0}, {0, 1, 2}, {}}};
   EXPECT_FALSE(applyRemat(g, producerReads, {{0, {0, 2}}}, out));
   EXPECT_TRUE(applyRemat(g, producerReads, {{0, {2}}}, out));
