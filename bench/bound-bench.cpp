@@ -7,7 +7,9 @@
 //     [--ends-budget N] [--ends-depth N] [--work-budget N]
 //     [--no-witness-estimates]
 //   Certifies one generated graph and prints key=value lines: nodes, bound,
-//   kind, maxflows, networks, witness_orders, seconds, max_rss_kb.
+//   kind, maxflows, networks, witness_orders, improved_peak (the best
+//   witness order's peak when it beats every order given, else 0), seconds,
+//   max_rss_kb.
 // memsched-bound-bench --tightness N [--window N] [--min-nodes A]
 //     [--max-nodes B]
 //   Over N graphs per family with A..B nodes (default 2..16, at most 20): the
@@ -283,10 +285,12 @@ int main(int argc, char **argv) {
   if (args.target == "schedule")
     std::printf("schedule_seconds=%.3f\n", scheduleSeconds);
   std::printf("bound=%llu\nkind=%s\nmethod=%s\nnode=%u\nmaxflows=%u\n"
-              "networks=%u\nwitness_orders=%u\n",
+              "networks=%u\nwitness_orders=%u\nimproved_peak=%llu\n",
               (unsigned long long)lb.value, lb.kind.c_str(),
               lb.method.c_str(), lb.node, lb.maxFlows, lb.networks,
-              lb.witnessOrders);
+              lb.witnessOrders,
+              (unsigned long long)(lb.improvedOrder.empty() ? 0
+                                                            : lb.improvedPeak));
   if (args.target != "none")
     std::printf("certified=%s\n", lb.value >= peak ? "yes" : "no");
   std::printf("complete=%s\n", lb.complete ? "yes" : "no");
