@@ -64,6 +64,8 @@ public:
   size_t numNodes() const { return transient.size(); }
   size_t numBuffers() const { return buffers.size(); }
   size_t numEdges() const;
+  /// (buffer, node) touch pairs.
+  size_t numTouches() const;
 
   uint64_t transientBytes(NodeId n) const { return transient[n]; }
   const std::string &nodeName(NodeId n) const { return nodeNames[n]; }

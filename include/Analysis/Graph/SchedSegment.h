@@ -257,12 +257,14 @@ struct RepairResult {
   bool provedOptimal = false;
 };
 
-/// Lowers the peak of a valid order of the whole graph: at a node where the
-/// order peaks, runs that node right after a cheapest executed set (its node
-/// cut's), the other nodes keeping their relative order; keeps the result
-/// when it lowers the peak or the number of steps at the peak. Stops at
-/// `floor` (a known lower bound), when no peak node helps, or after
-/// `workBudget` units of cut work (LowerBoundOptions::workBudget's units).
+/// Lowers the peak of a valid order of the whole graph: sweeps over the
+/// nodes above `floor`, highest memory first, run each node right after a
+/// cheapest executed set (its node cut's), the other nodes keeping their
+/// relative order, whenever that does not raise the current peak; the best
+/// order seen by (peak, steps at the peak) is returned. Stops at `floor` (a
+/// known lower bound), after a sweep that does not improve the best, or
+/// after `workBudget` units of cut work (LowerBoundOptions::workBudget's
+/// units).
 /// Deterministic. Node ids must be a topological order.
 RepairResult repairAtPeak(const MemoryGraph &graph, std::vector<NodeId> order,
                           uint64_t floor, uint64_t workBudget);

@@ -1257,13 +1257,9 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
   });
 
   uint64_t workBudget = options.workBudget;
-  if (workBudget == 0) {
-    size_t touches = 0;
-    for (BufferId b = 0; b < graph.numBuffers(); ++b)
-      touches += graph.buffer(b).touchers.size();
-    workBudget =
-        kAutoWorkBase + kAutoWorkPerElement * (n + graph.numEdges() + touches);
-  }
+  if (workBudget == 0)
+    workBudget = kAutoWorkBase + kAutoWorkPerElement * (n + graph.numEdges() +
+                                                        graph.numTouches());
 
   Reachability reach(graph, labelBudget(n, options.labelsPerNode));
   CutBuilder builder(graph, reach, programMemory);

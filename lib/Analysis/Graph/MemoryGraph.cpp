@@ -66,6 +66,13 @@ size_t MemoryGraph::numEdges() const {
   return e;
 }
 
+size_t MemoryGraph::numTouches() const {
+  size_t t = 0;
+  for (const GraphBuffer &buf : buffers)
+    t += buf.touchers.size();
+  return t;
+}
+
 bool MemoryGraph::isValidOrder(const std::vector<NodeId> &order) const {
   if (order.size() != numNodes())
     return false;

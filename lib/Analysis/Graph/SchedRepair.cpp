@@ -2,13 +2,14 @@
 //
 // repairAtPeak: the local search that follows the list schedulers on
 // segments the exact search could not finish (docs/lower-bounds.md, section
-// 8d). At a node v where the order reaches its peak, the node cut gives the
-// least memory v can run with and an executed set S that achieves it; the
-// order that runs S (in the current order), then v, then the rest (in the
-// current order) is valid, and v's memory there is the cut. When that order
-// has a lower peak, or the same peak reached at fewer nodes, it replaces the
-// current one. When a peak node's cut equals the peak, no order does better:
-// the search stops with a proof.
+// 8d). For a node v, the node cut gives the least memory v can run with and
+// an executed set S that achieves it; the order that runs S (in the current
+// order), then v, then the rest (in the current order) is valid, and v's
+// memory there is the cut. Sweeps visit the nodes above the floor, highest
+// memory first, and take each such order that does not raise the current
+// peak; the best order seen by (peak, steps at the peak) is the result.
+// When a cut equals that best peak, no order does better: the search stops
+// with a proof.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,13 +50,13 @@ sched::RepairResult sched::repairAtPeak(const MemoryGraph &graph,
   PeakInfo info;
   PeakShape shape = shapeOf(graph, order, info);
   result.initialPeak = shape.peak;
-  std::vector<NodeId> best = order;
-  PeakShape bestShape = shape;
   if (n < 2 || shape.peak <= floor) {
     result.order = std::move(order);
     result.peak = shape.peak;
     return result;
   }
+  std::vector<NodeId> best = order;
+  PeakShape bestShape = shape;
   NodeCutSolver solver(graph);
   std::vector<NodeId> executed, sweep;
   // Per node: its memory in the current order, and its cut once known.

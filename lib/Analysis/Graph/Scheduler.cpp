@@ -278,13 +278,9 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
   // with node cuts (a cut spans segments, and the order is global here).
   if (result.heuristicSegments > 0 && options.cutRepair) {
     uint64_t budget = options.repairWorkBudget;
-    if (budget == 0) {
-      size_t touches = 0;
-      for (BufferId b = 0; b < graph.numBuffers(); ++b)
-        touches += graph.buffer(b).touchers.size();
-      budget = kRepairWorkBase +
-               kRepairWorkPerElement * (n + graph.numEdges() + touches);
-    }
+    if (budget == 0)
+      budget = kRepairWorkBase + kRepairWorkPerElement *
+                                     (n + graph.numEdges() + graph.numTouches());
     RepairResult repaired =
         repairAtPeak(graph, result.order, options.lowerBound, budget);
     result.repairCuts = repaired.cuts;

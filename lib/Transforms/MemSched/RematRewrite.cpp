@@ -237,20 +237,27 @@ struct RematCandidate {
 };
 } // namespace
 
-/// Plans recomputations on `func`'s body as it stands; false when it cannot
-/// be analysed.
-static bool planOnBody(Operation *func, SizeModel sizes,
-                       const ::memsched::RematOptions &choose,
-                       RematCandidate &out) {
-  BufferLifetimeAnalysis analysis(func, sizes);
-  if (!analysis.isSupported())
-    return false;
-  out.sources = findRematSources(analysis);
+/// The estimated work of each node of `analysis`.
+static std::vector<uint64_t>
+getNodeCosts(const BufferLifetimeAnalysis &analysis) {
+  std::vector<uint64_t> cost;
   for (const NodeInfo &node : analysis.getNodes())
-    out.cost.push_back(estimateComputeCost(node.op));
+    cost.push_back(estimateComputeCost(node.op));
+  return cost;
+}
+
+/// Plans recomputations on `func`'s body as it stands, analysed by
+/// `analysis` with node costs `cost`.
+static RematCandidate planOnBody(Operation *func,
+                                 const BufferLifetimeAnalysis &analysis,
+                                 std::vector<uint64_t> cost,
+                                 const ::memsched::RematOptions &choose) {
+  RematCandidate out;
+  out.sources = findRematSources(analysis);
+  out.cost = std::move(cost);
   out.plan = chooseRemat(analysis.getGraph(), out.sources, out.cost, choose);
   out.body = func->clone();
-  return true;
+  return out;
 }
 
 FailureOr<RematerializeFunctionResult>
@@ -273,7 +280,8 @@ mlir::memsched::rematerializeFunction(Operation *func,
   }
   SizeModel sizes = options.schedule.sizes;
   result.peakBefore = result.peakAfter = scheduled->peakAfter;
-  result.certificate = getCertificate(func);
+  CertificateAttr certBefore = getCertificate(func);
+  result.certificate = certBefore;
   if (scheduled->numBlocks > 1) {
     result.unsupportedOp = func;
     result.reason = "bodies with several blocks are scheduled but not "
@@ -293,9 +301,9 @@ mlir::memsched::rematerializeFunction(Operation *func,
     result.reason = analysis.getUnsupportedReason().str();
     return result;
   }
-  for (const NodeInfo &node : analysis.getNodes())
-    result.totalCompute += std::min(estimateComputeCost(node.op),
-                                    UINT64_MAX - result.totalCompute);
+  std::vector<uint64_t> cost = getNodeCosts(analysis);
+  for (uint64_t c : cost)
+    result.totalCompute += std::min(c, UINT64_MAX - result.totalCompute);
   ::memsched::RematOptions choose;
   choose.budget = options.budget;
   if (options.maxExtraCompute >= 0)
@@ -304,24 +312,22 @@ mlir::memsched::rematerializeFunction(Operation *func,
   choose.schedule = options.schedule.search;
   choose.schedule.exactStateBudget =
       std::min(choose.schedule.exactStateBudget, options.candidateStateBudget);
-  CertificateAttr certBefore = getCertificate(func);
   // Plans from the scheduled body and from the body as written (when the
   // schedule moved anything); the body is left as scheduled.
-  SmallVector<RematCandidate, 2> candidates(1);
-  if (!planOnBody(func, sizes, choose, candidates[0]))
-    return failure(); // analysed just above
-  // (Before the body is replaced: the analysis points into it.)
-  describeFloor(analysis, candidates[0].plan.floor, result);
+  SmallVector<RematCandidate, 2> candidates;
   llvm::scope_exit eraseBodies([&] {
     for (RematCandidate &c : candidates)
-      if (c.body)
-        c.body->erase();
+      c.body->erase();
   });
+  candidates.push_back(planOnBody(func, analysis, std::move(cost), choose));
+  // (Before the body is replaced: the analysis points into it.)
+  describeFloor(analysis, candidates[0].plan.floor, result);
   if (scheduled->reordered) {
     restoreBody(func, written);
-    RematCandidate fromWritten;
-    if (planOnBody(func, sizes, choose, fromWritten))
-      candidates.push_back(std::move(fromWritten));
+    BufferLifetimeAnalysis asWritten(func, sizes);
+    if (asWritten.isSupported())
+      candidates.push_back(planOnBody(func, asWritten,
+                                      getNodeCosts(asWritten), choose));
     restoreBody(func, candidates[0].body);
   }
   result.status = RematerializeFunctionResult::Status::NoGain;
