@@ -34,14 +34,6 @@ std::vector<NodeId> findCutNodes(const MemoryGraph &graph);
 /// valid program order.
 std::vector<NodeId> findSplitPoints(const MemoryGraph &graph);
 
-/// A pointer range over a CSR list.
-struct IdRange {
-  const uint32_t *first = nullptr, *last = nullptr;
-  const uint32_t *begin() const { return first; }
-  const uint32_t *end() const { return last; }
-  size_t size() const { return static_cast<size_t>(last - first); }
-};
-
 /// The nodes [begin, begin + n) of a graph as a graph of their own. Buffers
 /// touched before the range (or live-in) are live-in here; buffers touched
 /// after it (or live-out) are live-out. Buffers of size 0 are dropped. When

@@ -82,7 +82,7 @@ ArenaOrderResult memsched::improveArenaOrder(const MemoryGraph &graph,
           result.arena <= ideal)
         break;
       NodeId a = order[i], b = order[i + 1];
-      const std::vector<NodeId> &succ = graph.succs(a);
+      IdRange succ = graph.succs(a);
       if (std::find(succ.begin(), succ.end(), b) != succ.end())
         continue;
       // Only a swap that moves an end of some buffer's lifetime can change

@@ -118,10 +118,10 @@ public:
   }
 
 private:
-  const std::vector<NodeId> &next(NodeId u) const {
+  IdRange next(NodeId u) const {
     return fromEnd ? graph.succs(u) : graph.preds(u);
   }
-  const std::vector<NodeId> &prev(NodeId u) const {
+  IdRange prev(NodeId u) const {
     return fromEnd ? graph.preds(u) : graph.succs(u);
   }
   /// Live at the far end (liveOut from the end, liveIn from the start).

@@ -210,7 +210,7 @@ private:
     queue.clear();
     queue.push_back(v);
     for (size_t i = 0; i < queue.size(); ++i) {
-      const std::vector<NodeId> &next =
+      IdRange next =
           backward ? graph.preds(queue[i]) : graph.succs(queue[i]);
       for (NodeId w : next)
         if (marks[w] != stamp) {
@@ -299,16 +299,18 @@ public:
   CutBuilder(const MemoryGraph &graph, Reachability &reach,
              const std::vector<uint64_t> &programMemory)
       : graph(graph), reach(reach), programMemory(programMemory) {
-    bufStamp.assign(graph.numBuffers(), 0);
     nodeStamp.assign(graph.numNodes(), 0);
     freeIndexOf.assign(graph.numNodes(), 0);
-    firstToucher.assign(graph.numBuffers(), UINT32_MAX);
-    lastToucher.assign(graph.numBuffers(), -1);
+    bufInfo.resize(graph.numBuffers());
     for (BufferId b = 0; b < graph.numBuffers(); ++b) {
-      const std::vector<NodeId> &t = graph.buffer(b).touchers;
-      if (!t.empty()) {
-        firstToucher[b] = t.front();
-        lastToucher[b] = t.back();
+      const GraphBuffer &buf = graph.buffer(b);
+      BufInfo &info = bufInfo[b];
+      info.size = buf.size;
+      info.liveIn = buf.liveIn;
+      info.liveOut = buf.liveOut;
+      if (!buf.touchers.empty()) {
+        info.firstToucher = buf.touchers.front();
+        info.lastToucher = buf.touchers.back();
       }
     }
   }
@@ -333,7 +335,7 @@ public:
 
     uint64_t touched = 0;
     for (BufferId b : graph.buffersOf(v)) {
-      bufStamp[b] = stamp;
+      bufInfo[b].stamp = stamp;
       touched += graph.buffer(b).size;
     }
     uint64_t mustLive = graph.transientBytes(v) + touched;
@@ -346,14 +348,14 @@ public:
     uint64_t liveInProgramWithFree = 0;
     for (NodeId u : net.freeNodes)
       for (BufferId b : graph.buffersOf(u)) {
-        if (bufStamp[b] == stamp)
+        BufInfo &buf = bufInfo[b];
+        if (buf.stamp == stamp)
           continue;
-        bufStamp[b] = stamp;
-        const GraphBuffer &buf = graph.buffer(b);
+        buf.stamp = stamp;
         if (buf.size == 0)
           continue;
-        if ((buf.liveIn || firstToucher[b] <= v) &&
-            (buf.liveOut || lastToucher[b] >= static_cast<int64_t>(v)))
+        if ((buf.liveIn || buf.firstToucher <= v) &&
+            (buf.liveOut || buf.lastToucher >= v))
           liveInProgramWithFree += buf.size;
         mustLive += addGadget(b, net);
       }
@@ -468,13 +470,13 @@ private:
   /// Records buffer b (not touched by v, with a free toucher). Returns its
   /// size if it is live at v in every order, else 0.
   uint64_t addGadget(BufferId b, CutNetwork &net) {
-    const GraphBuffer &buf = graph.buffer(b);
+    const BufInfo &buf = bufInfo[b];
     Gadget g{b,          static_cast<Capacity>(buf.size),
              buf.liveIn, buf.liveOut,
              0,          static_cast<unsigned>(gadgetTouchers.size()),
              0};
     bool mustStart = buf.liveIn, mustPend = buf.liveOut;
-    for (NodeId t : buf.touchers) {
+    for (NodeId t : graph.touchersOf(b)) {
       int i = freeIndex(t);
       if (i < 0) {
         if (reach.isAncestor(t))
@@ -760,10 +762,19 @@ private:
   Reachability &reach;
   const std::vector<uint64_t> &programMemory;
   uint32_t stamp = 0;
-  std::vector<uint32_t> bufStamp, nodeStamp;
+  std::vector<uint32_t> nodeStamp;
   std::vector<unsigned> freeIndexOf;
-  std::vector<uint32_t> firstToucher;
-  std::vector<int64_t> lastToucher;
+  /// What build() reads per buffer, in one place (the network of a node of a
+  /// 100,000-node graph visits most buffers once).
+  struct BufInfo {
+    uint64_t size = 0;
+    /// Its first and last toucher (buffers without one are never visited).
+    NodeId firstToucher = 0, lastToucher = 0;
+    /// Visited by the network stamped `stamp`.
+    uint32_t stamp = 0;
+    bool liveIn = false, liveOut = false;
+  };
+  std::vector<BufInfo> bufInfo;
   std::vector<Gadget> gadgets;
   std::vector<unsigned> gadgetTouchers, nodeGadgetStart, nodeGadgets, fill;
   std::vector<unsigned> openPreds, openSuccs, worklist, rawOf, ids;
@@ -883,7 +894,7 @@ static void describeCut(const MemoryGraph &graph, NodeId v,
     live = &dummy;
   live->clear();
   forced.clear();
-  const std::vector<BufferId> &own = graph.buffersOf(v);
+  IdRange own = graph.buffersOf(v);
   for (BufferId b = 0; b < graph.numBuffers(); ++b) {
     const GraphBuffer &buf = graph.buffer(b);
     if (buf.size == 0)

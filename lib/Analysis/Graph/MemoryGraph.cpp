@@ -57,14 +57,29 @@ void MemoryGraph::finalize() {
     for (NodeId n : buffers[b].touchers)
       touchList[n].push_back(b);
   }
+  auto pack = [](size_t count, auto listOf, std::vector<size_t> &start,
+                 std::vector<uint32_t> &flat) {
+    start.assign(count + 1, 0);
+    for (size_t i = 0; i < count; ++i)
+      start[i + 1] = start[i] + listOf(i).size();
+    flat.clear();
+    flat.reserve(start.back());
+    for (size_t i = 0; i < count; ++i)
+      flat.insert(flat.end(), listOf(i).begin(), listOf(i).end());
+  };
+  size_t n = numNodes();
+  pack(n, [&](size_t i) -> auto & { return predList[i]; }, predStart, predFlat);
+  pack(n, [&](size_t i) -> auto & { return succList[i]; }, succStart, succFlat);
+  pack(n, [&](size_t i) -> auto & { return touchList[i]; }, touchStart,
+       touchFlat);
+  pack(buffers.size(), [&](size_t b) -> auto & { return buffers[b].touchers; },
+       toucherStart, toucherFlat);
+  sizes.resize(buffers.size());
+  for (BufferId b = 0; b < buffers.size(); ++b)
+    sizes[b] = buffers[b].size;
 }
 
-size_t MemoryGraph::numEdges() const {
-  size_t e = 0;
-  for (const auto &l : succList)
-    e += l.size();
-  return e;
-}
+size_t MemoryGraph::numEdges() const { return succFlat.size(); }
 
 size_t MemoryGraph::numTouches() const {
   size_t t = 0;
@@ -83,7 +98,7 @@ bool MemoryGraph::isValidOrder(const std::vector<NodeId> &order) const {
     pos[order[i]] = i;
   }
   for (NodeId n = 0; n < numNodes(); ++n)
-    for (NodeId s : succList[n])
+    for (NodeId s : succs(n))
       if (pos[n] >= pos[s])
         return false;
   return true;

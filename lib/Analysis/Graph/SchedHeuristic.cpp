@@ -149,6 +149,11 @@ private:
   SegmentGraph windowSegment(size_t lo, size_t hi);
 
   void refresh();
+  /// refresh() after the nodes at positions [lo, hi] were permuted among
+  /// themselves: only the positions in the window and the buffers its nodes
+  /// touch change, then the prefix and suffix maxima are rebuilt.
+  void refreshWindow(size_t lo, size_t hi);
+  void rebuildPeakSummaries();
   /// (peak, positions at peak) after moving the node at i to j.
   std::pair<uint64_t, size_t> evaluateMove(size_t i, size_t j);
   void applyMove(size_t i, size_t j);
@@ -185,6 +190,57 @@ void LocalSearch::refresh() {
     firstPos[b] = lo;
     lastPos[b] = hi;
   }
+  rebuildPeakSummaries();
+}
+
+void LocalSearch::refreshWindow(size_t lo, size_t hi) {
+  for (size_t q = lo; q <= hi; ++q)
+    pos[order[q]] = q;
+  if (++stamp == 0) {
+    std::fill(mark.begin(), mark.end(), 0);
+    stamp = 1;
+  }
+  for (size_t q = lo; q <= hi; ++q)
+    for (uint32_t b : seg.bufs(order[q])) {
+      if (mark[b] == stamp)
+        continue;
+      mark[b] = stamp;
+      size_t first = SIZE_MAX, last = 0;
+      for (LocalId t : seg.touchers(b)) {
+        first = std::min(first, pos[t]);
+        last = std::max(last, pos[t]);
+      }
+      firstPos[b] = first;
+      lastPos[b] = last;
+    }
+  // The bytes live before lo and after hi are those of the same executed
+  // sets as before; inside, the same rule as segmentPeak.
+  uint64_t cur = liveBefore[lo];
+  for (size_t q = lo; q <= hi; ++q) {
+    LocalId v = order[q];
+    liveBefore[q] = cur;
+    uint64_t mem = cur + seg.transient[v];
+    for (uint32_t b : seg.bufs(v)) {
+      bool started = seg.liveIn[b] || firstPos[b] < q;
+      bool pending = seg.liveOut[b] || lastPos[b] > q;
+      if (!started) {
+        mem += seg.size[b];
+        if (pending)
+          cur += seg.size[b];
+      } else if (!pending) {
+        cur -= seg.size[b];
+      }
+    }
+    memoryAt[q] = mem;
+  }
+  assert(cur == liveBefore[hi + 1] && "a permuted window keeps its boundary");
+  curPeak = 0;
+  for (size_t q = 0; q < n; ++q)
+    curPeak = std::max(curPeak, memoryAt[q]);
+  rebuildPeakSummaries();
+}
+
+void LocalSearch::rebuildPeakSummaries() {
   prefixMax.assign(n + 1, 0);
   suffixMax.assign(n + 1, 0);
   prefixAtPeak.assign(n + 1, 0);
@@ -260,7 +316,7 @@ void LocalSearch::applyMove(size_t i, size_t j) {
     std::rotate(order.begin() + j, order.begin() + i, order.begin() + i + 1);
   assert(order[j] == x && "bad rotation");
   (void)x;
-  refresh();
+  refreshWindow(std::min(i, j), std::max(i, j));
 }
 
 void LocalSearch::validRange(LocalId x, size_t &earliest,
@@ -433,7 +489,7 @@ bool LocalSearch::reoptimizeWindows(size_t width, uint64_t budget,
       std::vector<LocalId> old(order.begin() + lo, order.begin() + hi + 1);
       for (size_t i = 0; i < width; ++i)
         order[lo + i] = old[r.order[i]];
-      refresh();
+      refreshWindow(lo, hi);
       improved = moved = true;
       break;
     }

@@ -28,7 +28,7 @@ std::vector<NodeId> sched::findCutNodes(const MemoryGraph &graph) {
   size_t n = graph.numNodes();
   std::vector<int64_t> suffixMinMaxPred(n + 1, INT64_MAX);
   for (size_t i = n; i-- > 0;) {
-    const std::vector<NodeId> &preds = graph.preds(i);
+    IdRange preds = graph.preds(i);
     int64_t maxPred = preds.empty() ? -1 : int64_t(preds.back());
     suffixMinMaxPred[i] = std::min(suffixMinMaxPred[i + 1], maxPred);
   }
@@ -37,7 +37,7 @@ std::vector<NodeId> sched::findCutNodes(const MemoryGraph &graph) {
   for (size_t i = 0; i < n; ++i) {
     if (prefixMaxMinSucc <= int64_t(i) && suffixMinMaxPred[i + 1] >= int64_t(i))
       cuts.push_back(static_cast<NodeId>(i));
-    const std::vector<NodeId> &succs = graph.succs(i);
+    IdRange succs = graph.succs(i);
     int64_t minSucc = succs.empty() ? int64_t(n) : int64_t(succs.front());
     prefixMaxMinSucc = std::max(prefixMaxMinSucc, minSucc);
   }
@@ -145,28 +145,45 @@ SegmentGraph sched::buildSegment(const MemoryGraph &graph, NodeId begin,
                  out.push_back(s - begin);
            });
 
-  // Local buffer ids in order of first local touch; a sorted vector of
-  // (global, local) pairs keeps this free of hashing.
+  // Local buffer ids in order of first local touch. A segment touching
+  // about as many buffers as the graph has maps them through a dense array
+  // (one load per touch); a small one through a sorted vector of its own
+  // buffers, so that many small segments cost no pass over all buffers.
   std::vector<BufferId> globalOf;
   for (size_t i = 0; i < n; ++i)
     for (BufferId b : graph.buffersOf(begin + i))
       if (graph.buffer(b).size != 0)
         globalOf.push_back(b);
-  std::vector<BufferId> sortedGlobal = globalOf;
-  std::sort(sortedGlobal.begin(), sortedGlobal.end());
-  sortedGlobal.erase(std::unique(sortedGlobal.begin(), sortedGlobal.end()),
-                     sortedGlobal.end());
-  std::vector<uint32_t> localOfSorted(sortedGlobal.size(), UINT32_MAX);
   std::vector<BufferId> ordered;
-  for (BufferId b : globalOf) {
-    size_t k = std::lower_bound(sortedGlobal.begin(), sortedGlobal.end(), b) -
-               sortedGlobal.begin();
-    if (localOfSorted[k] == UINT32_MAX) {
-      localOfSorted[k] = static_cast<uint32_t>(ordered.size());
-      ordered.push_back(b);
+  std::vector<BufferId> sortedGlobal;
+  std::vector<uint32_t> localOfSorted, dense;
+  bool useDense = 4 * globalOf.size() >= graph.numBuffers();
+  if (useDense) {
+    dense.assign(graph.numBuffers(), UINT32_MAX);
+    for (BufferId b : globalOf)
+      if (dense[b] == UINT32_MAX) {
+        dense[b] = static_cast<uint32_t>(ordered.size());
+        ordered.push_back(b);
+      }
+  } else {
+    sortedGlobal = globalOf;
+    std::sort(sortedGlobal.begin(), sortedGlobal.end());
+    sortedGlobal.erase(std::unique(sortedGlobal.begin(), sortedGlobal.end()),
+                       sortedGlobal.end());
+    localOfSorted.assign(sortedGlobal.size(), UINT32_MAX);
+    for (BufferId b : globalOf) {
+      size_t k =
+          std::lower_bound(sortedGlobal.begin(), sortedGlobal.end(), b) -
+          sortedGlobal.begin();
+      if (localOfSorted[k] == UINT32_MAX) {
+        localOfSorted[k] = static_cast<uint32_t>(ordered.size());
+        ordered.push_back(b);
+      }
     }
   }
   auto localOf = [&](BufferId b) {
+    if (useDense)
+      return dense[b];
     return localOfSorted[std::lower_bound(sortedGlobal.begin(),
                                           sortedGlobal.end(), b) -
                          sortedGlobal.begin()];

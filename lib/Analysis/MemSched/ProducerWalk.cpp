@@ -9,6 +9,13 @@ using namespace mlir::memsched;
 
 void mlir::memsched::forEachBlockOperand(Operation *op, Block *block,
                                          function_ref<void(Value)> fn) {
+  // Most ops (allocations, views, frees) have no region: no walk needed.
+  if (op->getNumRegions() == 0) {
+    for (Value operand : op->getOperands())
+      if (operand.getParentBlock() == block)
+        fn(operand);
+    return;
+  }
   op->walk([&](Operation *nested) {
     for (Value operand : nested->getOperands())
       if (operand.getParentBlock() == block)
