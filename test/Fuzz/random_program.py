@@ -4110,8 +4110,8 @@ class Gen:
             if self.rng.random() < self.p_wrap:
                 self.make_wrapped_args()
                 if self.blocky and self.brng.random() < 0.67:
-                    # memsched leaves a caller of a body of several blocks
-                    # unchanged (no peak to check): fewer of those.
+                    # Fewer wrapped bodies of several blocks (kept as they
+                    # were: the same programs for the same seeds).
                     self.blocky, self.p_block = False, 0.0
             else:
                 self.make_args()

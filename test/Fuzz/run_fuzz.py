@@ -770,10 +770,12 @@ def check_program(seed, args, tools):
                             "; its remark: " + why))
                 accepted += BLOCK_REFUSALS
             if bfunc != "f":
-                # A caller of a body of several blocks is left unchanged (its
-                # callee's memory is not computed): the body's schedule is
-                # still checked by the outputs.
-                accepted.append("has several blocks")
+                # A caller of a body of several blocks counts the body's
+                # largest block peak while the call runs; it is left
+                # unchanged when the body returns a buffer it allocates
+                # (a refused body gives its own reason, accepted above).
+                accepted.append("has several blocks and a buffer it "
+                                "allocates is still allocated")
             if refusal == "none" and block_refusal:
                 problems.append("memsched refused @%s, a body of blocks "
                                 "whose allocated buffers do not depend on "

@@ -11,22 +11,6 @@ func.func @recursive(%out: memref<4xf32>) {
 
 // -----
 
-// Tests that a callee with several blocks leaves the caller unchanged with a
-// remark that says what to do (the callee itself is scheduled block by block).
-func.func private @branchy(%out: memref<4xf32>) {
-  cf.br ^bb1
-^bb1:
-  return
-}
-
-func.func @calls_branchy(%out: memref<4xf32>) {
-  // expected-remark @+1 {{memsched-schedule: 'calls_branchy' left unchanged: the callee @branchy has several blocks: its memory while it runs is not computed for its callers; inline it first (--inline)}}
-  call @branchy(%out) : (memref<4xf32>) -> ()
-  return
-}
-
-// -----
-
 // Tests that calls nested deeper than 64 leave the outermost callers
 // unchanged with a remark: @d0 calls @d1 ... calls @d66.
 func.func @d0() {

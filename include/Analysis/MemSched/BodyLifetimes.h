@@ -23,8 +23,10 @@ namespace memsched {
 
 class BodyLifetimes {
 public:
+  /// `callDepth`: see BufferLifetimeAnalysis (a body with one block analysed
+  /// for a caller is followed by the caller's own analysis instead).
   explicit BodyLifetimes(Operation *func, SizeModel sizes = {},
-                         bool pinAllocations = false);
+                         bool pinAllocations = false, unsigned callDepth = 0);
 
   /// Every block could be analysed; otherwise the first reason found.
   bool isSupported() const { return !unsupportedOp; }

@@ -102,9 +102,13 @@ public:
                                   bool pinAllocations = false);
   /// One block of the body of `op` (which may have several), with the
   /// buffers allocated when it starts (BlockEntryState::getLiveIn).
+  /// `callDepth` counts the calls around the body when it is analysed for a
+  /// caller (the memory of a callee with several blocks); calls and regions
+  /// nested deeper than 64 in all are refused.
   BufferLifetimeAnalysis(Operation *op, Block *block,
                          llvm::ArrayRef<LiveInBuffer> liveIn,
-                         SizeModel sizes = {}, bool pinAllocations = false);
+                         SizeModel sizes = {}, bool pinAllocations = false,
+                         unsigned callDepth = 0);
   BufferLifetimeAnalysis(Operation *op, AnalysisManager &)
       : BufferLifetimeAnalysis(op) {}
   ~BufferLifetimeAnalysis();
@@ -154,6 +158,7 @@ private:
   llvm::SmallVector<LiveInInfo, 2> liveIn;
   SizeModel sizes;
   bool pinAllocations = false;
+  unsigned callDepth = 0;
   Block *block = nullptr;
   Operation *unsupportedOp = nullptr;
   std::string unsupportedReason;

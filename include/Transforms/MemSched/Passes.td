@@ -63,7 +63,8 @@ def Schedule : Pass<"memsched-schedule", "::mlir::ModuleOp"> {
 
     A body with several blocks is scheduled block by block (ops never cross
     blocks; buffers allocated when a block starts count from its start);
-    its certificate holds the largest peak and bound of its blocks.
+    its certificate holds the largest peak and bound of its blocks. A call
+    to such a body counts its largest block peak while it runs.
 
     A body that allocates in several memory spaces (e.g. `memref<..., 1>`,
     `#gpu.address_space<workgroup>`, next to default-space buffers) has a

@@ -8,7 +8,7 @@ using namespace mlir;
 using namespace mlir::memsched;
 
 BodyLifetimes::BodyLifetimes(Operation *func, SizeModel sizes,
-                             bool pinAllocations) {
+                             bool pinAllocations, unsigned callDepth) {
   auto fail = [&](Operation *op, StringRef reason) {
     unsupportedOp = op;
     unsupportedReason = reason.str();
@@ -39,7 +39,8 @@ BodyLifetimes::BodyLifetimes(Operation *func, SizeModel sizes,
   for (Block &block : func->getRegion(0)) {
     reachable.push_back(reached.contains(&block));
     blocks.push_back(std::make_unique<BufferLifetimeAnalysis>(
-        func, &block, entry.getLiveIn(&block), sizes, pinAllocations));
+        func, &block, entry.getLiveIn(&block), sizes, pinAllocations,
+        callDepth));
     if (!blocks.back()->isSupported()) {
       fail(blocks.back()->getUnsupportedOp(),
            blocks.back()->getUnsupportedReason());

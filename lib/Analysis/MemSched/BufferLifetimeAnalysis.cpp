@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
+#include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/AliasRoots.h"
 #include "Analysis/MemSched/CallEffects.h"
 #include "Analysis/MemSched/Footprint.h"
@@ -138,6 +139,13 @@ private:
   LogicalResult computePeaks();
 
   FailureOr<uint64_t> nestedPeak(Operation *op, unsigned depth);
+  /// Memory of a callee with several blocks while it runs (the largest peak
+  /// of its reachable blocks), when nothing it allocates outlives the call.
+  FailureOr<uint64_t> severalBlocksCalleePeak(Operation *call,
+                                              FunctionOpInterface callee,
+                                              unsigned depth);
+  /// Whether some chain of calls from `from` reaches `target`.
+  static bool reachesByCalls(Operation *from, Operation *target);
   /// `call`: the call whose callee's body `b` is, if any.
   FailureOr<uint64_t> blockPeak(Block &b, unsigned depth,
                                 Operation *call = nullptr);
@@ -172,6 +180,8 @@ private:
   DenseMap<Operation *, ValueUses> uses;
   DenseMap<Operation *, std::optional<CalleeSummary>> callSummaries;
   DenseMap<Operation *, std::optional<ReturnSummary>> returnSummaries;
+  /// severalBlocksCalleePeak per callee.
+  DenseMap<Operation *, uint64_t> calleePeaks;
 
   struct Access {
     unsigned node;
@@ -1043,6 +1053,82 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
   return peak - std::min(peak, handedOverBytes);
 }
 
+FailureOr<uint64_t>
+LifetimeBuilder::severalBlocksCalleePeak(Operation *call,
+                                         FunctionOpInterface callee,
+                                         unsigned depth) {
+  if (auto it = calleePeaks.find(callee); it != calleePeaks.end())
+    return it->second;
+  StringRef name = cast<SymbolOpInterface>(*callee).getName();
+  // A callee that calls back into itself or into the analysed body: its
+  // memory is unbounded for all the analysis knows (and following it would
+  // not end).
+  if (reachesByCalls(callee, callee) || reachesByCalls(callee, a.rootOp))
+    return unsupported(call, "recursive call (through the callee @" + name +
+                                 ")");
+  // Its blocks as the body of a function of its own: the buffers allocated
+  // when each block starts do not depend on the path (else it is refused),
+  // so its memory on any path is at most the largest peak of a reachable
+  // block.
+  BodyLifetimes body(callee, a.sizes, /*pinAllocations=*/false, depth + 1);
+  if (!body.isSupported())
+    return unsupported(body.getUnsupportedOp(),
+                       "in the callee @" + name + ", whose memory while it "
+                           "runs its caller needs: " +
+                           body.getUnsupportedReason());
+  // Nothing it allocates may outlive the call: the caller counts no buffer
+  // for it. A block that leaves the callee (no successor) frees what is
+  // still allocated, its own buffers and those allocated when it starts;
+  // stack allocations go with the call.
+  auto outlives = [](Operation *allocOp, bool freed, uint64_t size) {
+    return !freed && size != 0 && !isa<memref::AllocaOp>(allocOp);
+  };
+  for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
+    const BufferLifetimeAnalysis &blk = body.getBlock(i);
+    if (!body.isReachable(i) || blk.getBlock()->getNumSuccessors() != 0)
+      continue;
+    Operation *leak = nullptr;
+    for (const BufferInfo &buf : blk.getBuffers())
+      if (!leak && outlives(buf.allocOp, buf.dealloc != nullptr, buf.size))
+        leak = buf.allocOp;
+    for (const LiveInInfo &in : blk.getLiveIn())
+      if (!leak && outlives(in.allocOp, in.deallocNode.has_value(), in.size))
+        leak = in.allocOp;
+    if (leak)
+      return unsupported(call,
+                         "the callee @" + name +
+                             " has several blocks and a buffer it allocates "
+                             "is still allocated when it returns (memsched "
+                             "follows returned buffers of callees with one "
+                             "block only): free it before the return, or "
+                             "inline the callee first (--inline)");
+  }
+  uint64_t peak = body.getPeakAsWritten();
+  calleePeaks[callee] = peak;
+  return peak;
+}
+
+bool LifetimeBuilder::reachesByCalls(Operation *from, Operation *target) {
+  DenseSet<Operation *> seen;
+  SmallVector<Operation *> worklist{from};
+  while (!worklist.empty()) {
+    Operation *fn = worklist.pop_back_val();
+    WalkResult walk = fn->walk([&](CallOpInterface call) {
+      Operation *callee = call.resolveCallable();
+      if (!callee)
+        return WalkResult::advance();
+      if (callee == target)
+        return WalkResult::interrupt();
+      if (seen.insert(callee).second)
+        worklist.push_back(callee);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
 FailureOr<uint64_t> LifetimeBuilder::nestedPeak(Operation *op, unsigned depth) {
   if (depth > 64)
     return unsupported(op, "nesting or call depth above 64");
@@ -1059,14 +1145,10 @@ FailureOr<uint64_t> LifetimeBuilder::nestedPeak(Operation *op, unsigned depth) {
     if (callee && !callee.isExternal()) {
       if (callee == a.rootOp)
         return unsupported(op, "recursive call");
-      if (callee->getRegion(0).getBlocks().size() != 1)
-        return unsupported(op, "the callee @" +
-                                   cast<SymbolOpInterface>(*callee).getName() +
-                                   " has several blocks: its memory while it "
-                                   "runs is not computed for its callers; "
-                                   "inline it first (--inline)");
       FailureOr<uint64_t> p =
-          blockPeak(callee->getRegion(0).front(), depth, op);
+          callee->getRegion(0).hasOneBlock()
+              ? blockPeak(callee->getRegion(0).front(), depth, op)
+              : severalBlocksCalleePeak(op, callee, depth);
       if (failed(p))
         return failure();
       peak = std::max(peak, *p);
@@ -1084,7 +1166,7 @@ LogicalResult LifetimeBuilder::computePeaks() {
       return unsupported(in.allocOp, "the bytes allocated add up to more "
                                      "than 2^64");
   for (NodeInfo &node : a.nodes) {
-    FailureOr<uint64_t> t = nestedPeak(node.op, 0);
+    FailureOr<uint64_t> t = nestedPeak(node.op, a.callDepth);
     if (failed(t))
       return failure();
     uint64_t all = total;
@@ -1224,9 +1306,10 @@ BufferLifetimeAnalysis::BufferLifetimeAnalysis(Operation *op, SizeModel sizes,
 BufferLifetimeAnalysis::BufferLifetimeAnalysis(Operation *op, Block *block,
                                                ArrayRef<LiveInBuffer> entry,
                                                SizeModel sizes,
-                                               bool pinAllocations)
+                                               bool pinAllocations,
+                                               unsigned callDepth)
     : rootOp(op), requestedBlock(block), sizes(sizes),
-      pinAllocations(pinAllocations) {
+      pinAllocations(pinAllocations), callDepth(callDepth) {
   for (const LiveInBuffer &buf : entry) {
     LiveInInfo info;
     static_cast<LiveInBuffer &>(info) = buf;
