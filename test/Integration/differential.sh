@@ -15,6 +15,9 @@ shift 6
 opts="count-alignment-padding${*:+ $*}"
 # DIFF_PASS=memsched-rematerialize checks that pass instead (its options,
 # e.g. bytes=N, among SCHEDULE_OPTIONS).
+# DIFF_PEAK=at-most accepts a measured peak below the certificate's (a body
+# of several blocks whose peaking path the run does not take, or that counts
+# a buffer on every path after a join).
 memsched-opt "$in" "--${DIFF_PASS:-memsched-schedule}=$opts" -o "$out.sched.mlir"
 libs="$runtime,$libdir/libmlir_c_runner_utils.so,$libdir/libmlir_runner_utils.so"
 for v in orig sched; do
@@ -32,7 +35,13 @@ if ! diff <(grep memsched-hash "$out.orig.out") <(grep memsched-hash "$out.sched
   echo "differential: outputs differ" >&2
   exit 1
 fi
-if [ -n "$cert" ] && [ "$cert" != "$(peak "$out.sched.out")" ]; then
+measured=$(peak "$out.sched.out")
+if [ -n "$cert" ] && [ "${DIFF_PEAK:-}" = at-most ]; then
+  if [ -z "$measured" ] || [ "$measured" -gt "$cert" ]; then
+    echo "differential: measured peak above the certificate" >&2
+    exit 1
+  fi
+elif [ -n "$cert" ] && [ "$cert" != "$measured" ]; then
   echo "differential: measured peak differs from the certificate" >&2
   exit 1
 fi

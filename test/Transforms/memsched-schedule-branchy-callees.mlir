@@ -114,8 +114,8 @@ func.func private @leaky_loop(%n: index) {
   %m = memref.alloc() : memref<16xf32>
   %c = arith.constant 0 : index
   %more = arith.cmpi slt, %c, %n : index
-  // expected-remark @-3 {{memsched-schedule: 'leaky_loop' left unchanged: the buffer of this allocation is allocated when ^bb1 is entered from ^bb1 but not allocated on another path into it}}
-  // expected-remark @-4 {{memsched-schedule: 'calls_leaky_loop' left unchanged: in the callee @leaky_loop, whose memory while it runs its caller needs: the buffer of this allocation is allocated when ^bb1 is entered from ^bb1 but not allocated on another path into it}}
+  // expected-remark @-3 {{memsched-schedule: 'leaky_loop' left unchanged: allocation that runs again in a loop of blocks while the buffer it allocated before may still be allocated}}
+  // expected-remark @-4 {{memsched-schedule: 'calls_leaky_loop' left unchanged: in the callee @leaky_loop, whose memory while it runs its caller needs: allocation that runs again in a loop of blocks while the buffer it allocated before may still be allocated}}
   cf.cond_br %more, ^loop, ^done
 ^done:
   return

@@ -20,18 +20,19 @@ func.func @unbounded(%n: index) {
 
 // -----
 
-// Tests that a body whose allocated buffers at a block's entry depend on the
-// path taken (%a is freed on one way into ^bb2 only) is left unchanged.
-// CHECK-LABEL: func.func @freed_on_one_path
+// Tests that a body where an allocation runs again in a loop of blocks while
+// the buffer it made before may still be allocated (%a is freed on the way
+// out of the loop only) is left unchanged.
+// CHECK-LABEL: func.func @realloc_in_loop
 // CHECK: cf.cond_br
-func.func @freed_on_one_path(%c: i1) {
-  // expected-remark @+1 {{memsched-schedule: 'freed_on_one_path' left unchanged: the buffer of this allocation is allocated when ^bb2 is entered from ^bb0 but not allocated on another path into it; memsched schedules blocks whose allocated buffers do not depend on the path taken: free it on every path into ^bb2 or on none}}
+func.func @realloc_in_loop(%c: i1) {
+  cf.br ^bb1
+^bb1:
+  // expected-remark @+1 {{memsched-schedule: 'realloc_in_loop' left unchanged: allocation that runs again in a loop of blocks while the buffer it allocated before may still be allocated: free the buffer (by a memref.dealloc at the top of a block) before the branch back to ^bb1}}
   %a = memref.alloc() : memref<16xf32>
   cf.cond_br %c, ^bb1, ^bb2
-^bb1:
-  memref.dealloc %a : memref<16xf32>
-  cf.br ^bb2
 ^bb2:
+  memref.dealloc %a : memref<16xf32>
   return
 }
 func.func @blocks() {

@@ -2,16 +2,21 @@
 //
 // For a function body with several blocks: which buffers allocated by the
 // body's top-level allocations are allocated when each block starts, by a
-// forward walk of the CFG (an allocation adds its buffer, a top-level
-// `memref.dealloc` of it removes it; a deallocation nested in a region is
-// conditional and, as everywhere in memsched, does not count as a free).
+// forward walk of the CFG to a fixed point (an allocation adds its buffer, a
+// top-level `memref.dealloc` of it removes it).
 //
-// The state at a block's entry must not depend on the path that reached it:
-// every predecessor hands over the same set of buffers. Then each block can
-// be scheduled on its own, with those buffers live from its start (until its
-// own deallocation of them, if any). Bodies where the state depends on the
-// path (a buffer freed on one branch only, an allocation in a loop of blocks
-// that is not freed before it runs again) are refused with a remark.
+// A block starts with every buffer some predecessor ends with: the union
+// over the paths, so each block can be scheduled on its own with those
+// buffers live from its start (until its own deallocation of them, if any),
+// and its peak bounds every path through it. A deallocation under an
+// `scf.if` (ownership-based deallocation) removes its buffer where its
+// condition is decided true: always (an expression of constants, xori, andi,
+// ori and select true for every value of its leaves), or on the edge of a
+// `cf.cond_br` whose condition decides it; elsewhere it may not run and the
+// buffer stays. Bodies are refused with a remark when an allocation in a
+// loop of blocks runs again while its earlier buffer may still be
+// allocated, when a deallocation frees a value that may be one of several
+// buffers, or frees a buffer no path has allocated.
 //
 //===----------------------------------------------------------------------===//
 

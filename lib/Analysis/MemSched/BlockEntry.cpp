@@ -4,6 +4,10 @@
 #include "Analysis/MemSched/AliasRoots.h"
 #include "Analysis/MemSched/OpClassification.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/RegionGraphTraits.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/BitVector.h"
@@ -15,6 +19,73 @@ using namespace mlir::memsched;
 
 static std::string blockName(unsigned number) {
   return "^bb" + std::to_string(number);
+}
+
+/// `scf.if %cond { memref.dealloc %v }` (no else, no results): the freed
+/// value and the condition.
+static std::optional<std::pair<Value, Value>> matchGuardedFree(Operation *op) {
+  auto ifOp = dyn_cast<scf::IfOp>(op);
+  if (!ifOp || ifOp->getNumResults() != 0 ||
+      !ifOp.getElseRegion().empty() || !ifOp.getThenRegion().hasOneBlock())
+    return std::nullopt;
+  Block &then = ifOp.getThenRegion().front();
+  if (then.getOperations().size() != 2)
+    return std::nullopt;
+  auto dealloc = dyn_cast<memref::DeallocOp>(then.front());
+  if (!dealloc)
+    return std::nullopt;
+  return std::make_pair(dealloc.getMemref(), ifOp.getCondition());
+}
+
+/// The value of the i1 `cond` given the values in `known`, when it is the
+/// same whatever the other values it is computed from: an expression of
+/// arith.constant, xori, andi, ori and select over at most 6 unknown
+/// leaves, evaluated on every assignment of the leaves.
+static std::optional<bool> decideCondition(Value cond,
+                                           const DenseMap<Value, bool> &known) {
+  constexpr unsigned kMaxLeaves = 6, kMaxOps = 64;
+  SmallVector<Value> leaves;
+  unsigned ops = 0;
+  // Leaves and constants first; an expression too large is undecided.
+  std::function<bool(Value)> collect = [&](Value v) {
+    if (known.count(v) || llvm::is_contained(leaves, v))
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (def && ++ops > kMaxOps)
+      return false;
+    if (def && isa<arith::ConstantOp>(def))
+      return true;
+    if (def && isa<arith::XOrIOp, arith::AndIOp, arith::OrIOp,
+                   arith::SelectOp>(def))
+      return llvm::all_of(def->getOperands(), collect);
+    leaves.push_back(v);
+    return leaves.size() <= kMaxLeaves;
+  };
+  if (!cond.getType().isInteger(1) || !collect(cond))
+    return std::nullopt;
+  std::function<bool(Value, unsigned)> eval = [&](Value v, unsigned mask) {
+    if (auto it = known.find(v); it != known.end())
+      return it->second;
+    if (const auto *leaf = llvm::find(leaves, v); leaf != leaves.end())
+      return ((mask >> (leaf - leaves.begin())) & 1) != 0;
+    Operation *def = v.getDefiningOp();
+    if (auto c = dyn_cast<arith::ConstantOp>(def))
+      return !cast<IntegerAttr>(c.getValue()).getValue().isZero();
+    if (auto x = dyn_cast<arith::XOrIOp>(def))
+      return eval(x.getLhs(), mask) != eval(x.getRhs(), mask);
+    if (auto a = dyn_cast<arith::AndIOp>(def))
+      return eval(a.getLhs(), mask) && eval(a.getRhs(), mask);
+    if (auto o = dyn_cast<arith::OrIOp>(def))
+      return eval(o.getLhs(), mask) || eval(o.getRhs(), mask);
+    auto sel = cast<arith::SelectOp>(def);
+    return eval(sel.getCondition(), mask) ? eval(sel.getTrueValue(), mask)
+                                          : eval(sel.getFalseValue(), mask);
+  };
+  bool first = eval(cond, 0);
+  for (unsigned mask = 1; mask < (1u << leaves.size()); ++mask)
+    if (eval(cond, mask) != first)
+      return std::nullopt;
+  return first;
 }
 
 BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
@@ -74,28 +145,9 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
               !addAlloc(&op, result, value.freshAlloc, true))
             return;
     }
-  // A buffer freed inside a region (e.g. under an scf.if) may or may not be
-  // allocated when the next block starts.
-  for (Block &b : body)
-    for (Operation &top : b) {
-      WalkResult walk = top.walk([&](Operation *nested) {
-        if (nested == &top)
-          return WalkResult::advance();
-        Value value = getDeallocatedValue(nested);
-        if (!value || llvm::none_of(roots.rootsOf(value), [&](unsigned r) {
-              return allocOfRoot.count(r) != 0;
-            }))
-          return WalkResult::advance();
-        unsupported(nested,
-                    "deallocation inside a region of a buffer allocated at "
-                    "the top of a body with several blocks: whether it is "
-                    "still allocated in the next blocks is not known; free "
-                    "it with a memref.dealloc at the top of a block");
-        return WalkResult::interrupt();
-      });
-      if (walk.wasInterrupted())
-        return;
-    }
+  // A deallocation nested in a region (e.g. the conditional free under an
+  // scf.if the deallocation pipeline emits) may or may not run: it leaves
+  // the buffer allocated here, as everywhere in memsched.
   DenseMap<Operation *, unsigned> freed;
   for (Block &b : body)
     for (Operation &op : b) {
@@ -118,69 +170,95 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
       }
       freed[&op] = allocOfRoot.lookup(rs.front());
     }
+  // Frees under an scf.if of one buffer: they count where the condition is
+  // known to hold, always or on the edge that leaves the block (a
+  // cf.cond_br on it or on a value it is computed from): the deallocation
+  // pipeline frees a buffer under the condition of the branch that no
+  // longer uses it.
+  DenseMap<Operation *, std::pair<unsigned, Value>> guarded;
+  for (Block &b : body)
+    for (Operation &op : b)
+      if (std::optional<std::pair<Value, Value>> g = matchGuardedFree(&op)) {
+        const AliasRoots::RootSet &rs = roots.rootsOf(g->first);
+        if (rs.size() == 1)
+          if (auto it = allocOfRoot.find(rs.front()); it != allocOfRoot.end())
+            guarded[&op] = {it->second, g->second};
+      }
 
-  // Forward walk in reverse post-order: a block's entry state is the exit
-  // state of its first visited predecessor; every other edge is checked
-  // against it afterwards.
-  DenseMap<Block *, llvm::BitVector> in, out;
+  // A buffer is allocated when a block starts if it is allocated at the end
+  // of some predecessor: the union over the paths, so the block's live-in
+  // buffers hold whatever any path brings (a buffer freed on one path only
+  // counts as allocated after the join). Iterated to the fixed point over
+  // loops of blocks in reverse post-order; the transfer only adds and
+  // removes the same bits each time, so it ends.
+  DenseMap<Block *, llvm::BitVector> in;
   llvm::ReversePostOrderTraversal<Block *> rpo(&body.front());
-  for (Block *b : rpo) {
-    llvm::BitVector state(allocs.size());
-    if (b != &body.front())
-      for (Block *pred : b->getPredecessors())
-        if (auto it = out.find(pred); it != out.end()) {
-          state = it->second;
-          break;
-        }
-    in[b] = state;
+  auto transfer = [&](Block *b, llvm::BitVector state, bool check,
+                      const DenseMap<Value, bool> &known) {
     for (Operation &op : *b) {
+      if (auto it = guarded.find(&op); it != guarded.end()) {
+        if (decideCondition(it->second.second, known) == true)
+          state.reset(it->second.first);
+        continue;
+      }
       if (auto it = allocIndex.find(&op); it != allocIndex.end()) {
         for (unsigned i : it->second) {
-          if (state.test(i)) {
+          if (check && state.test(i)) {
             unsupported(&op, "allocation that runs again in a loop of blocks "
-                             "while the buffer it allocated before is still "
-                             "allocated: free the buffer before the branch "
-                             "back to " +
+                             "while the buffer it allocated before may still "
+                             "be allocated: free the buffer (by a "
+                             "memref.dealloc at the top of a block) before "
+                             "the branch back to " +
                                  blockName(getBlockNumber(b)));
-            return;
+            return state;
           }
           state.set(i);
         }
         continue;
       }
       if (auto it = freed.find(&op); it != freed.end()) {
-        if (!state.test(it->second)) {
+        if (check && !state.test(it->second)) {
           unsupported(&op, "memref.dealloc of a buffer that is not "
-                           "allocated on some path to it (freed "
-                           "twice, or freed before its allocation)");
-          return;
+                           "allocated on any path to it (freed twice, or "
+                           "freed before its allocation)");
+          return state;
         }
         state.reset(it->second);
       }
     }
-    out[b] = std::move(state);
-  }
-  for (Block *b : rpo)
-    for (Block *succ : b->getSuccessors()) {
-      llvm::BitVector diff = out[b];
-      diff ^= in[succ];
-      if (diff.none())
+    return state;
+  };
+  // What leaving `from` for `to` tells: the condition of a cf.cond_br with
+  // two different destinations.
+  auto edgeKnowledge = [](Block *from, Block *to) {
+    DenseMap<Value, bool> known;
+    if (auto br = dyn_cast<cf::CondBranchOp>(from->getTerminator()))
+      if (br.getTrueDest() != br.getFalseDest())
+        known[br.getCondition()] = br.getTrueDest() == to;
+    return known;
+  };
+  const DenseMap<Value, bool> nothingKnown;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Block *b : rpo) {
+      llvm::BitVector state(allocs.size());
+      if (b != &body.front())
+        for (Block *pred : b->getPredecessors())
+          if (auto it = in.find(pred); it != in.end())
+            state |= transfer(pred, it->second, /*check=*/false,
+                              edgeKnowledge(pred, b));
+      auto inIt = in.find(b);
+      if (inIt != in.end() && inIt->second == state)
         continue;
-      unsigned i = diff.find_first();
-      bool allocatedOnThisEdge = out[b].test(i);
-      unsupported(
-          allocs[i].allocOp,
-          "the buffer of this allocation is " +
-              Twine(allocatedOnThisEdge ? "allocated" : "not allocated") +
-              " when " + blockName(getBlockNumber(succ)) +
-              " is entered from " + blockName(getBlockNumber(b)) + " but " +
-              (allocatedOnThisEdge ? "not allocated" : "allocated") +
-              " on another path into it; memsched schedules blocks whose "
-              "allocated buffers do not depend on the path taken: free it "
-              "on every path into " +
-              blockName(getBlockNumber(succ)) + " or on none");
-      return;
+      changed = true;
+      in[b] = std::move(state);
     }
+  }
+  for (Block *b : rpo) {
+    (void)transfer(b, in[b], /*check=*/true, nothingKnown);
+    if (unsupportedOp)
+      return;
+  }
   for (Block *b : rpo) {
     SmallVector<LiveInBuffer, 2> &list = liveIn[b];
     for (unsigned i : in[b].set_bits())
