@@ -423,6 +423,13 @@ MUTANTS = [
          "is kept",
      "        if (!op->isBeforeInBlock(producer))\n          return i;",
      "        (void)producer;"),
+    (BLA, "an exclusive group of live-in buffers counts its first member's "
+          "bytes, not its largest's",
+     "    if (!inserted && in.size > a.liveIn[it->second].size)",
+     "    if (false)"),
+    (BE, "live-in buffers that come in together are grouped as exclusive",
+     "          return w.test(i) && w.test(j);",
+     "          return false;"),
 ]
 
 def mutate(text, index):

@@ -13,21 +13,20 @@
 // Differential run (test/Integration/differential.sh): the upstream output
 // and its schedule lowered to LLVM under mlir-runner with the counting
 // allocator; peaks in bytes with count-alignment-padding.
-// RUN: env DIFF_PEAK=at-most %differential %t.memref.mlir diamond %t | FileCheck %s --check-prefix=EXEC
+// RUN: %differential %t.memref.mlir diamond %t | FileCheck %s --check-prefix=EXEC
 
 // ===== What memsched does today: the one place this case pins it. =====
 // Update these lines when support changes (and test/Pipelines/README.md).
 // The pipeline frees %tmp under `%c or not %c` in both arms (always) and
 // hands the arm's buffer to ^bb3, which frees it under an ownership flag
-// (not decided): ^bb3 starts with the buffers of both arms (4096 + 4096),
-// one of which a run holds, plus the 4x1024xf32 broadcast: 24576 bytes; a
-// run measures 4096 + 16384 = 20480.
-// REMARK: remark: memsched-schedule: peak 24576 -> 24576 bytes, lower bound 24576 bytes (optimal)
+// (not decided): ^bb3 starts with the buffer of one arm or the other, never
+// both (4096 bytes), plus the 4x1024xf32 broadcast: 20480 bytes.
+// REMARK: remark: memsched-schedule: peak 20480 -> 20480 bytes, lower bound 20480 bytes (optimal)
 // CERT-LABEL: func.func @diamond(
-// CERT-SAME: memsched.certificate = #memsched.certificate<peak = 24576, lower_bound = 24576,{{.*}} block = 3>
+// CERT-SAME: memsched.certificate = #memsched.certificate<peak = 20480, lower_bound = 20480,{{.*}} block = 3>
 // EXEC: orig-peak=20480
 // EXEC: sched-peak=20480
-// EXEC: certificate-peak=24576
+// EXEC: certificate-peak=20480
 // EXEC: differential: outputs identical
 // ===== End of expectations. =====
 

@@ -14,23 +14,23 @@
 // Differential run (test/Integration/differential.sh): the upstream output
 // and its schedule lowered to LLVM under mlir-runner with the counting
 // allocator; peaks in bytes with count-alignment-padding.
-// RUN: env DIFF_PEAK=at-most %differential %t.memref.mlir branchy %t | FileCheck %s --check-prefix=EXEC
+// RUN: %differential %t.memref.mlir branchy %t | FileCheck %s --check-prefix=EXEC
 
 // ===== What memsched does today: the one place this case pins it. =====
 // Update these lines when support changes (and test/Pipelines/README.md).
 // The pipeline frees the entry's two 256xf32 buffers under `%c` and
 // `not %c` right before `cf.cond_br %c`: each is freed on the way into the
 // arm that does not use it. The then-arm holds the product (live-in), the
-// exponential and its copy: 3 x 1024 = 3072 bytes. The join frees its
-// argument under an ownership flag (not decided), so it starts with both
-// arms' buffers (one of which a run holds) and adds the sum: 3072 bytes.
+// exponential and its copy: 3 x 1024 = 3072 bytes as bufferized; freeing
+// the product before the copy: 2048. The join starts with one arm's buffer
+// or the other's (never both) and adds the sum: 2048 bytes, as the entry.
 // The run takes the else-arm: 2048 bytes + 2 x 64 of padding.
-// REMARK: remark: memsched-schedule: peak 3072 -> 3072 bytes, lower bound 3072 bytes (optimal)
+// REMARK: remark: memsched-schedule: peak 3072 -> 2048 bytes, lower bound 2048 bytes (optimal)
 // CERT-LABEL: func.func @branchy(
-// CERT-SAME: memsched.certificate = #memsched.certificate<peak = 3072, lower_bound = 3072,
+// CERT-SAME: memsched.certificate = #memsched.certificate<peak = 2048, lower_bound = 2048,
 // EXEC: orig-peak=2176
 // EXEC: sched-peak=2176
-// EXEC: certificate-peak=3264
+// EXEC: certificate-peak=2176
 // EXEC: differential: outputs identical
 // ===== End of expectations. =====
 

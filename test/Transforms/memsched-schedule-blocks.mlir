@@ -325,3 +325,80 @@ func.func @freed_under_another_condition(%c: i1, %d: i1, %o: memref<1024xf32> {l
   memref.dealloc %z : memref<1024xf32>
   return
 }
+
+// -----
+
+// Tests that buffers no path brings together count once: ^bb3 starts with
+// %a (from ^bb1) or %b (from ^bb2), never both, 4096 bytes, and adds %y:
+// 8192 bytes (counting both arms' buffers would give 12288).
+// CHECK-LABEL: func.func @one_buffer_per_arm
+// REMARK: remark: memsched-schedule: peak 8192 -> 8192 bytes, lower bound 8192 bytes (optimal)
+func.func @one_buffer_per_arm(%c: i1, %o: memref<1024xf32> {llvm.noalias}) {
+  %cst = arith.constant 1.0 : f32
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  %a = memref.alloc() : memref<1024xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<1024xf32>)
+  cf.br ^bb3(%a : memref<1024xf32>)
+^bb2:
+  %b = memref.alloc() : memref<1024xf32>
+  linalg.fill ins(%cst : f32) outs(%b : memref<1024xf32>)
+  cf.br ^bb3(%b : memref<1024xf32>)
+^bb3(%m: memref<1024xf32>):
+  %y = memref.alloc() : memref<1024xf32>
+  linalg.add ins(%m, %m : memref<1024xf32>, memref<1024xf32>) outs(%y : memref<1024xf32>)
+  linalg.copy ins(%y : memref<1024xf32>) outs(%o : memref<1024xf32>)
+  memref.dealloc %y : memref<1024xf32>
+  return
+}
+
+// -----
+
+// Tests that buffers every path brings together each count: %a and %b come
+// into ^bb3 from both arms and live through it, with %y: 12288 bytes.
+// CHECK-LABEL: func.func @two_buffers_on_every_path
+// REMARK: remark: memsched-schedule: peak 12288 -> 12288 bytes, lower bound 12288 bytes (optimal)
+func.func @two_buffers_on_every_path(%c: i1, %o: memref<1024xf32> {llvm.noalias}) {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<1024xf32>
+  %b = memref.alloc() : memref<1024xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<1024xf32>)
+  linalg.fill ins(%cst : f32) outs(%b : memref<1024xf32>)
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  cf.br ^bb3
+^bb2:
+  cf.br ^bb3
+^bb3:
+  %y = memref.alloc() : memref<1024xf32>
+  linalg.add ins(%a, %b : memref<1024xf32>, memref<1024xf32>) outs(%y : memref<1024xf32>)
+  linalg.copy ins(%y : memref<1024xf32>) outs(%o : memref<1024xf32>)
+  memref.dealloc %y : memref<1024xf32>
+  return
+}
+
+// -----
+
+// Tests that an exclusive group counts its largest buffer: ^bb3 starts with
+// %y (4096 bytes, from ^bb1) or %z (8192 bytes, from ^bb2), never both;
+// with %w: 8192 + 4096 = 12288 bytes.
+// CHECK-LABEL: func.func @largest_of_the_arms
+// REMARK: remark: memsched-schedule: peak 12288 -> 12288 bytes, lower bound 12288 bytes (optimal)
+func.func @largest_of_the_arms(%c: i1, %o: memref<1024xf32> {llvm.noalias}) {
+  %cst = arith.constant 1.0 : f32
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  %y = memref.alloc() : memref<1024xf32>
+  linalg.fill ins(%cst : f32) outs(%y : memref<1024xf32>)
+  cf.br ^bb3
+^bb2:
+  %z = memref.alloc() : memref<2048xf32>
+  linalg.fill ins(%cst : f32) outs(%z : memref<2048xf32>)
+  cf.br ^bb3
+^bb3:
+  %w = memref.alloc() : memref<1024xf32>
+  linalg.fill ins(%cst : f32) outs(%w : memref<1024xf32>)
+  linalg.copy ins(%w : memref<1024xf32>) outs(%o : memref<1024xf32>)
+  memref.dealloc %w : memref<1024xf32>
+  return
+}

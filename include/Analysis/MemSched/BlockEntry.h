@@ -30,6 +30,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -46,6 +47,10 @@ struct LiveInBuffer {
   /// Size in bytes (an upper bound when `sizeIsBound`).
   uint64_t size = 0;
   bool sizeIsBound = false;
+  /// Buffers of one block's live-in list with the same group never come in
+  /// together: no predecessor ends with two of them (e.g. the buffers two
+  /// arms hand to their join). None: in no group.
+  std::optional<unsigned> exclusiveGroup;
 };
 
 class BlockEntryState {

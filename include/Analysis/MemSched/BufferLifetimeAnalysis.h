@@ -86,6 +86,11 @@ struct LiveInInfo : LiveInBuffer {
   /// Side-effect free ops of the block that use it but feed no node: they
   /// come before its deallocation.
   llvm::SmallVector<Operation *, 1> danglingUsers;
+  /// Live through the block like a larger live-in buffer it never comes in
+  /// with (LiveInBuffer::exclusiveGroup): that one's bytes count for both,
+  /// `size` is then 0 and `bufferSize` its own size.
+  std::optional<unsigned> countedWith;
+  uint64_t bufferSize = 0;
 };
 
 /// Lifetime analysis of the body block of a function-like op (or of any op

@@ -261,8 +261,30 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
   }
   for (Block *b : rpo) {
     SmallVector<LiveInBuffer, 2> &list = liveIn[b];
-    for (unsigned i : in[b].set_bits())
+    // What each way in brings, to find the buffers no way brings together;
+    // each joins the first group none of whose members comes in with it.
+    SmallVector<llvm::BitVector> ways;
+    if (b != &body.front())
+      for (Block *pred : b->getPredecessors())
+        if (auto it = in.find(pred); it != in.end())
+          ways.push_back(transfer(pred, it->second, /*check=*/false,
+                                  edgeKnowledge(pred, b)));
+    SmallVector<SmallVector<unsigned, 2>> groups;
+    for (unsigned i : in[b].set_bits()) {
+      auto together = [&](unsigned j) {
+        return llvm::any_of(ways, [&](const llvm::BitVector &w) {
+          return w.test(i) && w.test(j);
+        });
+      };
+      unsigned g = 0;
+      while (g < groups.size() && llvm::any_of(groups[g], together))
+        ++g;
+      if (g == groups.size())
+        groups.emplace_back();
+      groups[g].push_back(i);
       list.push_back(allocs[i]);
+      list.back().exclusiveGroup = g;
+    }
   }
 }
 

@@ -144,6 +144,9 @@ private:
   FailureOr<uint64_t> severalBlocksCalleePeak(Operation *call,
                                               FunctionOpInterface callee,
                                               unsigned depth);
+  /// LiveInInfo::countedWith for the live-in buffers of one exclusive group
+  /// that live through the block.
+  void countExclusiveLiveInsOnce();
   /// Whether some chain of calls from `from` reaches `target`.
   static bool reachesByCalls(Operation *from, Operation *target);
   /// `call`: the call whose callee's body `b` is, if any.
@@ -1092,7 +1095,8 @@ LifetimeBuilder::severalBlocksCalleePeak(Operation *call,
       if (!leak && outlives(buf.allocOp, buf.dealloc != nullptr, buf.size))
         leak = buf.allocOp;
     for (const LiveInInfo &in : blk.getLiveIn())
-      if (!leak && outlives(in.allocOp, in.deallocNode.has_value(), in.size))
+      if (!leak &&
+          outlives(in.allocOp, in.deallocNode.has_value(), in.bufferSize))
         leak = in.allocOp;
     if (leak)
       return unsupported(call,
@@ -1223,6 +1227,30 @@ LogicalResult LifetimeBuilder::computePeaks() {
   return success();
 }
 
+void LifetimeBuilder::countExclusiveLiveInsOnce() {
+  // Buffers that live through the block and never come in together: at
+  // any moment at most one of them is allocated, so the largest counts for
+  // all (a buffer freed in the block keeps its own bytes).
+  DenseMap<unsigned, unsigned> largest;
+  for (auto [i, in] : llvm::enumerate(a.liveIn)) {
+    in.bufferSize = in.size;
+    if (in.deallocNode || !in.exclusiveGroup)
+      continue;
+    auto [it, inserted] = largest.try_emplace(*in.exclusiveGroup, i);
+    if (!inserted && in.size > a.liveIn[it->second].size)
+      it->second = i;
+  }
+  for (auto [i, in] : llvm::enumerate(a.liveIn)) {
+    if (in.deallocNode || !in.exclusiveGroup)
+      continue;
+    unsigned keep = largest.lookup(*in.exclusiveGroup);
+    if (keep == i)
+      continue;
+    in.countedWith = keep;
+    in.size = 0;
+  }
+}
+
 void LifetimeBuilder::run() {
   Operation *op = a.rootOp;
   if (op->getNumRegions() != 1 || op->getRegion(0).empty()) {
@@ -1259,6 +1287,7 @@ void LifetimeBuilder::run() {
         return;
       }
   }
+  countExclusiveLiveInsOnce();
   if (failed(computePeaks()))
     return;
   if (a.pinAllocations)
@@ -1383,7 +1412,10 @@ void BufferLifetimeAnalysis::printLiveIn(raw_ostream &os) const {
   for (auto [i, in] : llvm::enumerate(liveIn)) {
     os << "  live-in#" << i << " " << in.allocOp->getName() << " "
        << in.value.getType() << " size="
-       << (in.sizeIsBound ? "<=" : "") << in.size;
+       << (in.sizeIsBound ? "<=" : "") << in.bufferSize;
+    if (in.countedWith)
+      os << " counted=0 (never with live-in#" << *in.countedWith
+         << ", whose bytes count)";
     if (in.deallocNode)
       os << " freed=" << describeNode(*in.deallocNode);
     else
