@@ -72,6 +72,21 @@ SegmentGraph buildSegment(const MemoryGraph &graph, NodeId begin, NodeId end);
 /// live-in and live-out swap. An order's reverse has the same peak there.
 SegmentGraph reverseSegment(const SegmentGraph &seg);
 
+/// One touch of a buffer of `size` bytes by the node that runs: a buffer not
+/// `started` is allocated by it (counted in `mem`, the memory while it runs,
+/// and in `live`, the bytes live after it, when `pending`); a started one
+/// that is not `pending` is freed after it.
+inline void touchBuffer(uint64_t size, bool started, bool pending,
+                        uint64_t &mem, uint64_t &live) {
+  if (!started) {
+    mem += size;
+    if (pending)
+      live += size;
+  } else if (!pending) {
+    live -= size;
+  }
+}
+
 /// Peak of a valid local `order` of `seg`; optionally the memory at each
 /// position and the bytes live between positions (before position q).
 uint64_t segmentPeak(const SegmentGraph &seg, const std::vector<LocalId> &order,

@@ -11,6 +11,7 @@
 #ifndef MEMSCHED_ANALYSIS_OPCLASSIFICATION_H
 #define MEMSCHED_ANALYSIS_OPCLASSIFICATION_H
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Operation.h"
 
 #include <optional>
@@ -53,6 +54,10 @@ struct ConditionalFree {
   SmallVector<Operation *, 4> pointerOps;
 };
 std::optional<ConditionalFree> matchConditionalFree(Operation *op);
+
+/// `scf.if %cond { memref.dealloc %v }` (no else branch, no results): the
+/// deallocation (whatever the condition).
+memref::DeallocOp matchGuardedFree(Operation *op);
 
 /// Whether nothing can observe `value`: no use, or only side-effect free
 /// users whose results are unobservable too. Cleanups erase such values, and

@@ -154,6 +154,8 @@ private:
   /// touch change, then the prefix and suffix maxima are rebuilt.
   void refreshWindow(size_t lo, size_t hi);
   void rebuildPeakSummaries();
+  /// firstPos[b] and lastPos[b] from the current positions.
+  void computeSpan(uint32_t b);
   /// (peak, positions at peak) after moving the node at i to j.
   std::pair<uint64_t, size_t> evaluateMove(size_t i, size_t j);
   void applyMove(size_t i, size_t j);
@@ -181,16 +183,19 @@ void LocalSearch::refresh() {
   curPeak = segmentPeak(seg, order, &memoryAt, &liveBefore);
   for (size_t q = 0; q < n; ++q)
     pos[order[q]] = q;
-  for (uint32_t b = 0; b < seg.numBuffers(); ++b) {
-    size_t lo = SIZE_MAX, hi = 0;
-    for (LocalId t : seg.touchers(b)) {
-      lo = std::min(lo, pos[t]);
-      hi = std::max(hi, pos[t]);
-    }
-    firstPos[b] = lo;
-    lastPos[b] = hi;
-  }
+  for (uint32_t b = 0; b < seg.numBuffers(); ++b)
+    computeSpan(b);
   rebuildPeakSummaries();
+}
+
+void LocalSearch::computeSpan(uint32_t b) {
+  size_t lo = SIZE_MAX, hi = 0;
+  for (LocalId t : seg.touchers(b)) {
+    lo = std::min(lo, pos[t]);
+    hi = std::max(hi, pos[t]);
+  }
+  firstPos[b] = lo;
+  lastPos[b] = hi;
 }
 
 void LocalSearch::refreshWindow(size_t lo, size_t hi) {
@@ -205,13 +210,7 @@ void LocalSearch::refreshWindow(size_t lo, size_t hi) {
       if (mark[b] == stamp)
         continue;
       mark[b] = stamp;
-      size_t first = SIZE_MAX, last = 0;
-      for (LocalId t : seg.touchers(b)) {
-        first = std::min(first, pos[t]);
-        last = std::max(last, pos[t]);
-      }
-      firstPos[b] = first;
-      lastPos[b] = last;
+      computeSpan(b);
     }
   // The bytes live before lo and after hi are those of the same executed
   // sets as before; inside, the same rule as segmentPeak.
@@ -223,13 +222,7 @@ void LocalSearch::refreshWindow(size_t lo, size_t hi) {
     for (uint32_t b : seg.bufs(v)) {
       bool started = seg.liveIn[b] || firstPos[b] < q;
       bool pending = seg.liveOut[b] || lastPos[b] > q;
-      if (!started) {
-        mem += seg.size[b];
-        if (pending)
-          cur += seg.size[b];
-      } else if (!pending) {
-        cur -= seg.size[b];
-      }
+      touchBuffer(seg.size[b], started, pending, mem, cur);
     }
     memoryAt[q] = mem;
   }
@@ -284,14 +277,8 @@ std::pair<uint64_t, size_t> LocalSearch::evaluateMove(size_t i, size_t j) {
     uint64_t mem = cur + seg.transient[u];
     for (uint32_t b : seg.bufs(u)) {
       bool pending = seg.liveOut[b] || --count[b] != 0 || lastPos[b] > hi;
-      if (!started[b]) {
-        started[b] = 1;
-        mem += seg.size[b];
-        if (pending)
-          cur += seg.size[b];
-      } else if (!pending) {
-        cur -= seg.size[b];
-      }
+      touchBuffer(seg.size[b], started[b], pending, mem, cur);
+      started[b] = 1;
     }
     if (mem > windowPeak) {
       windowPeak = mem;

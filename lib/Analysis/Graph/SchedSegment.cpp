@@ -278,13 +278,7 @@ uint64_t sched::segmentPeak(const SegmentGraph &seg,
       bool started = seg.liveIn[b] || remaining[b] != seg.touchers(b).size();
       --remaining[b];
       bool pending = seg.liveOut[b] || remaining[b] != 0;
-      if (!started) {
-        mem += seg.size[b];
-        if (pending)
-          cur += seg.size[b];
-      } else if (!pending) {
-        cur -= seg.size[b];
-      }
+      touchBuffer(seg.size[b], started, pending, mem, cur);
     }
     if (memoryAt)
       (*memoryAt)[q] = mem;

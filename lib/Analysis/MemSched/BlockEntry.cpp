@@ -21,22 +21,6 @@ static std::string blockName(unsigned number) {
   return "^bb" + std::to_string(number);
 }
 
-/// `scf.if %cond { memref.dealloc %v }` (no else, no results): the freed
-/// value and the condition.
-static std::optional<std::pair<Value, Value>> matchGuardedFree(Operation *op) {
-  auto ifOp = dyn_cast<scf::IfOp>(op);
-  if (!ifOp || ifOp->getNumResults() != 0 ||
-      !ifOp.getElseRegion().empty() || !ifOp.getThenRegion().hasOneBlock())
-    return std::nullopt;
-  Block &then = ifOp.getThenRegion().front();
-  if (then.getOperations().size() != 2)
-    return std::nullopt;
-  auto dealloc = dyn_cast<memref::DeallocOp>(then.front());
-  if (!dealloc)
-    return std::nullopt;
-  return std::make_pair(dealloc.getMemref(), ifOp.getCondition());
-}
-
 /// The value of the i1 `cond` given the values in `known`, when it is the
 /// same whatever the other values it is computed from: an expression of
 /// arith.constant, xori, andi, ori and select over at most 6 unknown
@@ -178,11 +162,11 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
   DenseMap<Operation *, std::pair<unsigned, Value>> guarded;
   for (Block &b : body)
     for (Operation &op : b)
-      if (std::optional<std::pair<Value, Value>> g = matchGuardedFree(&op)) {
-        const AliasRoots::RootSet &rs = roots.rootsOf(g->first);
+      if (memref::DeallocOp dealloc = matchGuardedFree(&op)) {
+        const AliasRoots::RootSet &rs = roots.rootsOf(dealloc.getMemref());
         if (rs.size() == 1)
           if (auto it = allocOfRoot.find(rs.front()); it != allocOfRoot.end())
-            guarded[&op] = {it->second, g->second};
+            guarded[&op] = {it->second, cast<scf::IfOp>(op).getCondition()};
       }
 
   // A buffer is allocated when a block starts if it is allocated at the end

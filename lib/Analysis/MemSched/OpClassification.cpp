@@ -61,18 +61,23 @@ Value mlir::memsched::getDeallocatedValue(Operation *op) {
   return freed;
 }
 
-std::optional<ConditionalFree>
-mlir::memsched::matchConditionalFree(Operation *op) {
+memref::DeallocOp mlir::memsched::matchGuardedFree(Operation *op) {
   auto ifOp = dyn_cast<scf::IfOp>(op);
   if (!ifOp || ifOp->getNumResults() != 0 ||
       !ifOp.getElseRegion().empty() || !ifOp.getThenRegion().hasOneBlock())
-    return std::nullopt;
+    return nullptr;
   Block &then = ifOp.getThenRegion().front();
   if (then.getOperations().size() != 2)
-    return std::nullopt;
-  auto dealloc = dyn_cast<memref::DeallocOp>(then.front());
+    return nullptr;
+  return dyn_cast<memref::DeallocOp>(then.front());
+}
+
+std::optional<ConditionalFree>
+mlir::memsched::matchConditionalFree(Operation *op) {
+  memref::DeallocOp dealloc = matchGuardedFree(op);
   if (!dealloc)
     return std::nullopt;
+  auto ifOp = cast<scf::IfOp>(op);
   ConditionalFree result;
   result.freed = dealloc.getMemref();
   result.freedSource = result.freed;
