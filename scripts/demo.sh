@@ -108,6 +108,26 @@ blocks() {
   grep -o '#memsched.certificate<[^>]*>' "$OUT/cf-if-branches.scheduled.mlir"
   echo "(block = K: the block whose bound is the certificate's; ops never cross blocks)"
   echo
+  echo "=== control flow on tensors: ownership-based frees under the branch conditions"
+  "$OPT" "$MEMSCHED_ROOT/test/Pipelines/cf-tensor-branches.mlir" \
+    --one-shot-bufferize="bufferize-function-boundaries" \
+    --buffer-deallocation-pipeline --convert-bufferization-to-memref |
+    "$OPT" --memsched-schedule=remarks --memsched-verify \
+      --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 |
+    sed -n 's/.*remark: //p'
+  echo "(a free under scf.if %c counts on the edge of cf.cond_br %c that decides it)"
+  echo
+  echo "=== a caller of a branchy callee (--buffer-results-to-out-params, --convert-scf-to-cf)"
+  "$OPT" "$MEMSCHED_ROOT/test/Pipelines/cf-callee-branches.mlir" \
+    --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
+    --buffer-results-to-out-params="modify-public-functions hoist-static-allocs" \
+    --buffer-deallocation-pipeline --convert-bufferization-to-memref \
+    --convert-scf-to-cf |
+    "$OPT" --memsched-schedule=remarks --memsched-verify \
+      --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 |
+    sed -n 's/.*remark: //p'
+  echo "(the call counts the callee's largest block peak while it runs)"
+  echo
 }
 
 # Two memory pools: host (default space) and device (memory space 1). Each
