@@ -277,10 +277,10 @@ MUTANTS = [
      "                            \"that region\");",
      "    continue;"),
     (BLA, "a callee's peak is not part of the call's transient bytes",
-     "          blockPeak(callee->getRegion(0).front(), depth, op);\n"
+     "              : severalBlocksCalleePeak(op, callee, depth);\n"
      "      if (failed(p))\n        return failure();\n"
      "      peak = std::max(peak, *p);",
-     "          blockPeak(callee->getRegion(0).front(), depth, op);\n"
+     "              : severalBlocksCalleePeak(op, callee, depth);\n"
      "      if (failed(p))\n        return failure();"),
     (BLA, "unobservable allocations counted",
      "    info.size = !byNode && isUnobservable(value) ? 0 : *size;",
