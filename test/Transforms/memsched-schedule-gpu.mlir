@@ -155,3 +155,50 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests that workgroup buffers a gpu.launch body allocates and never frees
+// end with the kernel: the launch's transient bytes in the workgroup space
+// (2 x 256 bytes), and the function is scheduled.
+// LIFE-LABEL: memsched lifetimes: @promoted_tiles
+// LIFE: space=#gpu.address_space<workgroup> peak-as-written=512
+// LIFE: node gpu.launch#0 transient=512
+// CHECK-LABEL: func.func @promoted_tiles
+// CHECK-SAME: memsched.certificate
+func.func @promoted_tiles(%x: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %ta = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+    %tb = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %x[%tx] : memref<64xf32>
+    memref.store %v, %ta[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    %w = memref.load %ta[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %w, %tb[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Tests that a workgroup buffer allocated in a loop inside a gpu.launch body
+// and never freed still leaves the function unchanged: each iteration would
+// allocate another.
+func.func @tile_per_iteration(%x: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    scf.for %i = %c0 to %c4 step %c1 {
+      // expected-remark @+1 {{memsched-schedule: 'tile_per_iteration' left unchanged: allocation in a nested region is not freed in that region}}
+      %t = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+      %v = memref.load %x[%tx] : memref<64xf32>
+      memref.store %v, %t[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    }
+    gpu.terminator
+  }
+  return
+}

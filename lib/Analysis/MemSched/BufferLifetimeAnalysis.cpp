@@ -27,6 +27,7 @@
 #include "Analysis/MemSched/ProducerWalk.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -1024,6 +1025,15 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
       return unsupported(&op, "memref.alloca in a region without its own "
                               "allocation scope outlives the region");
     }
+    // Workgroup and private buffers allocated in a gpu.launch body (what
+    // promotion to shared memory emits) end with the kernel: the body runs
+    // once per launch, and they are counted until its end.
+    if (isa<gpu::LaunchOp>(b.getParentOp()))
+      if (auto type = dyn_cast<BaseMemRefType>(op.getResult(0).getType()))
+        if (auto space =
+                dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+          if (space.getValue() != gpu::AddressSpace::Global)
+            continue;
     if (call) {
       // The remark belongs on the call, where the user can act.
       auto callee = cast<SymbolOpInterface>(b.getParentOp());
