@@ -141,10 +141,6 @@ MemoryGraph mutate(const MemoryGraph &g, uint64_t seed) {
 }
 
 
-std::string traceName(GraphFamily family, unsigned nodes, uint64_t seed) {
-  return std::string("family=") + familyName(family) +
-         " nodes=" + std::to_string(nodes) + " seed=" + std::to_string(seed);
-}
 
 //===----------------------------------------------------------------------===//
 // Random graphs against exhaustive search
@@ -173,7 +169,7 @@ TEST(LowerBound, NeverAboveOptimumAndTightOnRandomGraphs) {
     for (unsigned i = 0; i < perFamily; ++i) {
       unsigned nodes = 2 + i % 15;
       uint64_t seed = 1000 + i;
-      SCOPED_TRACE(traceName(family, nodes, seed));
+      SCOPED_TRACE(graphCaseName(family, nodes, seed));
       MemoryGraph g = generateGraph(family, nodes, seed);
       uint64_t optimum = bruteForceMinPeak(g);
       uint64_t cutsOnly = 0;
@@ -216,7 +212,7 @@ TEST(LowerBound, SoundWithLiveInOutVariations) {
     for (unsigned i = 0; i < 250; ++i) {
       unsigned nodes = 1 + i % 14;
       uint64_t seed = 5000 + i;
-      SCOPED_TRACE(traceName(family, nodes, seed));
+      SCOPED_TRACE(graphCaseName(family, nodes, seed));
       MemoryGraph g = mutate(generateGraph(family, nodes, seed), seed);
       uint64_t optimum = bruteForceMinPeak(g);
       LowerBound lb = computeLowerBound(g);
@@ -239,7 +235,7 @@ TEST(LowerBound, NodeCutIsTheExhaustiveMinimum) {
     for (unsigned i = 0; i < 60; ++i) {
       unsigned nodes = 2 + i % 11;
       uint64_t seed = 9000 + i;
-      SCOPED_TRACE(traceName(family, nodes, seed));
+      SCOPED_TRACE(graphCaseName(family, nodes, seed));
       MemoryGraph g = generateGraph(family, nodes, seed);
       if (i % 2)
         g = mutate(g, seed);
@@ -276,7 +272,7 @@ TEST(LowerBound, WithoutWindowEqualsLargestNodeCut) {
     for (unsigned i = 0; i < 120; ++i) {
       unsigned nodes = 2 + i % 13;
       uint64_t seed = 12000 + i;
-      SCOPED_TRACE(traceName(family, nodes, seed));
+      SCOPED_TRACE(graphCaseName(family, nodes, seed));
       MemoryGraph g = generateGraph(family, nodes, seed);
       if (i % 3 == 0)
         g = mutate(g, seed);
@@ -303,7 +299,7 @@ TEST(LowerBound, WitnessEstimatesKeepTheLargestNodeCut) {
     for (unsigned i = 0; i < 12; ++i) {
       unsigned nodes = 30 + i * 53;
       uint64_t seed = 50000 + i;
-      SCOPED_TRACE(traceName(family, nodes, seed));
+      SCOPED_TRACE(graphCaseName(family, nodes, seed));
       MemoryGraph g = generateGraph(family, nodes, seed);
       if (i % 3 == 0)
         g = mutate(g, seed);
@@ -349,7 +345,7 @@ TEST(LowerBound, NodeCutSolverAndOrderAroundTheWitness) {
     for (unsigned i = 0; i < 60; ++i) {
       unsigned nodes = 2 + i % 13;
       uint64_t seed = 55000 + i;
-      SCOPED_TRACE(traceName(family, nodes, seed));
+      SCOPED_TRACE(graphCaseName(family, nodes, seed));
       MemoryGraph g = generateGraph(family, nodes, seed);
       if (i % 2)
         g = mutate(g, seed);
@@ -413,7 +409,7 @@ TEST(LowerBound, ImprovedOrderIsValidAndBeatsTheGivenOrders) {
     for (unsigned i = 0; i < 6; ++i) {
       unsigned nodes = 200 + 300 * i;
       uint64_t seed = 60000 + i;
-      SCOPED_TRACE(traceName(family, nodes, seed));
+      SCOPED_TRACE(graphCaseName(family, nodes, seed));
       MemoryGraph g = generateGraph(family, nodes, seed);
       std::vector<std::vector<NodeId>> peers = sched::allPeerOrders(g);
       LowerBoundOptions options;
@@ -438,7 +434,7 @@ TEST(LowerBound, WitnessesHold) {
     for (unsigned i = 0; i < 150; ++i) {
       unsigned nodes = 3 + i % 12;
       uint64_t seed = 15000 + i;
-      SCOPED_TRACE(traceName(family, nodes, seed));
+      SCOPED_TRACE(graphCaseName(family, nodes, seed));
       MemoryGraph g = generateGraph(family, nodes, seed);
       std::vector<NodeId> best;
       uint64_t optimum = bruteForceMinPeak(g, &best);
@@ -480,7 +476,7 @@ TEST(LowerBound, OrderHintAndAlgorithmsKeepSoundness) {
     for (unsigned i = 0; i < 100; ++i) {
       unsigned nodes = 4 + i % 12;
       uint64_t seed = 20000 + i;
-      SCOPED_TRACE(traceName(family, nodes, seed));
+      SCOPED_TRACE(graphCaseName(family, nodes, seed));
       MemoryGraph g = generateGraph(family, nodes, seed);
       std::vector<NodeId> best;
       uint64_t optimum = bruteForceMinPeak(g, &best);
@@ -720,7 +716,7 @@ TEST(EndsBound, ExhaustiveSearchIsTheOptimumAndPartialIsSound) {
     for (unsigned i = 0; i < 80; ++i) {
       unsigned nodes = 1 + i % 12;
       uint64_t seed = 30000 + i;
-      SCOPED_TRACE(traceName(family, nodes, seed));
+      SCOPED_TRACE(graphCaseName(family, nodes, seed));
       MemoryGraph g = generateGraph(family, nodes, seed);
       if (i % 2)
         g = mutate(g, seed);

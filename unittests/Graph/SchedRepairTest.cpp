@@ -22,16 +22,6 @@
 using namespace memsched;
 using namespace memsched::sched;
 
-namespace {
-
-std::string caseName(GraphFamily f, unsigned nodes, uint64_t seed) {
-  return std::string(familyName(f)) + " nodes " + std::to_string(nodes) +
-         " seed " + std::to_string(seed);
-}
-
-
-} // namespace
-
 /// From random valid orders of small graphs of every family: the result is
 /// valid, no worse than its input, no better than the exhaustive optimum,
 /// and equal to it whenever the repair claims a proof.
@@ -41,7 +31,7 @@ TEST(SchedRepair, SoundAgainstBruteForce) {
     for (uint64_t i = 0; i < 250; ++i) {
       unsigned nodes = 2 + i % 13;
       uint64_t seed = 70000 + i;
-      SCOPED_TRACE(caseName(family, nodes, seed));
+      SCOPED_TRACE(graphCaseName(family, nodes, seed));
       MemoryGraph g = generateGraph(family, nodes, seed);
       std::vector<NodeId> start = randomOrder(g, seed);
       uint64_t startPeak = evaluatePeak(g, start);
@@ -97,7 +87,7 @@ TEST(SchedRepair, ClosesTheGapOnGeneratedGraphs) {
   };
   for (Case c : {Case{GraphFamily::Random, 200}, Case{GraphFamily::Random, 300},
                  Case{GraphFamily::InPlace, 200}}) {
-    SCOPED_TRACE(caseName(c.family, c.nodes, 1));
+    SCOPED_TRACE(graphCaseName(c.family, c.nodes, 1));
     MemoryGraph g = generateGraph(c.family, c.nodes, 1);
     uint64_t bound = computeLowerBound(g).value;
     ScheduleOptions options;

@@ -41,8 +41,7 @@ MemoryGraph caseGraph(GraphFamily f, unsigned nodes, uint64_t i,
 }
 
 std::string caseName(GraphFamily f, unsigned nodes, uint64_t i) {
-  return std::string(familyName(f)) + " nodes " + std::to_string(nodes) +
-         " seed " + std::to_string(seedOf(i));
+  return graphCaseName(f, nodes, seedOf(i));
 }
 
 /// Checks what every result must satisfy.

@@ -3,11 +3,20 @@
 #ifndef MEMSCHED_UNITTESTS_TESTGRAPHS_H
 #define MEMSCHED_UNITTESTS_TESTGRAPHS_H
 
+#include "Analysis/Graph/GraphGenerators.h"
 #include "Analysis/Graph/MemoryGraph.h"
 
+#include <string>
 #include <vector>
 
 namespace memsched {
+
+/// How a generated case is named in failure traces.
+inline std::string graphCaseName(GraphFamily family, unsigned nodes,
+                                 uint64_t seed) {
+  return std::string(familyName(family)) + " nodes " +
+         std::to_string(nodes) + " seed " + std::to_string(seed);
+}
 
 /// a -> {b, c} -> d, each node writing its own buffer (10, 20, 30 bytes; d's
 /// 5-byte output is live-out); b and c read a, d reads b and c.

@@ -148,8 +148,8 @@ private:
   /// LiveInInfo::countedWith for the live-in buffers of one exclusive group
   /// that live through the block.
   void countExclusiveLiveInsOnce();
-  /// Whether some chain of calls from `from` reaches `target`.
-  static bool reachesByCalls(Operation *from, Operation *target);
+  /// Whether some chain of calls from `from` reaches one of `targets`.
+  static bool reachesByCalls(Operation *from, ArrayRef<Operation *> targets);
   /// `call`: the call whose callee's body `b` is, if any.
   FailureOr<uint64_t> blockPeak(Block &b, unsigned depth,
                                 Operation *call = nullptr);
@@ -1076,13 +1076,12 @@ LifetimeBuilder::severalBlocksCalleePeak(Operation *call,
   // A callee that calls back into itself or into the analysed body: its
   // memory is unbounded for all the analysis knows (and following it would
   // not end).
-  if (reachesByCalls(callee, callee) || reachesByCalls(callee, a.rootOp))
+  if (reachesByCalls(callee, {callee.getOperation(), a.rootOp}))
     return unsupported(call, "recursive call (through the callee @" + name +
                                  ")");
-  // Its blocks as the body of a function of its own: the buffers allocated
-  // when each block starts do not depend on the path (else it is refused),
-  // so its memory on any path is at most the largest peak of a reachable
-  // block.
+  // Its blocks as the body of a function of its own: each block starts with
+  // what any path into it brings (BlockEntryState), so its memory on any
+  // path is at most the largest peak of a reachable block.
   BodyLifetimes body(callee, a.sizes, /*pinAllocations=*/false, depth + 1);
   if (!body.isSupported())
     return unsupported(body.getUnsupportedOp(),
@@ -1122,7 +1121,8 @@ LifetimeBuilder::severalBlocksCalleePeak(Operation *call,
   return peak;
 }
 
-bool LifetimeBuilder::reachesByCalls(Operation *from, Operation *target) {
+bool LifetimeBuilder::reachesByCalls(Operation *from,
+                                     ArrayRef<Operation *> targets) {
   DenseSet<Operation *> seen;
   SmallVector<Operation *> worklist{from};
   while (!worklist.empty()) {
@@ -1131,7 +1131,7 @@ bool LifetimeBuilder::reachesByCalls(Operation *from, Operation *target) {
       Operation *callee = call.resolveCallable();
       if (!callee)
         return WalkResult::advance();
-      if (callee == target)
+      if (llvm::is_contained(targets, callee))
         return WalkResult::interrupt();
       if (seen.insert(callee).second)
         worklist.push_back(callee);
