@@ -146,6 +146,18 @@ spaces() {
   done
   echo "(the bound of each space holds for every order; no order reaches both at once here)"
   echo
+  local gpu="$MEMSCHED_ROOT/test/Pipelines/gpu-alloc-async.mlir"
+  echo "=== asynchronous GPU host code (--gpu-kernel-outlining --gpu-async-region): device memory"
+  "$OPT" "$gpu" --gpu-kernel-outlining --gpu-async-region |
+    "$OPT" --memsched-schedule=remarks --memsched-verify \
+      --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 |
+    sed -n 's/.*remark: memsched-schedule: //p' | tr ';' '\n' | sed 's/^ */  /'
+  echo "scheduled before --gpu-async-region:"
+  "$OPT" "$gpu" --gpu-kernel-outlining --memsched-schedule --gpu-async-region |
+    "$OPT" --memsched-verify -o - | grep -o 'spaces = \[[^]]*\]'
+  echo "(the device runs gpu.alloc/dealloc async in token order, which memsched keeps: schedule"
+  echo " before --gpu-async-region and the chain follows the order; docs/user-guide.md)"
+  echo
 }
 
 # When no order fits: recompute. The CNN training step at 0.9x its

@@ -75,6 +75,7 @@ SR = "lib/Analysis/Graph/SchedRepair.cpp"
 RM = "lib/Analysis/Graph/Remat.cpp"
 SS = "lib/Analysis/Graph/SchedSegment.cpp"
 RR = "lib/Transforms/MemSched/RematRewrite.cpp"
+MSP = "lib/Analysis/MemSched/MemorySpaces.cpp"
 
 # (file, fault, search, replace). The search text must occur exactly once.
 MUTANTS = [
@@ -362,7 +363,7 @@ MUTANTS = [
      "  return peak - std::min(peak, handedOverBytes);",
      "  return peak;"),
     (BLA, "a call's fresh buffers are not counted in the peak as written",
-     "    if (auto it = callAllocs.find(&op); it != callAllocs.end())\n"
+     "    if (auto it = nodeAllocs.find(&op); it != nodeAllocs.end())\n"
      "      for (unsigned b : it->second)\n"
      "        current += a.buffers[b].size;",
      "    (void)0;"),
@@ -389,7 +390,7 @@ MUTANTS = [
      "      if (false) {"),
     # --- Memory spaces and kernel launches ----------------------------------
     (AS, "counting one memory space counts every space",
-     "  return !sizes.memorySpace || type.getMemorySpace() == *sizes.memorySpace;",
+     "  return !sizes.memorySpace || getMemoryPool(allocOp) == *sizes.memorySpace;",
      "  return true;"),
     (MS, "an order that raises another memory space's peak is taken",
      "      raises |= peak > block.getPeakAsWritten();",
@@ -400,9 +401,10 @@ MUTANTS = [
     (CE, "a kernel that allocates is summarised like one that does not",
      "  if (allocates.wasInterrupted())\n    return std::nullopt;",
      "  (void)allocates;"),
-    (CE, "an asynchronous kernel launch is summarised like a synchronous one",
-     "  if (!launch || launch.getAsyncToken())",
-     "  if (!launch)"),
+    (BLA, "a synchronous gpu.wait takes none of the accesses of the work it "
+          "waits for",
+     "          addAccess(v, write, /*exact=*/false);",
+     "          (void)write;"),
     # --- Orders and recomputation built on the analysis ---------------------
     (SR, "the repair claims an optimal order when a cut reaches the node's "
          "own memory instead of the peak",
@@ -430,6 +432,17 @@ MUTANTS = [
     (BE, "live-in buffers that come in together are grouped as exclusive",
      "          return w.test(i) && w.test(j);",
      "          return false;"),
+    (BLA, "an allocation counted before a device free may move after it",
+     "        asyncEdges.push_back({first, r.node});",
+     "        (void)first;"),
+    (BLA, "a host allocation counted after a device free may move above the "
+          "gpu.wait for that free",
+     "        asyncEdges.push_back({*wait, t});",
+     "        (void)t;"),
+    (MSP, "gpu.alloc of a memref in the default space counts in the default "
+          "space",
+     "  if (!space && isa<gpu::AllocOp>(allocOp))",
+     "  if (false)"),
 ]
 
 def mutate(text, index):

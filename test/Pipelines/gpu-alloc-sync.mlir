@@ -17,9 +17,10 @@
 
 // ===== What memsched does today: the one place this case pins it. =====
 // Update these lines when support changes (and test/Pipelines/README.md).
-// REMARK: remark: memsched-schedule: peak 12288 -> 8192 bytes, lower bound 8192 bytes (optimal)
+// REMARK: remark: memsched-schedule: peak 12288 -> 8192 bytes, lower bound 8192 bytes (optimal); memory space #gpu.address_space<global>: 12288 -> 8192 bytes, lower bound 8192 bytes
 // CERT-LABEL: func.func @host(
 // CERT-SAME: memsched.certificate = #memsched.certificate<peak = 8192, lower_bound = 8192{{[,>]}}
+// CERT-SAME: spaces = [#memsched.space<memory_space = #gpu.address_space<global>, peak = 8192, lower_bound = 8192>]
 // ===== End of expectations. =====
 
 func.func @host(%in: memref<1024xf32>, %out: memref<1024xf32>) {

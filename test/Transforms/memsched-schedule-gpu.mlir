@@ -4,27 +4,6 @@
 
 // GPU host code: gpu.alloc / gpu.dealloc.
 
-// Tests that asynchronous allocations are refused: the work of
-// independent token chains may run in any order the tokens allow (here
-// %a's and %b's chains), so the order of the block says nothing about
-// which device buffers are live together.
-func.func @two_chains(%in: memref<1024xf32>, %o1: memref<1024xf32>, %o2: memref<1024xf32>) {
-  %t0 = gpu.wait async
-  // expected-remark @+1 {{memsched-schedule: 'two_chains' left unchanged: gpu.alloc allocates a buffer memsched cannot size or move (it also returns 1 other result(s), e.g. the token of asynchronous work, which runs in the order its tokens allow, not in the block's); allocate with an op that returns only the memref, e.g. memref.alloc or gpu.alloc without async}}
-  %a, %ta = gpu.alloc async [%t0] () : memref<1024xf32>
-  %b, %tb = gpu.alloc async [%t0] () : memref<1024xf32>
-  %t1 = gpu.memcpy async [%ta] %a, %in : memref<1024xf32>, memref<1024xf32>
-  %t2 = gpu.memcpy async [%t1] %o1, %a : memref<1024xf32>, memref<1024xf32>
-  %t3 = gpu.dealloc async [%t2] %a : memref<1024xf32>
-  %t4 = gpu.memcpy async [%tb] %b, %in : memref<1024xf32>, memref<1024xf32>
-  %t5 = gpu.memcpy async [%t4] %o2, %b : memref<1024xf32>, memref<1024xf32>
-  %t6 = gpu.dealloc async [%t5] %b : memref<1024xf32>
-  gpu.wait [%t3, %t6]
-  return
-}
-
-// -----
-
 // Tests synchronous device allocations: the second buffer's work moves
 // after the first's free (8192 -> 4096 bytes).
 // CHECK-LABEL: func.func @sync_branches
@@ -95,10 +74,10 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Tests the launches that stay barriers: a kernel that allocates (memory
-// memsched does not count) and an asynchronous launch (it runs in the order
-// of its tokens, not the block's). Nothing crosses them: the peak stays at
-// 8192 bytes and the order as written.
+// Tests the ops that stay barriers: a launch of a kernel that allocates
+// (memory memsched does not count) and a gpu.wait for work of unknown
+// origin (a token the caller passes). Nothing crosses them: the peak stays
+// at 8192 bytes and the order as written.
 // CHECK-LABEL: func.func @barrier_launches
 // CHECK-SAME: #memsched.certificate<peak = 8192, lower_bound = 8192
 // CHECK-NEXT: arith.constant
@@ -108,9 +87,8 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: gpu.memcpy
 // CHECK-NEXT: gpu.memcpy
 // CHECK-NEXT: gpu.launch_func @kernels::@scratch
-// CHECK-NEXT: gpu.wait async
-// CHECK-NEXT: gpu.launch_func async
-// CHECK-NEXT: gpu.wait [
+// CHECK-NEXT: gpu.wait [%arg3]
+// CHECK-NEXT: gpu.launch_func @kernels::@copy
 // CHECK-NEXT: gpu.dealloc
 // CHECK-NEXT: gpu.dealloc
 // The kernel launches with known effects are not barriers; these are.
@@ -119,7 +97,7 @@ module attributes {gpu.container_module} {
 // LIFE-LABEL: memsched lifetimes: @barrier_launches
 // LIFE: node gpu.launch_func#2 barrier
 // LIFE-NEXT: node gpu.wait#3 barrier
-// LIFE-NEXT: node gpu.launch_func#4 barrier
+// LIFE-NOT: barrier
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @scratch(%src: memref<1024xf32>, %dst: memref<1024xf32>) kernel {
@@ -139,7 +117,7 @@ module attributes {gpu.container_module} {
       gpu.return
     }
   }
-  func.func @barrier_launches(%in: memref<1024xf32> {llvm.noalias}, %o1: memref<1024xf32> {llvm.noalias}, %o2: memref<1024xf32> {llvm.noalias}) {
+  func.func @barrier_launches(%in: memref<1024xf32> {llvm.noalias}, %o1: memref<1024xf32> {llvm.noalias}, %o2: memref<1024xf32> {llvm.noalias}, %pending: !gpu.async.token) {
     %c1 = arith.constant 1 : index
     %c1024 = arith.constant 1024 : index
     %a = gpu.alloc () : memref<1024xf32>
@@ -147,9 +125,8 @@ module attributes {gpu.container_module} {
     gpu.memcpy %a, %in : memref<1024xf32>, memref<1024xf32>
     gpu.memcpy %b, %in : memref<1024xf32>, memref<1024xf32>
     gpu.launch_func @kernels::@scratch blocks in (%c1, %c1, %c1) threads in (%c1024, %c1, %c1) args(%a : memref<1024xf32>, %o1 : memref<1024xf32>)
-    %t0 = gpu.wait async
-    %t1 = gpu.launch_func async [%t0] @kernels::@copy blocks in (%c1, %c1, %c1) threads in (%c1024, %c1, %c1) args(%b : memref<1024xf32>, %o2 : memref<1024xf32>)
-    gpu.wait [%t1]
+    gpu.wait [%pending]
+    gpu.launch_func @kernels::@copy blocks in (%c1, %c1, %c1) threads in (%c1024, %c1, %c1) args(%b : memref<1024xf32>, %o2 : memref<1024xf32>)
     gpu.dealloc %a : memref<1024xf32>
     gpu.dealloc %b : memref<1024xf32>
     return

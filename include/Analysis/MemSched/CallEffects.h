@@ -37,8 +37,9 @@ struct CalleeSummary {
 /// The summary of `callee`, or nullopt when its effects are unknown.
 std::optional<CalleeSummary> summarizeCallee(FunctionOpInterface callee);
 
-/// A synchronous `gpu.launch_func` of a kernel defined in the module: the
-/// launch's kernel operands and, for each, what the kernel does to it.
+/// A `gpu.launch_func` of a kernel defined in the module: the launch's
+/// kernel operands and, for each, what the kernel does to it (for an
+/// asynchronous launch, when the device runs it).
 struct KernelLaunch {
   SmallVector<Value> operands;
   CalleeSummary summary;
@@ -48,9 +49,8 @@ struct KernelLaunch {
 bool isKernelLaunch(Operation *op);
 
 /// The summary of the kernel launch `op` (isKernelLaunch), or nullopt when
-/// its effects are not known: an asynchronous launch (it runs in the order
-/// of its tokens, not the block's), a kernel not in the module, with
-/// unknown effects, that frees memory it is given, or that allocates (per
+/// its effects are not known: a kernel not in the module, with unknown
+/// effects, that frees memory it is given, or that allocates (per
 /// thread or per block: memory memsched does not count). Workgroup and
 /// private attributions are the kernel's own memory and are not counted
 /// either.

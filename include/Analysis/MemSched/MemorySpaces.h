@@ -2,7 +2,8 @@
 //
 // Buffers in different memory spaces (host and device memory, GPU workgroup
 // memory, numbered address spaces) take memory from different pools: each
-// space has its own peak and its own bound. The analysis counts one space at
+// space has its own peak and its own bound. `gpu.alloc` takes device memory
+// even for a memref type without a memory space. The analysis counts one space at
 // a time through SizeModel::memorySpace; this header finds the spaces a
 // function allocates in (its own allocations, those of nested regions and
 // those of the module's functions it calls) and names them.
@@ -20,6 +21,12 @@
 
 namespace mlir {
 namespace memsched {
+
+/// The pool an allocation takes its memory from: the memory space of its
+/// memref type, except that `gpu.alloc` of a memref in the default space
+/// takes device memory, `#gpu.address_space<global>` (the default space is
+/// the host's).
+Attribute getMemoryPool(Operation *allocOp);
 
 /// The memory spaces of the allocations `func` makes, directly, in nested
 /// regions or through calls to functions defined in the module: the default

@@ -33,6 +33,24 @@ bool isUnrecognisedAllocation(Operation *op);
 /// has no results; null otherwise.
 Value getDeallocatedValue(Operation *op);
 
+/// An asynchronous GPU op: one that returns an async token (`gpu.alloc
+/// async`, `gpu.memcpy async`, `gpu.launch_func async`, `gpu.wait async`,
+/// ...). The host issues it where it stands in the block; the device runs
+/// it later, after the work its token operands stand for.
+bool isAsyncOp(Operation *op);
+
+/// `gpu.alloc async`: allocates its memref result (result 0) when the device
+/// reaches it.
+bool isAsyncAllocation(Operation *op);
+
+/// The memref a `gpu.dealloc async` frees (when the device reaches it);
+/// null for any other op.
+Value getAsyncDeallocatedValue(Operation *op);
+
+/// The async tokens `op` (isAsyncOp, or a synchronous `gpu.wait`) waits
+/// for.
+OperandRange getAsyncDependencies(Operation *op);
+
 /// The shape upstream's ownership-based deallocation emits to free a buffer
 /// that may be the same as some other values (e.g. a result of a call):
 ///

@@ -86,7 +86,7 @@ void AliasRoots::flow(Value from, Value to) {
 
 void AliasRoots::visit(Operation *op,
                        const DenseMap<Value, unsigned> &blockAllocs) {
-  if (isAllocation(op)) {
+  if (isAllocation(op) || isAsyncAllocation(op)) {
     auto it = blockAllocs.find(op->getResult(0));
     if (it != blockAllocs.end())
       seed(op->getResult(0), addRoot({RootKind::Buffer, it->second}));

@@ -1,6 +1,7 @@
 //===- AllocationSize.cpp - byte sizes of allocations -----------*- C++ -*-===//
 
 #include "Analysis/MemSched/AllocationSize.h"
+#include "Analysis/MemSched/MemorySpaces.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -23,8 +24,8 @@ static uint64_t getAllocationPadding(Operation *allocOp, SizeModel sizes) {
 /// Whether `sizes` counts an allocation of `type`. The size is computed
 /// (and checked) either way, so what is supported never depends on the space
 /// counted.
-static bool inCountedSpace(MemRefType type, SizeModel sizes) {
-  return !sizes.memorySpace || type.getMemorySpace() == *sizes.memorySpace;
+static bool inCountedSpace(Operation *allocOp, SizeModel sizes) {
+  return !sizes.memorySpace || getMemoryPool(allocOp) == *sizes.memorySpace;
 }
 
 /// Element types the data layout can size. Others (memrefs of memrefs,
@@ -150,7 +151,7 @@ FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
       why = "the allocation's byte size does not fit in 64 bits";
       return failure();
     }
-    return inCountedSpace(type, sizes) ? *product : 0;
+    return inCountedSpace(allocOp, sizes) ? *product : 0;
   }
   for (int64_t dim = 0, e = type.getRank(); dim < e; ++dim) {
     int64_t extent = type.getDimSize(dim);
@@ -184,5 +185,5 @@ FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
     why = "the allocation's byte size does not fit in 64 bits";
     return failure();
   }
-  return inCountedSpace(type, sizes) ? count : 0;
+  return inCountedSpace(allocOp, sizes) ? count : 0;
 }

@@ -21,6 +21,7 @@
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
 #include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/AliasRoots.h"
+#include "Analysis/MemSched/AsyncOrder.h"
 #include "Analysis/MemSched/CallEffects.h"
 #include "Analysis/MemSched/Footprint.h"
 #include "Analysis/MemSched/OpClassification.h"
@@ -62,6 +63,11 @@ static void mergeSorted(SmallVectorImpl<unsigned> &into, ArrayRef<unsigned> from
 } // namespace
 
 static std::string unrecognisedAllocationReason(Operation *op) {
+  if (isAsyncAllocation(op))
+    return "gpu.alloc async in a nested region or a callee: memsched follows "
+           "asynchronous allocations in the body it schedules (a single "
+           "block), where their tokens order them; allocate in the "
+           "function's body, or inline the callee first (--inline)";
   std::string why = (op->getName().getStringRef() +
                      " allocates a buffer memsched cannot size or move")
                         .str();
@@ -134,6 +140,11 @@ private:
   /// previous one (touchers plus ordering edges).
   void pinAllocations();
   void addEdges();
+  /// Keeps what the device allocates and frees asynchronously where the
+  /// block's order counts it: refuses allocations and frees whose order
+  /// on the device is not known, and adds the edges that keep host
+  /// allocations on the right side of the device's frees.
+  LogicalResult orderAsyncMemory();
   /// The node that frees each buffer allocated before the block, and the
   /// nodes that access it.
   void findLiveInDeallocs();
@@ -167,8 +178,16 @@ private:
   std::unique_ptr<AliasRoots> aliases;
   /// Allocation ops of the block -> buffer.
   DenseMap<Operation *, unsigned> allocIndex;
-  /// Calls of the block returning fresh buffers -> those buffers.
-  DenseMap<Operation *, SmallVector<unsigned, 1>> callAllocs;
+  /// Nodes that allocate (calls returning fresh buffers, gpu.alloc async)
+  /// -> the buffers they make.
+  DenseMap<Operation *, SmallVector<unsigned, 1>> nodeAllocs;
+  /// What asynchronous nodes wait for (after classify).
+  std::unique_ptr<AsyncTokenOrder> tokens;
+  /// Per asynchronous node: the memrefs its effects access (write or not).
+  DenseMap<unsigned, SmallVector<std::pair<Value, bool>, 4>> asyncAccesses;
+  /// Ordering edges that keep the device's allocations and frees where the
+  /// block's order counts them (orderAsyncMemory).
+  SmallVector<std::pair<unsigned, unsigned>> asyncEdges;
   /// Allocated values (allocations' and fresh call results) -> buffer.
   DenseMap<Value, unsigned> allocValues;
   /// Pointer extractions and comparisons that only decide a conditional free
@@ -242,10 +261,29 @@ LogicalResult LifetimeBuilder::classify() {
     a.buffers.push_back(std::move(info));
     return success();
   };
+  bool oneBlock = block.getParent()->hasOneBlock();
   for (Operation &op : block) {
     if (isAllocation(&op)) {
       allocIndex[&op] = a.buffers.size();
       if (failed(addBuffer(&op, op.getResult(0), &op, false)))
+        return failure();
+      continue;
+    }
+    if (isAsyncAllocation(&op) || getAsyncDeallocatedValue(&op)) {
+      // Allocated and freed when the device gets there: where that is
+      // relative to the host's ops depends on waits in this block.
+      if (!oneBlock)
+        return unsupported(&op, op.getName().getStringRef() +
+                                    " async in a body with several blocks: "
+                                    "memsched follows asynchronous "
+                                    "allocations and frees in bodies of one "
+                                    "block; convert the control flow to scf "
+                                    "first (--lift-cf-to-scf)");
+      if (!isAsyncAllocation(&op))
+        continue;
+      // A node: its tokens order it with the other asynchronous ops.
+      nodeAllocs[&op].push_back(a.buffers.size());
+      if (failed(addBuffer(&op, op.getResult(0), &op, true)))
         return failure();
       continue;
     }
@@ -257,7 +295,7 @@ LogicalResult LifetimeBuilder::classify() {
     for (auto [result, value] : llvm::zip(op.getResults(), *returned)) {
       if (!value.freshAlloc)
         continue;
-      callAllocs[&op].push_back(a.buffers.size());
+      nodeAllocs[&op].push_back(a.buffers.size());
       if (failed(addBuffer(&op, result, value.freshAlloc, true)))
         return failure();
     }
@@ -265,7 +303,7 @@ LogicalResult LifetimeBuilder::classify() {
   aliases = std::make_unique<AliasRoots>(a.rootOp, allocValues);
 
   for (Operation &op : block) {
-    if (isUnrecognisedAllocation(&op))
+    if (isUnrecognisedAllocation(&op) && !isAsyncAllocation(&op))
       return unsupported(&op, unrecognisedAllocationReason(&op));
     if (isa<bufferization::DeallocOp>(op))
       return unsupported(&op, "bufferization.dealloc is not supported; run "
@@ -275,7 +313,10 @@ LogicalResult LifetimeBuilder::classify() {
       continue;
     bool deallocNode = false;
     Value freed = getDeallocatedValue(&op);
-    bool conditional = false;
+    // A free by the device is a node: its tokens order it.
+    bool conditional = false, async = false;
+    if (!freed && (freed = getAsyncDeallocatedValue(&op)))
+      async = true;
     if (!freed)
       if (std::optional<ConditionalFree> cf = matchConditionalFree(&op))
         if (isUnconditional(*cf, &op)) {
@@ -304,7 +345,7 @@ LogicalResult LifetimeBuilder::classify() {
         buf.dealloc = &op;
         // A conditional free is always a node: its condition reads other
         // buffers' addresses, so it runs where the graph puts it.
-        if (!conditional && !deallocNodes.contains(&op)) {
+        if (!conditional && !async && !deallocNodes.contains(&op)) {
           attachedDeallocs.insert(&op);
           continue;
         }
@@ -317,6 +358,10 @@ LogicalResult LifetimeBuilder::classify() {
     node.isDealloc = deallocNode;
     a.nodes.push_back(node);
   }
+  SmallVector<Operation *> nodeOps;
+  for (const NodeInfo &node : a.nodes)
+    nodeOps.push_back(node.op);
+  tokens = std::make_unique<AsyncTokenOrder>(nodeOps, a.nodeIndex);
   return success();
 }
 
@@ -493,7 +538,7 @@ LogicalResult LifetimeBuilder::collectAccesses() {
         t.push_back(n);
     };
     // A call returning fresh buffers makes them: it is their first toucher.
-    if (auto it = callAllocs.find(op); it != callAllocs.end())
+    if (auto it = nodeAllocs.find(op); it != nodeAllocs.end())
       for (unsigned b : it->second)
         touch(b);
     for (unsigned b : opUses.buffers)
@@ -502,8 +547,11 @@ LogicalResult LifetimeBuilder::collectAccesses() {
     // Memory effects of the node and everything nested in it. `exact`: the
     // access stays within the view it names (not so for callees, which may
     // rebuild the whole allocation from a view).
+    bool isAsync = tokens->isAsync(n);
     auto addAccess = [&](Value v, bool write, bool exact) {
       hasEffects[n] = true;
+      if (isAsync)
+        asyncAccesses[n].push_back({v, write});
       for (unsigned r : aliases->effectRoots(v)) {
         const Root &root = aliases->root(r);
         Footprint footprint = exact ? getFootprint(v) : Footprint();
@@ -566,6 +614,37 @@ LogicalResult LifetimeBuilder::collectAccesses() {
             accessed.push_back(arg);
         noteCaptures(nested, accessed);
     };
+    if (auto wait = dyn_cast<gpu::WaitOp>(op)) {
+      // gpu.wait async joins tokens: no effect of its own. A synchronous
+      // gpu.wait blocks the host until the work it waits for has completed:
+      // it takes that work's accesses, so the host's ops keep their order
+      // with it (ops after it see what the work wrote). Work an earlier
+      // wait waited for was taken there. Waiting for work of unknown origin
+      // makes it a barrier.
+      if (wait.getAsyncToken())
+        continue;
+      SmallVector<unsigned> waited;
+      if (!tokens->waitedFor(n, waited)) {
+        unknownEffects(op);
+        continue;
+      }
+      // A buffer freed before the wait (by the work waited for or by
+      // anything else) is gone: nothing touches it after the wait.
+      auto freedBefore = [&](unsigned r) {
+        const Root &root = aliases->root(r);
+        if (root.kind != RootKind::Buffer)
+          return false;
+        Operation *dealloc = a.buffers[root.buffer].dealloc;
+        return dealloc && positionOf(dealloc) < positionOf(op);
+      };
+      for (unsigned m : waited)
+        for (auto [v, write] : asyncAccesses.lookup(m)) {
+          if (llvm::all_of(aliases->effectRoots(v), freedBefore))
+            continue;
+          addAccess(v, write, /*exact=*/false);
+        }
+      continue;
+    }
     op->walk([&](Operation *nested) {
       if (auto call = dyn_cast<CallOpInterface>(nested)) {
         summarised(nested, call.getArgOperands(), getCallSummary(call));
@@ -770,9 +849,119 @@ void LifetimeBuilder::pinAllocations() {
   }
 }
 
+/// Where an op stands in its file, for messages that name a second op.
+static std::string describePlace(Operation *op) {
+  if (auto loc = op->getLoc()->findInstanceOf<FileLineColLoc>())
+    return " (line " + std::to_string(loc.getLine()) + ")";
+  return "";
+}
+
+/// An op's name, with ` async` for an asynchronous GPU op.
+static std::string describeOp(Operation *op) {
+  return op->getName().getStringRef().str() + (isAsyncOp(op) ? " async" : "");
+}
+
+/// Whether an op may take memory while it runs (nested allocations, a
+/// callee's): the same answer for every memory space counted.
+static bool mayAllocateWhileRunning(Operation *op) {
+  return op
+      ->walk([&](Operation *nested) {
+        bool allocates =
+            isa<CallOpInterface>(nested) ||
+            (nested != op &&
+             (isAllocation(nested) || isUnrecognisedAllocation(nested)));
+        return allocates ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+LogicalResult LifetimeBuilder::orderAsyncMemory() {
+  if (!tokens->any())
+    return success();
+  // The block's order counts a buffer freed from the free on; the device
+  // frees it when it gets there. That is sound when every allocation
+  // counted after a free happens after it: on the device, by tokens, or
+  // issued after a synchronous gpu.wait for the free. (Host frees happen
+  // before anything issued later; allocations may happen in any order, and
+  // one counted before a free counts the freed buffer too.)
+  // Work that allocates while it runs (a gpu.launch async whose body
+  // allocates) frees when it ends: a free too, and an allocation.
+  // Only ops and tokens decide here, never the space counted: every memory
+  // space gets the same graph.
+  struct Allocation {
+    Operation *op;
+    /// The nodes where the model may count it: the allocating node, or
+    /// the touchers of a buffer its allocation op makes.
+    SmallVector<unsigned, 4> nodes;
+    std::optional<unsigned> buffer;
+  };
+  SmallVector<Allocation> allocations;
+  for (auto [b, buf] : llvm::enumerate(a.buffers)) {
+    if (buf.allocatedByNode) {
+      if (std::optional<unsigned> n = a.getNodeIndex(buf.allocOp))
+        allocations.push_back({buf.allocOp, {*n}, static_cast<unsigned>(b)});
+      continue;
+    }
+    if (!buf.touchers.empty())
+      allocations.push_back(
+          {buf.allocOp, SmallVector<unsigned, 4>(buf.touchers),
+           static_cast<unsigned>(b)});
+  }
+  struct Release {
+    unsigned node;
+    std::optional<unsigned> buffer;
+  };
+  SmallVector<Release> releases;
+  for (auto [b, buf] : llvm::enumerate(a.buffers))
+    if (buf.dealloc && getAsyncDeallocatedValue(buf.dealloc))
+      releases.push_back(
+          {*a.getNodeIndex(buf.dealloc), static_cast<unsigned>(b)});
+  for (unsigned n = 0; n < a.nodes.size(); ++n)
+    if (mayAllocateWhileRunning(a.nodes[n].op)) {
+      allocations.push_back({a.nodes[n].op, {n}, std::nullopt});
+      if (tokens->isAsync(n))
+        releases.push_back({n, std::nullopt});
+    }
+  for (const Release &r : releases) {
+    Operation *freeOp = a.nodes[r.node].op;
+    for (const Allocation &alloc : allocations) {
+      if (alloc.buffer && alloc.buffer == r.buffer)
+        continue;
+      unsigned first = *llvm::min_element(alloc.nodes);
+      if (alloc.nodes.size() == 1 && first == r.node)
+        continue;
+      // Ordered on the device by tokens: every order of the block keeps it.
+      if (alloc.nodes.size() == 1 &&
+          (tokens->waitsFor(first, r.node) || tokens->waitsFor(r.node, first)))
+        continue;
+      // Counted before the free: keep it there.
+      if (first < r.node) {
+        asyncEdges.push_back({first, r.node});
+        continue;
+      }
+      // Counted after the free: after a host wait for it.
+      std::optional<unsigned> wait = tokens->coveringWait(r.node, first);
+      if (!wait)
+        return unsupported(
+            alloc.op,
+            describeOp(alloc.op) + " may take memory before the device has "
+            "run the " + describeOp(freeOp) + describePlace(freeOp) +
+            ", which frees memory before it in the block: neither its "
+            "tokens nor a gpu.wait between them wait for the free; make it "
+            "wait for the free's token, or wait for that token (gpu.wait) "
+            "before it (--gpu-async-region does either)");
+      for (unsigned t : alloc.nodes)
+        asyncEdges.push_back({*wait, t});
+    }
+  }
+  return success();
+}
+
 void LifetimeBuilder::addEdges() {
   ::memsched::MemoryGraph &g = a.graph;
   for (auto [from, to] : pinEdges)
+    g.addEdge(from, to);
+  for (auto [from, to] : asyncEdges)
     g.addEdge(from, to);
   for (unsigned n = 0; n < a.nodes.size(); ++n)
     for (unsigned d : nodeDeps[n])
@@ -1219,7 +1408,7 @@ LogicalResult LifetimeBuilder::computePeaks() {
       continue;
     }
     // A call's fresh buffers count from the call on.
-    if (auto it = callAllocs.find(&op); it != callAllocs.end())
+    if (auto it = nodeAllocs.find(&op); it != nodeAllocs.end())
       for (unsigned b : it->second)
         current += a.buffers[b].size;
     std::optional<unsigned> n = a.getNodeIndex(&op);
@@ -1302,6 +1491,8 @@ void LifetimeBuilder::run() {
     return;
   if (a.pinAllocations)
     pinAllocations();
+  if (failed(orderAsyncMemory()))
+    return;
   ::memsched::MemoryGraph &g = a.graph;
   for (NodeInfo &node : a.nodes)
     g.addNode(node.transient, node.op->getName().getStringRef().str());

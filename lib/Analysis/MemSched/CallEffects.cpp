@@ -101,7 +101,7 @@ bool mlir::memsched::isKernelLaunch(Operation *op) {
 std::optional<KernelLaunch>
 mlir::memsched::summarizeKernelLaunch(Operation *op) {
   auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
-  if (!launch || launch.getAsyncToken())
+  if (!launch)
     return std::nullopt;
   auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
       launch, launch.getKernel());

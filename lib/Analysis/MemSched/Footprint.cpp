@@ -92,7 +92,8 @@ Footprint mlir::memsched::getFootprint(Value value) {
   while (Value source = getLayoutPreservingSource(base.getDefiningOp()))
     base = source;
   auto baseType = dyn_cast<MemRefType>(base.getType());
-  bool isAlloc = base.getDefiningOp() && isAllocation(base.getDefiningOp());
+  Operation *def = base.getDefiningOp();
+  bool isAlloc = def && (isAllocation(def) || isAsyncAllocation(def));
   bool isRoot = isa<BlockArgument>(base) || isAlloc;
   if (!isRoot || !baseType || !isIdentityInDisguise(baseType) ||
       baseType.getElementType() != type.getElementType())

@@ -4,6 +4,7 @@
 #include "Analysis/MemSched/OpClassification.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -15,6 +16,15 @@
 using namespace mlir;
 using namespace mlir::memsched;
 
+Attribute mlir::memsched::getMemoryPool(Operation *allocOp) {
+  Attribute space =
+      cast<BaseMemRefType>(allocOp->getResult(0).getType()).getMemorySpace();
+  if (!space && isa<gpu::AllocOp>(allocOp))
+    return gpu::AddressSpaceAttr::get(allocOp->getContext(),
+                                      gpu::AddressSpace::Global);
+  return space;
+}
+
 SmallVector<Attribute> mlir::memsched::collectMemorySpaces(Operation *func) {
   llvm::SetVector<Attribute> found;
   bool hasDefault = false;
@@ -24,9 +34,8 @@ SmallVector<Attribute> mlir::memsched::collectMemorySpaces(Operation *func) {
   while (!work.empty()) {
     Operation *f = work.pop_back_val();
     f->walk([&](Operation *op) {
-      if (isAllocation(op)) {
-        Attribute space =
-            cast<MemRefType>(op->getResult(0).getType()).getMemorySpace();
+      if (isAllocation(op) || isAsyncAllocation(op)) {
+        Attribute space = getMemoryPool(op);
         if (space)
           found.insert(space);
         else

@@ -3,6 +3,7 @@
 #include "Analysis/MemSched/OpClassification.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -59,6 +60,25 @@ Value mlir::memsched::getDeallocatedValue(Operation *op) {
     freed = e.getValue();
   }
   return freed;
+}
+
+bool mlir::memsched::isAsyncOp(Operation *op) {
+  auto async = dyn_cast<gpu::AsyncOpInterface>(op);
+  return async && async.getAsyncToken();
+}
+
+bool mlir::memsched::isAsyncAllocation(Operation *op) {
+  auto alloc = dyn_cast<gpu::AllocOp>(op);
+  return alloc && alloc.getAsyncToken();
+}
+
+Value mlir::memsched::getAsyncDeallocatedValue(Operation *op) {
+  auto dealloc = dyn_cast<gpu::DeallocOp>(op);
+  return dealloc && dealloc.getAsyncToken() ? dealloc.getMemref() : Value();
+}
+
+OperandRange mlir::memsched::getAsyncDependencies(Operation *op) {
+  return cast<gpu::AsyncOpInterface>(op).getAsyncDependencies();
 }
 
 memref::DeallocOp mlir::memsched::matchGuardedFree(Operation *op) {

@@ -31,7 +31,7 @@ struct BufferAccess {
   /// effects are not known.
   bool unknown = false;
   /// A write to anything else, an effect on unknown memory, an allocation
-  /// or a free, a call: the op cannot be cloned.
+  /// or a free, a call, asynchronous GPU work: the op cannot be cloned.
   bool notClonable = false;
 };
 } // namespace
@@ -39,6 +39,9 @@ struct BufferAccess {
 static BufferAccess classify(Operation *op, Value buffer) {
   BufferAccess access;
   op->walk([&](Operation *nested) {
+    // Asynchronous work is done when the device gets to it, not where the
+    // clone stands.
+    access.notClonable |= isAsyncOp(nested);
     if (isa<CallOpInterface>(nested)) {
       access.notClonable = true;
       for (Value v : nested->getOperands())

@@ -360,9 +360,10 @@ mlir::memsched::scheduleFunction(Operation *func,
   }
   if (!body.hasSeveralBlocks())
     result.search = outcomes[0].search;
-  if (severalSpaces)
-    for (auto [k, space] : llvm::enumerate(result.spaces))
-      space.peakAfter = getCurrentPeak(*spaces.bodies[k]);
+  // One space (other than the default): the body's figures are its own.
+  for (auto [k, space] : llvm::enumerate(result.spaces))
+    space.peakAfter =
+        severalSpaces ? getCurrentPeak(*spaces.bodies[k]) : result.peakAfter;
   if (!options.certify)
     return result;
   if (severalSpaces)
