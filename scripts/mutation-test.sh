@@ -443,6 +443,12 @@ MUTANTS = [
           "space",
      "  if (!space && isa<gpu::AllocOp>(allocOp))",
      "  if (false)"),
+    (BLA, "accesses of a loop or branch body to buffers allocated outside it "
+          "are not ordered",
+     "          // one of another block is ordered like an argument.\n"
+     "          otherAccesses[r].push_back({n, write, footprint});",
+     "          // one of another block is ordered like an argument.\n"
+     "          (void)footprint;"),
 ]
 
 def mutate(text, index):

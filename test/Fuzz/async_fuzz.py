@@ -86,6 +86,10 @@ class Gen:
                 ds.append(self.last_async[b])
         if self.open and self.r.random() < 0.6:
             ds.append(self.r.choice(self.open[-3:]))
+        if self.r.random() < 0.05:
+            # Work of the caller's, of unknown effects: a wait for it knows
+            # less.
+            ds.append("%arg4")
         if not ds:
             t = self.name("w")
             self.emit("%s = gpu.wait async %s" % (t, self.attr()))
@@ -102,7 +106,11 @@ class Gen:
         tokens = sorted(set(tokens))
         if not tokens:
             return
-        self.emit("gpu.wait [%s] %s" % (", ".join(tokens), self.attr()))
+        # Sometimes also for the caller's work: the wait then waits for work
+        # of unknown effects.
+        extra = ["%arg4"] if self.r.random() < 0.2 else []
+        self.emit("gpu.wait [%s] %s" % (", ".join(tokens + extra),
+                                        self.attr()))
         done = set(tokens)
         # What the waited-for work waited for is complete too: drop the
         # tokens waited for; the buffers' pending lists forget them.
@@ -139,9 +147,18 @@ class Gen:
             h = self.name("h")
             self.emit("%s = memref.alloc() %s : %s" % (h, self.attr(), TYPE))
             s = self.r.choice(self.inputs + self.host)
-            self.host_use([s])
-            self.emit("memref.copy %s, %s %s : %s to %s" % (
-                s, h, self.attr(), TYPE, TYPE))
+            if self.r.random() < 0.3:
+                # Filled by the device: the host allocates it where it is
+                # issued, whatever the copy waits for.
+                t = self.name("t")
+                ds = self.deps([s])
+                self.emit("%s = gpu.memcpy async [%s] %s, %s : %s, %s %s" % (
+                    t, ", ".join(ds), h, s, TYPE, TYPE, self.attr()))
+                self.record_async(t, [h, s])
+            else:
+                self.host_use([s])
+                self.emit("memref.copy %s, %s %s : %s to %s" % (
+                    s, h, self.attr(), TYPE, TYPE))
             self.host.append(h)
         elif r < 0.24 and self.host:
             dst = self.r.choice(self.host + self.outputs)
@@ -238,7 +255,7 @@ class Gen:
                 self.host_use([d])
                 self.emit("gpu.dealloc %s %s : %s" % (d, self.attr(), TYPE))
         args = ", ".join("%%arg%d: %s {llvm.noalias}" % (i, TYPE)
-                         for i in range(4))
+                         for i in range(4)) + ", %arg4: !gpu.async.token"
         return ("func.func @f(%s) {\n%s\n  return\n}\n" %
                 (args, "\n".join(self.lines)))
 
@@ -257,6 +274,8 @@ class Op:
 
     @property
     def is_async(self):
+        if self.name == "caller.work":
+            return True
         return self.name.startswith("gpu.") and any(
             t == "!gpu.async.token" for t in self.result_types)
 
@@ -309,7 +328,11 @@ class Program:
     """Events and memory of a parsed program."""
 
     def __init__(self, ops):
-        self.ops = [o for o in ops if o.name != "func.return"]
+        # %arg4 stands for work the caller started, before the function,
+        # which may read and write every argument.
+        self.ops = [Op("caller.work", [], ["%arg4"], ["!gpu.async.token"],
+                       None, "")]
+        self.ops += [o for o in ops if o.name != "func.return"]
         self.def_of = {}          # value -> (op index, result index)
         for i, o in enumerate(self.ops):
             for k, r in enumerate(o.results):
@@ -370,7 +393,7 @@ class Program:
     def obj(self, v):
         """The memory object a memref value is: an argument or the tag of
         the op that allocated it."""
-        if v.startswith("%arg"):
+        if v.startswith("%arg") and v != "%arg4":
             return v
         i, _ = self.def_of[v]
         return ("buf", self.ops[i].tag)
@@ -387,6 +410,8 @@ class Program:
             return [(self.obj(ms[0]), "read"), (self.obj(ms[1]), "write")]
         if o.name == "gpu.memcpy":
             return [(self.obj(ms[0]), "write"), (self.obj(ms[1]), "read")]
+        if o.name == "caller.work":
+            return [("%%arg%d" % k, "write") for k in range(4)]
         return []
 
     def peak(self, pool=None):
@@ -470,10 +495,10 @@ def max_closure(n, edges, weight):
 def signature(prog):
     """Per tag: op name and operands named by their definitions."""
     sig = {}
-    for o in prog.ops:
+    for o in prog.ops[1:]:
         names = []
         for v in o.operands:
-            if v.startswith("%arg"):
+            if v.startswith("%arg") and v != "%arg4":
                 names.append(v)
             else:
                 i, k = prog.def_of[v]

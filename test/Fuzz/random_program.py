@@ -362,6 +362,14 @@ class Gen:
                 [0.25, 0.35, 0.5])
             self.space_choices = self.srng.choice(
                 [["1"], [WORKGROUP], ["1", WORKGROUP], ["1", WORKGROUP]])
+        # Loop bodies with several transient buffers allocated up front
+        # (group `nested`): memsched reorders such a body on its own. A
+        # stream of its own too: without the group, or when it draws no
+        # such loop, the program is the one of the same seed without it.
+        self.nested_on = self.new and "nested" not in self.without
+        self.nrng = random.Random(seed * 998244353 + 0x4E57)
+        self.p_nested = (self.nrng.choice([0.0, 0.5, 0.9]) if self.nested_on
+                         else 0.0)
         if self.new:
             rng = self.rng
             self.p_ptr = rng.choice([0.0, 0.3, 0.6])
@@ -1249,8 +1257,7 @@ class Gen:
         root = self.rng.choice(cands)
         shape = root.shape if self.rng.random() < 0.5 else None
         if shape is None:
-            opts = [s for s in SHAPES_1D + SHAPES_2D
-                    if prod(s) <= root.numel] or [root.shape]
+            opts = self.shapes_within(root)
             shape = self.rng.choice(opts)
         n = self.rng.randint(2, 4)
         for _ in range(n):
@@ -1588,6 +1595,70 @@ class Gen:
         kind = self.rng.choice(["rows", "rows", "scalar", "accum", "pingpong"])
         return getattr(self, "loop_" + kind)()
 
+    def shapes_within(self, root):
+        """The shapes a view of `root` can take (its own when none fits)."""
+        return [s for s in SHAPES_1D + SHAPES_2D
+                if prod(s) <= root.numel] or [root.shape]
+
+    def loop_multi(self):
+        """for i: 2-3 transient buffers allocated up front, each computed from
+        an input and accumulated into an output (the same output, whose
+        accumulations stay in order, or different ones), then all freed: a
+        body memsched reorders on its own (group `nested`). Draws from
+        self.nrng only."""
+        rng = self.nrng
+        cands = [r for r in self.live_roots(readable=True) if r.writable]
+        if not cands:
+            return False
+        root = rng.choice(cands)
+        shape = rng.choice(self.shapes_within(root))
+        k = rng.randint(2, 3)
+        outs = []
+        for j in range(k):
+            others = [r for r in cands if prod(shape) <= r.numel and
+                      all(r is not o.root for o in outs)]
+            if j and (rng.random() < 0.5 or not others):
+                outs.append(outs[-1])
+                continue
+            o = self.make_view(root if j == 0 else rng.choice(others), shape,
+                               read=True)
+            if o is None:
+                return False
+            outs.append(o)
+        # Outputs may overlap each other only as the same view.
+        for a in range(k):
+            for b in range(a):
+                if outs[a] is not outs[b] and (
+                        outs[a].root is outs[b].root or
+                        self.alias_overlap(outs[a], outs[b])):
+                    return False
+        ins = []
+        for j in range(k):
+            inp = self.pick_input(shape, exclude=tuple(o.root for o in outs))
+            if inp is None or any(self.alias_overlap(inp, o) for o in outs):
+                return False
+            ins.append(inp)
+        self.loop_header(0, rng.randint(1, 3))
+        ts = []
+        for j in range(k):
+            t = self.fresh("tmp")
+            vt = Value(t, None, shape, canonical_strides(shape), 0, False,
+                       True, space=self.pick_space("transient"))
+            self.emit("%s = memref.alloc() : %s" % (t, vt.type))
+            ts.append(vt)
+        for j in range(k):
+            self.generic([ins[j]], ts[j], "scale")
+        for j in range(k):
+            self.generic([ts[j]], outs[j], "accum")
+        for vt in ts:
+            self.emit("memref.dealloc %s : %s" % (vt.ssa, vt.type))
+        self.indent -= 1
+        self.emit("}")
+        for j in range(k):
+            self.mark_write(outs[j], [ins[j]])
+        self.features.add("loop-multi-transient")
+        return True
+
     def loop_header(self, lo, hi, extra=""):
         iv = self.fresh("i")
         self.emit("scf.for %s = %s to %s step %s%s {" % (
@@ -1692,8 +1763,7 @@ class Gen:
         if not cands:
             return False
         root = self.rng.choice(cands)
-        opts = [s for s in SHAPES_1D + SHAPES_2D
-                    if prod(s) <= root.numel] or [root.shape]
+        opts = self.shapes_within(root)
         shape = self.rng.choice(opts)
         out = self.make_view(root, shape, read=True)
         inp = self.pick_input(shape, exclude=(root,))
@@ -1859,8 +1929,7 @@ class Gen:
         if not outs:
             return False
         root = self.rng.choice(outs)
-        opts = [s for s in SHAPES_1D + SHAPES_2D
-                    if prod(s) <= root.numel] or [root.shape]
+        opts = self.shapes_within(root)
         shape = root.shape if self.rng.random() < 0.4 else self.rng.choice(opts)
         out = self.make_view(root, shape, read=True)
         if out is None:
@@ -2846,8 +2915,7 @@ class Gen:
         if carry:
             out = root.value
         else:
-            opts = [s for s in SHAPES_1D + SHAPES_2D
-                    if prod(s) <= root.numel] or [root.shape]
+            opts = self.shapes_within(root)
             out = self.make_view(root, rng.choice(opts), read=True)
             if out is None:
                 return False
@@ -2947,9 +3015,7 @@ class Gen:
             if not cands:
                 return False
             root = rng.choice(cands)
-            opts = [s for s in SHAPES_1D + SHAPES_2D
-                    if prod(s) <= root.numel] or [root.shape]
-            shape = rng.choice(opts)
+            shape = rng.choice(self.shapes_within(root))
             m = self.fresh("ex")
             # The view's type is known only once it is built: emit into a
             # scratch list first.
@@ -4160,6 +4226,10 @@ class Gen:
                 self.st_blocks()
                 self.retire_some()
                 continue
+            if self.p_nested and self.nrng.random() < self.p_nested / 6:
+                self.loop_multi()
+                self.retire_some()
+                continue
             f = self.rng.choice(funcs)
             f()
             self.retire_some()
@@ -4468,6 +4538,8 @@ GROUPS = {
     "blocks": "bodies of several blocks: cf.br sequences, cf.cond_br "
               "diamonds, loops of blocks, memrefs as block arguments, and "
               "rarely a shape memsched must refuse",
+    "nested": "loop bodies with 2-3 transient buffers allocated up front, "
+              "which memsched reorders on their own",
     "spaces": "allocations in memory space 1 or "
               "#gpu.address_space<workgroup> (every use typed alike; "
               "memref.memory_space_cast to the default space for runtime "

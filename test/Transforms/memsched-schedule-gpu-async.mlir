@@ -290,3 +290,164 @@ func.func @blocks(%c: i1, %in: memref<1024xf32>) {
   gpu.wait [%t2]
   return
 }
+
+// -----
+
+// Tests a gpu.wait for work of unknown origin (it also waits for a token the
+// caller passes): a barrier, which still takes the accesses of the work it
+// is known to wait for. The host frees %h only after it: the device copy
+// may write %h until then. %h2 then takes its place: 512 -> 256 bytes.
+// CHECK-LABEL: func.func @wait_with_argument_token
+// CHECK: %[[H:.+]] = memref.alloc()
+// CHECK-NEXT: gpu.memcpy async [%{{.+}}] %[[H]]
+// CHECK-NEXT: gpu.wait [
+// CHECK-NEXT: memref.dealloc %[[H]]
+// CHECK-NEXT: memref.alloc()
+// LIFE-LABEL: memsched lifetimes: @wait_with_argument_token
+// LIFE: buffer#0 memref.alloc {{.*}} escape=used by asynchronous GPU work
+// LIFE: node gpu.wait#2 barrier
+func.func @wait_with_argument_token(%tok: !gpu.async.token, %d: memref<64xf32>, %o: memref<64xf32>) {
+  // expected-remark @-1 {{memsched-schedule: peak 512 -> 256 bytes, lower bound 256 bytes (optimal)}}
+  %h = memref.alloc() : memref<64xf32>
+  %h2 = memref.alloc() : memref<64xf32>
+  %t0 = gpu.wait async
+  %t1 = gpu.memcpy async [%t0] %h, %d : memref<64xf32>, memref<64xf32>
+  gpu.wait [%t1, %tok]
+  memref.copy %d, %h2 : memref<64xf32> to memref<64xf32>
+  memref.copy %h2, %o : memref<64xf32> to memref<64xf32>
+  memref.dealloc %h : memref<64xf32>
+  memref.dealloc %h2 : memref<64xf32>
+  return
+}
+
+// -----
+
+// Tests a loop body whose chain starts from the iter_arg token: the
+// gpu.wait in the body waits for work of unknown origin too. The body is
+// reordered (%h2's copies need no temporary of %h's), but %h is freed only
+// after the wait.
+// CHECK-LABEL: func.func @loop_body_chain
+// CHECK: scf.for %
+// CHECK-NEXT: %[[H:.+]] = memref.alloc()
+// CHECK-NEXT: gpu.memcpy async [%{{.+}}] %[[H]]
+// CHECK-NEXT: gpu.wait [
+// CHECK-NEXT: memref.dealloc %[[H]]
+func.func @loop_body_chain(%d: memref<64xf32>, %in: memref<64xf32>, %o: memref<64xf32>, %n: index) {
+  // expected-remark @-1 {{memsched-schedule: peak 512 -> 256 bytes, lower bound 256 bytes (optimal); 1 loop or branch body reordered}}
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t0 = gpu.wait async
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%t = %t0) -> !gpu.async.token {
+    %h = memref.alloc() : memref<64xf32>
+    %h2 = memref.alloc() : memref<64xf32>
+    %t1 = gpu.memcpy async [%t] %h, %d : memref<64xf32>, memref<64xf32>
+    gpu.wait [%t1]
+    memref.copy %in, %h2 : memref<64xf32> to memref<64xf32>
+    memref.copy %h2, %o : memref<64xf32> to memref<64xf32>
+    memref.dealloc %h : memref<64xf32>
+    memref.dealloc %h2 : memref<64xf32>
+    %t2 = gpu.wait async
+    scf.yield %t2 : !gpu.async.token
+  }
+  gpu.wait [%r]
+  return
+}
+
+// -----
+
+// Tests a host allocation whose only user waits for a device free by its
+// token: the host allocates %h where the op is issued, not when the copy
+// runs, so the device may still hold %d. Refused.
+func.func @host_alloc_used_after_free_token(%i: memref<64xf32>) -> (memref<64xf32>, !gpu.async.token) {
+  %t0 = gpu.wait async
+  %d, %t1 = gpu.alloc async [%t0] () : memref<64xf32>
+  %t2 = gpu.memcpy async [%t1] %d, %i : memref<64xf32>, memref<64xf32>
+  %t3 = gpu.dealloc async [%t2] %d : memref<64xf32>
+  // expected-remark @+1 {{memsched-schedule: 'host_alloc_used_after_free_token' left unchanged: memref.alloc may take memory before the device has run the gpu.dealloc async}}
+  %h = memref.alloc() : memref<64xf32>
+  %t4 = gpu.memcpy async [%t3] %h, %i : memref<64xf32>, memref<64xf32>
+  return %h, %t4 : memref<64xf32>, !gpu.async.token
+}
+
+// -----
+
+// Tests an allocation nothing in the block uses, after a device free:
+// where it is allocated relative to the free is not known. Refused.
+func.func @untouched_after_free(%i: memref<64xf32>) -> memref<64xf32> {
+  %t0 = gpu.wait async
+  %d, %t1 = gpu.alloc async [%t0] () : memref<64xf32>
+  %t2 = gpu.memcpy async [%t1] %d, %i : memref<64xf32>, memref<64xf32>
+  %t3 = gpu.dealloc async [%t2] %d : memref<64xf32>
+  // expected-remark @+1 {{memsched-schedule: 'untouched_after_free' left unchanged: memref.alloc makes a buffer no op of the block uses while the device frees memory asynchronously}}
+  %x = memref.alloc() : memref<64xf32>
+  gpu.wait [%t3]
+  return %x : memref<64xf32>
+}
+
+// -----
+
+// Tests a gpu.launch async with workgroup memory inside a region: the device
+// may run it together with the launch after the region. Refused.
+func.func @nested_launch(%x: memref<1024xf32>) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %t0 = gpu.wait async
+  %t1 = scf.execute_region -> !gpu.async.token {
+    // expected-remark @+1 {{memsched-schedule: 'nested_launch' left unchanged: gpu.launch async that allocates while it runs, in a nested region or a callee}}
+    %t = gpu.launch async [%t0] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+      %w = memref.alloc() : memref<128xf32, #gpu.address_space<workgroup>>
+      %v = memref.load %x[%tx] : memref<1024xf32>
+      memref.store %v, %w[%tx] : memref<128xf32, #gpu.address_space<workgroup>>
+      gpu.terminator
+    }
+    scf.yield %t : !gpu.async.token
+  }
+  %t2 = gpu.launch async [%t0] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+    %w = memref.alloc() : memref<128xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %x[%tx] : memref<1024xf32>
+    memref.store %v, %w[%tx] : memref<128xf32, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  gpu.wait [%t1, %t2]
+  return
+}
+
+// -----
+
+// Tests a wait for work with an effect on no value (gpu.printf): a barrier,
+// so the host's print stays after it.
+// LIFE-LABEL: memsched lifetimes: @wait_for_printf
+// LIFE: node gpu.launch#1 barrier
+// LIFE-NEXT: node gpu.wait#2 barrier
+func.func @wait_for_printf(%v: f32) {
+  // expected-remark @-1 {{memsched-schedule: peak 0 -> 0 bytes, lower bound 0 bytes (optimal)}}
+  %c1 = arith.constant 1 : index
+  %t0 = gpu.wait async
+  %t1 = gpu.launch async [%t0] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    gpu.printf "kernel\n"
+    gpu.terminator
+  }
+  gpu.wait [%t1]
+  vector.print %v : f32
+  return
+}
+
+// -----
+
+// Tests the remark for a gpu.alloc of a dynamic size: clamping it does not
+// bound it (gpu.alloc has no value-bounds model), so the remark says what
+// does.
+#clamp = affine_map<(d0) -> (d0, 64)>
+func.func @dynamic_device_size(%n0: index, %i: memref<?xf32>) {
+  %n = affine.min #clamp(%n0)
+  %t0 = gpu.wait async
+  // expected-remark @+1 {{memsched-schedule: 'dynamic_device_size' left unchanged: dynamic dimension 0 has no constant upper bound (memref<?xf32>); gpu.alloc gives no bound of its sizes: make the size static, or allocate with memref.alloc, whose sizes clamped with affine.min are bounded}}
+  %d, %t1 = gpu.alloc async [%t0] (%n) : memref<?xf32>
+  %t2 = gpu.memcpy async [%t1] %d, %i : memref<?xf32>, memref<?xf32>
+  %t3 = gpu.dealloc async [%t2] %d : memref<?xf32>
+  gpu.wait [%t3]
+  return
+}

@@ -67,7 +67,10 @@ struct ScheduleFunctionResult {
   std::string reason;
   uint64_t peakBefore = 0, peakAfter = 0;
   bool reordered = false;
+  /// Ops moved, in the body and in the loop and branch bodies nested in it.
   unsigned opsMoved = 0;
+  /// Loop and branch bodies reordered (each on its own, before the body).
+  unsigned nestedBodiesReordered = 0;
   /// Blocks of the body, each scheduled on its own.
   unsigned numBlocks = 1;
   /// What the search did (segments solved exactly or heuristically; with

@@ -165,9 +165,18 @@ FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
         llvm::raw_string_ostream os(name);
         os << type;
         why = "dynamic dimension " + std::to_string(dim) +
-              " has no constant upper bound (" + name +
-              "); clamp its size with affine.min against a constant, which "
-              "bounds it, or make it static";
+              " has no constant upper bound (" + name + "); ";
+        // Sizes are bounded through the op's value-bounds model, which
+        // memref.alloc and memref.alloca have.
+        if (isa<memref::AllocOp, memref::AllocaOp>(allocOp))
+          why += "clamp its size with affine.min against a constant, which "
+                 "bounds it, or make it static";
+        else
+          why += (allocOp->getName().getStringRef() +
+                  " gives no bound of its sizes: make the size static, or "
+                  "allocate with memref.alloc, whose sizes clamped with "
+                  "affine.min are bounded")
+                     .str();
         return failure();
       }
       extent = *ub;

@@ -79,6 +79,43 @@ static std::string unrecognisedAllocationReason(Operation *op) {
                "memref.alloc or gpu.alloc without async";
 }
 
+/// Whether an op runs asynchronous GPU work: it is such work, holds some in
+/// its regions, or calls a function of the module that does (through
+/// further calls too).
+static bool mayRunAsyncWork(Operation *op) {
+  SmallVector<Operation *> work{op};
+  DenseSet<Operation *> seen{op};
+  while (!work.empty()) {
+    Operation *next = work.pop_back_val();
+    WalkResult walk = next->walk([&](Operation *nested) {
+      if (isAsyncOp(nested))
+        return WalkResult::interrupt();
+      if (auto call = dyn_cast<CallOpInterface>(nested))
+        if (Operation *callee = call.resolveCallable())
+          if (seen.insert(callee).second)
+            work.push_back(callee);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
+/// Whether an op may take memory while it runs (nested allocations, a
+/// callee's): the same answer for every memory space counted.
+static bool mayAllocateWhileRunning(Operation *op) {
+  return op
+      ->walk([&](Operation *nested) {
+        bool allocates =
+            isa<CallOpInterface>(nested) ||
+            (nested != op &&
+             (isAllocation(nested) || isUnrecognisedAllocation(nested)));
+        return allocates ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 //===----------------------------------------------------------------------===//
 // LifetimeBuilder
 //===----------------------------------------------------------------------===//
@@ -520,6 +557,16 @@ LifetimeBuilder::getCallSummary(CallOpInterface call) {
 LogicalResult LifetimeBuilder::collectAccesses() {
   size_t numNodes = a.nodes.size();
   bufferAccesses.assign(a.buffers.size(), {});
+  // Whether any op of the function runs asynchronous GPU work (then each
+  // node is asked whether it does).
+  bool hasAsyncWork = false;
+  a.rootOp->walk([&](Operation *op) {
+    if (isAsyncOp(op)) {
+      hasAsyncWork = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
   hasEffects.assign(numNodes, false);
   nodeDeps.assign(numNodes, {});
 
@@ -548,10 +595,21 @@ LogicalResult LifetimeBuilder::collectAccesses() {
     // access stays within the view it names (not so for callees, which may
     // rebuild the whole allocation from a view).
     bool isAsync = tokens->isAsync(n);
+    // Work the device runs later may use a buffer until something waits
+    // for it: its buffers escape the block's order (every barrier between
+    // the allocation and the free keeps the free after it).
+    bool runsAsyncWork = isAsync || (hasAsyncWork && mayRunAsyncWork(op));
     auto addAccess = [&](Value v, bool write, bool exact) {
       hasEffects[n] = true;
       if (isAsync)
         asyncAccesses[n].push_back({v, write});
+      if (runsAsyncWork)
+        for (unsigned r : aliases->effectRoots(v))
+          if (aliases->root(r).kind == RootKind::Buffer) {
+            std::string &e = a.buffers[aliases->root(r).buffer].escape;
+            if (e.empty())
+              e = "used by asynchronous GPU work";
+          }
       for (unsigned r : aliases->effectRoots(v)) {
         const Root &root = aliases->root(r);
         Footprint footprint = exact ? getFootprint(v) : Footprint();
@@ -619,15 +677,17 @@ LogicalResult LifetimeBuilder::collectAccesses() {
       // gpu.wait blocks the host until the work it waits for has completed:
       // it takes that work's accesses, so the host's ops keep their order
       // with it (ops after it see what the work wrote). Work an earlier
-      // wait waited for was taken there. Waiting for work of unknown origin
-      // makes it a barrier.
+      // wait waited for was taken there.
       if (wait.getAsyncToken())
         continue;
+      // Waiting for work of unknown origin (a token from outside the
+      // block), or for work with effects on no value (a barrier), it is a
+      // barrier too; either way it takes the accesses of the work it is
+      // known to wait for.
       SmallVector<unsigned> waited;
-      if (!tokens->waitedFor(n, waited)) {
+      if (!tokens->waitedFor(n, waited) ||
+          llvm::any_of(waited, [&](unsigned m) { return a.nodes[m].barrier; }))
         unknownEffects(op);
-        continue;
-      }
       // A buffer freed before the wait (by the work waited for or by
       // anything else) is gone: nothing touches it after the wait.
       auto freedBefore = [&](unsigned r) {
@@ -861,20 +921,6 @@ static std::string describeOp(Operation *op) {
   return op->getName().getStringRef().str() + (isAsyncOp(op) ? " async" : "");
 }
 
-/// Whether an op may take memory while it runs (nested allocations, a
-/// callee's): the same answer for every memory space counted.
-static bool mayAllocateWhileRunning(Operation *op) {
-  return op
-      ->walk([&](Operation *nested) {
-        bool allocates =
-            isa<CallOpInterface>(nested) ||
-            (nested != op &&
-             (isAllocation(nested) || isUnrecognisedAllocation(nested)));
-        return allocates ? WalkResult::interrupt() : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 LogicalResult LifetimeBuilder::orderAsyncMemory() {
   if (!tokens->any())
     return success();
@@ -894,19 +940,11 @@ LogicalResult LifetimeBuilder::orderAsyncMemory() {
     /// the touchers of a buffer its allocation op makes.
     SmallVector<unsigned, 4> nodes;
     std::optional<unsigned> buffer;
+    /// Made by the device (gpu.alloc async, the memory of a gpu.launch
+    /// async while it runs), where its tokens order it; otherwise by the
+    /// host where it is issued, whatever its users wait for.
+    bool onDevice = false;
   };
-  SmallVector<Allocation> allocations;
-  for (auto [b, buf] : llvm::enumerate(a.buffers)) {
-    if (buf.allocatedByNode) {
-      if (std::optional<unsigned> n = a.getNodeIndex(buf.allocOp))
-        allocations.push_back({buf.allocOp, {*n}, static_cast<unsigned>(b)});
-      continue;
-    }
-    if (!buf.touchers.empty())
-      allocations.push_back(
-          {buf.allocOp, SmallVector<unsigned, 4>(buf.touchers),
-           static_cast<unsigned>(b)});
-  }
   struct Release {
     unsigned node;
     std::optional<unsigned> buffer;
@@ -916,12 +954,38 @@ LogicalResult LifetimeBuilder::orderAsyncMemory() {
     if (buf.dealloc && getAsyncDeallocatedValue(buf.dealloc))
       releases.push_back(
           {*a.getNodeIndex(buf.dealloc), static_cast<unsigned>(b)});
+  SmallVector<Allocation> allocations;
   for (unsigned n = 0; n < a.nodes.size(); ++n)
     if (mayAllocateWhileRunning(a.nodes[n].op)) {
-      allocations.push_back({a.nodes[n].op, {n}, std::nullopt});
+      allocations.push_back(
+          {a.nodes[n].op, {n}, std::nullopt, tokens->isAsync(n)});
       if (tokens->isAsync(n))
         releases.push_back({n, std::nullopt});
     }
+  if (releases.empty())
+    return success();
+  for (auto [b, buf] : llvm::enumerate(a.buffers)) {
+    if (buf.allocatedByNode) {
+      if (std::optional<unsigned> n = a.getNodeIndex(buf.allocOp))
+        allocations.push_back({buf.allocOp, {*n}, static_cast<unsigned>(b),
+                               tokens->isAsync(*n)});
+      continue;
+    }
+    if (isUnobservable(buf.value))
+      continue; // never made: no bytes in any space
+    // Nothing says where a buffer no node touches is counted.
+    if (buf.touchers.empty())
+      return unsupported(
+          buf.allocOp, buf.allocOp->getName().getStringRef() +
+                           " makes a buffer no op of the block uses while "
+                           "the device frees memory asynchronously: where "
+                           "it is allocated relative to the device's frees "
+                           "is not known; use it in the block, or allocate "
+                           "it before the asynchronous work");
+    allocations.push_back({buf.allocOp,
+                           SmallVector<unsigned, 4>(buf.touchers),
+                           static_cast<unsigned>(b)});
+  }
   for (const Release &r : releases) {
     Operation *freeOp = a.nodes[r.node].op;
     for (const Allocation &alloc : allocations) {
@@ -930,8 +994,9 @@ LogicalResult LifetimeBuilder::orderAsyncMemory() {
       unsigned first = *llvm::min_element(alloc.nodes);
       if (alloc.nodes.size() == 1 && first == r.node)
         continue;
-      // Ordered on the device by tokens: every order of the block keeps it.
-      if (alloc.nodes.size() == 1 &&
+      // Both on the device, ordered by tokens: every order of the block
+      // keeps that.
+      if (alloc.onDevice &&
           (tokens->waitsFor(first, r.node) || tokens->waitsFor(r.node, first)))
         continue;
       // Counted before the free: keep it there.
@@ -1165,6 +1230,14 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
     }
     if (isUnrecognisedAllocation(&op))
       return unsupported(&op, unrecognisedAllocationReason(&op));
+    if (isAsyncOp(&op) && mayAllocateWhileRunning(&op))
+      return unsupported(&op, op.getName().getStringRef() +
+                                  " async that allocates while it runs, in a "
+                                  "nested region or a callee: the device "
+                                  "may run it with other work its tokens do "
+                                  "not order; memsched follows such work in "
+                                  "the body it schedules (move it there, or "
+                                  "inline the callee first, --inline)");
     if (Value freed = getDeallocatedValue(&op)) {
       auto it = live.find(freed);
       if (it != live.end()) {

@@ -242,6 +242,77 @@ certifySeveralSpaces(Operation *func, const ScheduleFunctionOptions &options,
   return result;
 }
 
+/// Ops whose region bodies run one op after the other, once or many times
+/// (loops, branches): reordering a body changes nothing outside it.
+/// Parallel loops (scf.forall, scf.parallel) run their bodies concurrently
+/// and are left alone.
+static bool isSequentialRegionOp(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return llvm::is_contained({"scf.for", "scf.if", "scf.while",
+                             "scf.execute_region", "scf.index_switch",
+                             "affine.for", "affine.if"},
+                            name);
+}
+
+/// Reorders the bodies of the loops and branches nested in `func` (inner
+/// ones first), each on its own and only where its peak goes down without
+/// the peak of any of `spaces` going up: the transient bytes of the op
+/// around it then go down too (in no space up), and the body of `func` is
+/// analysed again afterwards. Bodies of one block with at least two
+/// allocations; the function's own blocks are not touched. Returns how
+/// many ops moved (0: the IR is unchanged); fails on an invalid plan.
+static FailureOr<unsigned>
+scheduleNestedBodies(Operation *func, const ScheduleFunctionOptions &options,
+                     ArrayRef<Attribute> spaces, unsigned &bodiesReordered) {
+  SmallVector<Block *> bodies;
+  func->walk([&](Operation *op) {
+    if (op == func || !isSequentialRegionOp(op))
+      return;
+    for (Region &region : op->getRegions()) {
+      if (!region.hasOneBlock())
+        continue;
+      unsigned allocations = 0;
+      for (Operation &nested : region.front())
+        allocations += isAllocation(&nested);
+      if (allocations >= 2)
+        bodies.push_back(&region.front());
+    }
+  });
+  ScheduleFunctionOptions nestedOptions = options;
+  nestedOptions.orderHints.clear();
+  unsigned moved = 0;
+  // The walk is post-order: inner bodies first, so an outer body counts
+  // their new peaks.
+  for (Block *block : bodies) {
+    BufferLifetimeAnalysis analysis(func, block, /*liveIn=*/{}, options.sizes,
+                                    /*pinAllocations=*/!options.moveAllocations);
+    if (!analysis.isSupported() || analysis.getNodes().size() < 2)
+      continue;
+    BlockOutcome outcome;
+    if (failed(scheduleBlock(analysis, nestedOptions, outcome)))
+      return failure();
+    if (!outcome.reordered)
+      continue;
+    // Counted one space at a time, no space may need more.
+    bool raises = false;
+    for (Attribute space : spaces.size() > 1 ? spaces : ArrayRef<Attribute>()) {
+      SizeModel sizes = options.sizes;
+      sizes.memorySpace = space;
+      BufferLifetimeAnalysis inSpace(func, block, /*liveIn=*/{}, sizes,
+                                     !options.moveAllocations);
+      raises |= !inSpace.isSupported() ||
+                getPeakOfSequence(inSpace, outcome.planned) >
+                    inSpace.getPeakAsWritten();
+    }
+    if (raises)
+      continue;
+    applyBlockOrder(analysis, outcome.planned);
+    moved += std::max(1u, outcome.opsMoved);
+    ++bodiesReordered;
+  }
+  return moved;
+}
+
 /// The peak of `body` as its blocks stand now (the analyses may predate a
 /// reordering of the same ops).
 static uint64_t getCurrentPeak(const BodyLifetimes &body) {
@@ -334,22 +405,62 @@ mlir::memsched::scheduleFunction(Operation *func,
   }
   result.status = ScheduleFunctionResult::Status::Scheduled;
 
+  // Loop and branch bodies first; the body is analysed again when one of
+  // them changed (and so are its spaces).
+  std::unique_ptr<BodyLifetimes> reanalysed;
+  {
+    FailureOr<unsigned> moved = scheduleNestedBodies(
+        func, options, spaces.spaces, result.nestedBodiesReordered);
+    if (failed(moved)) {
+      result.status = ScheduleFunctionResult::Status::Unsupported;
+      result.unsupportedOp = func;
+      result.reason = "internal error: the planned order of a nested body "
+                      "is invalid; please report this input";
+      return result;
+    }
+    if (*moved) {
+      result.reordered = true;
+      result.opsMoved += *moved;
+      bool pin = !options.moveAllocations;
+      reanalysed = std::make_unique<BodyLifetimes>(func, options.sizes, pin);
+      bool supported = reanalysed->isSupported();
+      for (auto [k, space] : llvm::enumerate(spaces.spaces)) {
+        if (!severalSpaces)
+          break;
+        SizeModel sizes = options.sizes;
+        sizes.memorySpace = space;
+        spaces.bodies[k] = std::make_unique<BodyLifetimes>(func, sizes, pin);
+        supported &= spaces.bodies[k]->isSupported();
+      }
+      if (!supported) {
+        result.status = ScheduleFunctionResult::Status::Unsupported;
+        result.unsupportedOp = func;
+        result.reason = "internal error: the body cannot be analysed after "
+                        "its nested bodies were reordered; please report "
+                        "this input";
+        return result;
+      }
+    }
+  }
+  const BodyLifetimes &current = reanalysed ? *reanalysed : body;
+
   // Plan every block before rewriting any: a doubt leaves the body as it is.
-  SmallVector<BlockOutcome, 1> outcomes(body.getNumBlocks());
-  for (unsigned i = 0; i < body.getNumBlocks(); ++i)
-    if (body.isReachable(i) &&
+  SmallVector<BlockOutcome, 1> outcomes(current.getNumBlocks());
+  for (unsigned i = 0; i < current.getNumBlocks(); ++i)
+    if (current.isReachable(i) &&
         failed(severalSpaces
-                   ? scheduleBlockInSpaces(body, spaces, i, options, outcomes[i])
-                   : scheduleBlock(body.getBlock(i), options, outcomes[i]))) {
+                   ? scheduleBlockInSpaces(current, spaces, i, options,
+                                           outcomes[i])
+                   : scheduleBlock(current.getBlock(i), options, outcomes[i]))) {
       result.status = ScheduleFunctionResult::Status::Unsupported;
       result.unsupportedOp = func;
       result.reason = "internal error: the planned order of the block is "
                       "invalid; please report this input";
       return result;
     }
-  for (unsigned i = 0; i < body.getNumBlocks(); ++i)
+  for (unsigned i = 0; i < current.getNumBlocks(); ++i)
     if (outcomes[i].reordered)
-      applyBlockOrder(body.getBlock(i), outcomes[i].planned);
+      applyBlockOrder(current.getBlock(i), outcomes[i].planned);
   result.peakAfter = 0;
   for (const BlockOutcome &o : outcomes) {
     result.peakAfter = std::max(result.peakAfter, o.peakAfter);
@@ -358,7 +469,7 @@ mlir::memsched::scheduleFunction(Operation *func,
     result.search.exactSegments += o.search.exactSegments;
     result.search.heuristicSegments += o.search.heuristicSegments;
   }
-  if (!body.hasSeveralBlocks())
+  if (!current.hasSeveralBlocks())
     result.search = outcomes[0].search;
   // One space (other than the default): the body's figures are its own.
   for (auto [k, space] : llvm::enumerate(result.spaces))
@@ -395,7 +506,7 @@ mlir::memsched::scheduleFunction(Operation *func,
                                           result.peakAfter, bounds,
                                           options.sizes, *entries);
   } else {
-    result.certificate = buildCertificate(func->getContext(), body,
+    result.certificate = buildCertificate(func->getContext(), current,
                                           result.peakAfter, bounds,
                                           options.sizes, *entries);
   }

@@ -113,6 +113,9 @@ struct SchedulePass
         if (result->minimisedSpace && *result->minimisedSpace == space.space)
           diag << " (minimised)";
       }
+      if (unsigned n = result->nestedBodiesReordered)
+        diag << "; " << n << " loop or branch bod" << (n == 1 ? "y" : "ies")
+             << " reordered";
     }
     if (!reportDir.empty() &&
         failed(writeBodyReports(func, options.sizes, result->sequencesBefore,
