@@ -451,3 +451,31 @@ func.func @dynamic_device_size(%n0: index, %i: memref<?xf32>) {
   gpu.wait [%t3]
   return
 }
+
+// -----
+
+// Tests that the bound is proved on the new order when the waits' accesses
+// follow the order (test/Fuzz/async_fuzz.py, seed 11461): as written the
+// first wait for %t10 takes the writes to %d6 (it waits for them through
+// %t9); scheduled, the wait for %t7 and %t9 comes first and takes them, so
+// %d6 can be freed earlier in the new body than the old one allowed. The
+// certificate's bound is the new body's (256), not the old one's (512),
+// so --memsched-verify (RUN line 2) proves it again.
+func.func @waits_follow_the_order(%arg0: memref<64xf32> {llvm.noalias}, %arg1: memref<64xf32> {llvm.noalias}, %arg2: memref<64xf32> {llvm.noalias}) {
+  // expected-remark @-1 {{memsched-schedule: peak 768 -> 512 bytes, lower bound 256 bytes; memory space #gpu.address_space<global>: 768 -> 512 bytes, lower bound 256 bytes}}
+  %w3 = gpu.wait async
+  %d1, %t2 = gpu.alloc async [%w3] () : memref<64xf32>
+  %t4 = gpu.memcpy async [%t2] %d1, %arg1 : memref<64xf32>, memref<64xf32>
+  gpu.wait [%t2, %t4]
+  %d5 = gpu.alloc () : memref<64xf32>
+  gpu.memcpy %d5, %arg1 : memref<64xf32>, memref<64xf32>
+  %w8 = gpu.wait async
+  %d6, %t7 = gpu.alloc async [%w8] () : memref<64xf32>
+  %t9 = gpu.memcpy async [%t7] %d6, %arg0 : memref<64xf32>, memref<64xf32>
+  %t10 = gpu.memcpy async [%t9] %arg2, %d5 : memref<64xf32>, memref<64xf32>
+  gpu.wait [%t10]
+  gpu.wait [%t7, %t9]
+  gpu.dealloc %d1 : memref<64xf32>
+  gpu.dealloc %d6 : memref<64xf32>
+  return
+}

@@ -36,6 +36,9 @@ public:
   /// One analysis per block of the body, in body order.
   unsigned getNumBlocks() const { return blocks.size(); }
   bool hasSeveralBlocks() const { return blocks.size() > 1; }
+  /// Whether some block's graph has edges that come from its current order
+  /// (BufferLifetimeAnalysis::hasOrderDependentEdges).
+  bool hasOrderDependentEdges() const;
   BufferLifetimeAnalysis &getBlock(unsigned i) { return *blocks[i]; }
   /// Whether some path from the entry block reaches block `i`.
   bool isReachable(unsigned i) const { return reachable[i]; }

@@ -144,6 +144,12 @@ public:
   /// Peak of the current node order under the tight model: every allocation
   /// right before its first toucher, every deallocation right after its last.
   uint64_t getPeakTight() const;
+  /// Whether some dependencies come from the block's current order rather
+  /// than from what the ops do (with asynchronous GPU work: the edges that
+  /// keep device memory where the order counts it, the accesses each
+  /// gpu.wait takes): another order of the same ops may get other such
+  /// edges, so a bound holds for the orders of this graph only.
+  bool hasOrderDependentEdges() const { return orderDependentEdges; }
 
   void print(llvm::raw_ostream &os) const;
   /// Prints the buffers allocated before the block starts (nothing when
@@ -173,6 +179,7 @@ private:
   ::memsched::MemoryGraph graph;
   uint64_t peakAsWritten = 0;
   Operation *peakAsWrittenOp = nullptr;
+  bool orderDependentEdges = false;
 };
 
 } // namespace memsched

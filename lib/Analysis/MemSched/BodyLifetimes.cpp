@@ -53,6 +53,12 @@ uint64_t BodyLifetimes::getPeakAsWritten() const {
   return blocks.empty() ? 0 : blocks[getPeakBlock()]->getPeakAsWritten();
 }
 
+bool BodyLifetimes::hasOrderDependentEdges() const {
+  return llvm::any_of(blocks, [](const auto &block) {
+    return block->hasOrderDependentEdges();
+  });
+}
+
 unsigned BodyLifetimes::getPeakBlock() const {
   unsigned best = 0;
   for (unsigned i = 1; i < blocks.size(); ++i)

@@ -1028,6 +1028,10 @@ void LifetimeBuilder::addEdges() {
     g.addEdge(from, to);
   for (auto [from, to] : asyncEdges)
     g.addEdge(from, to);
+  // The edges that keep device memory where it is counted, and what each
+  // gpu.wait takes (the work no earlier wait waited for), follow the order
+  // as written.
+  a.orderDependentEdges = tokens->any();
   for (unsigned n = 0; n < a.nodes.size(); ++n)
     for (unsigned d : nodeDeps[n])
       g.addEdge(d, n);

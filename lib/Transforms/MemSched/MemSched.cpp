@@ -483,8 +483,11 @@ mlir::memsched::scheduleFunction(Operation *func,
   // The bound holds for every order of the same ops. Pinned allocations
   // constrain the orders: certify what holds without the pins, on the final
   // body.
+  // Edges that come from the order as written (asynchronous GPU memory)
+  // differ for the new order: the bound is proved on the final body too.
   SmallVector<::memsched::LowerBound> bounds;
-  if (!options.moveAllocations) {
+  if (!options.moveAllocations ||
+      (result.reordered && current.hasOrderDependentEdges())) {
     bounds = computeBlockBounds(BodyLifetimes(func, options.sizes),
                                 result.peakAfter);
   } else {
