@@ -449,6 +449,14 @@ MUTANTS = [
      "          otherAccesses[r].push_back({n, write, footprint});",
      "          // one of another block is ordered like an argument.\n"
      "          (void)footprint;"),
+    (CT, "bounds count the loop and branch bodies memsched reorders at their "
+         "peak as written",
+     "    sizes.nestedBodiesAtBound = true;\n    atBound.emplace(",
+     "    sizes.nestedBodiesAtBound = false;\n    atBound.emplace("),
+    (OC, "a loop or branch body that frees memory from outside it is "
+         "reordered on its own",
+     "        return WalkResult::interrupt();\n    }\n    return WalkResult::advance();\n  });\n  return !walk.wasInterrupted();",
+     "        return WalkResult::advance();\n    }\n    return WalkResult::advance();\n  });\n  return !walk.wasInterrupted();"),
 ]
 
 def mutate(text, index):

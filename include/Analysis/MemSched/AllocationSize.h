@@ -34,6 +34,12 @@ struct SizeModel {
   /// allocations in other spaces count 0 bytes, so peaks and bounds are
   /// those of that space. Unset: every space counts, all in one total.
   std::optional<Attribute> memorySpace;
+  /// Count the loop and branch bodies memsched reorders (isReorderableBody)
+  /// at a lower bound of their peak over all their orders (the most one of
+  /// their ops needs at once: the body's buffers it uses and what it needs
+  /// inside) instead of their peak as written. Bounds over every order,
+  /// those of nested bodies too, use it.
+  bool nestedBodiesAtBound = false;
 };
 
 /// Size in bytes of the allocation `allocOp` (one memref result). Sets

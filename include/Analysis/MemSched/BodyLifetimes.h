@@ -51,7 +51,12 @@ public:
   uint64_t getPeakAsWritten() const;
   unsigned getPeakBlock() const;
 
+  Operation *getFunction() const { return func; }
+  SizeModel getSizes() const { return sizes; }
+
 private:
+  Operation *func;
+  SizeModel sizes;
   Operation *unsupportedOp = nullptr;
   std::string unsupportedReason;
   llvm::SmallVector<std::unique_ptr<BufferLifetimeAnalysis>, 1> blocks;

@@ -82,6 +82,20 @@ memref::DeallocOp matchGuardedFree(Operation *op);
 /// an allocation whose result is unobservable is never made.
 bool isUnobservable(Value value);
 
+/// Ops whose region bodies run one op after the other, once or many times
+/// (scf.for, scf.if, scf.while, scf.execute_region, scf.index_switch,
+/// affine.for, affine.if): a body can be reordered on its own. Parallel
+/// loops run their bodies together and are not among them.
+bool isSequentialRegionOp(Operation *op);
+
+/// A body memsched reorders on its own: the single block of a region of a
+/// sequential region op, with at least two allocations.
+bool isReorderableBody(Block &block);
+
+/// Whether `op` holds (in its regions, at any depth) a body memsched
+/// reorders on its own.
+bool hasReorderableBodies(Operation *op);
+
 /// Side-effect free ops (views, constants, index arithmetic, loops with pure
 /// bodies) follow their users when a block is reordered.
 bool isFloating(Operation *op);

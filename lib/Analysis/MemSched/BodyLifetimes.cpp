@@ -8,7 +8,8 @@ using namespace mlir;
 using namespace mlir::memsched;
 
 BodyLifetimes::BodyLifetimes(Operation *func, SizeModel sizes,
-                             bool pinAllocations, unsigned callDepth) {
+                             bool pinAllocations, unsigned callDepth)
+    : func(func), sizes(sizes) {
   auto fail = [&](Operation *op, StringRef reason) {
     unsupportedOp = op;
     unsupportedReason = reason.str();

@@ -36,6 +36,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
 
@@ -188,6 +189,10 @@ private:
   LogicalResult computePeaks();
 
   FailureOr<uint64_t> nestedPeak(Operation *op, unsigned depth);
+  /// A lower bound of the peak of a body memsched reorders, over all its
+  /// orders: the most one of its ops needs at once (the body's buffers it
+  /// uses, and what it needs inside).
+  FailureOr<uint64_t> bodyBound(Block &b, unsigned depth);
   /// Memory of a callee with several blocks while it runs (the largest peak
   /// of its reachable blocks), when nothing it allocates outlives the call.
   FailureOr<uint64_t> severalBlocksCalleePeak(Operation *call,
@@ -1409,13 +1414,63 @@ bool LifetimeBuilder::reachesByCalls(Operation *from,
   return false;
 }
 
+FailureOr<uint64_t> LifetimeBuilder::bodyBound(Block &b, unsigned depth) {
+  uint64_t bound = 0;
+  for (Operation &op : b) {
+    if (isAllocation(&op) || getDeallocatedValue(&op) ||
+        op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    // The allocations of the body this op (or an op nested in it) uses,
+    // through views: all allocated while it runs, in any order.
+    llvm::SmallSetVector<Operation *, 4> used;
+    op.walk([&](Operation *nested) {
+      for (Value v : nested->getOperands()) {
+        while (Operation *def = v.getDefiningOp()) {
+          if (def->getBlock() != &b)
+            break;
+          if (isAllocation(def)) {
+            used.insert(def);
+            break;
+          }
+          auto view = dyn_cast<ViewLikeOpInterface>(def);
+          if (!view)
+            break;
+          v = view.getViewSource();
+        }
+      }
+    });
+    uint64_t need = 0;
+    for (Operation *alloc : used) {
+      bool isBound = false;
+      std::string why;
+      FailureOr<uint64_t> size =
+          getAllocationSize(alloc, layout, a.sizes, isBound, why);
+      if (failed(size))
+        return unsupported(alloc, why);
+      if (!addBytes(need, *size))
+        return unsupported(&op, "the bytes allocated add up to more than 2^64");
+    }
+    FailureOr<uint64_t> inside = nestedPeak(&op, depth + 1);
+    if (failed(inside))
+      return failure();
+    if (!addBytes(need, *inside))
+      return unsupported(&op, "the bytes allocated add up to more than 2^64");
+    bound = std::max(bound, need);
+  }
+  return bound;
+}
+
 FailureOr<uint64_t> LifetimeBuilder::nestedPeak(Operation *op, unsigned depth) {
   if (depth > 64)
     return unsupported(op, "nesting or call depth above 64");
   uint64_t peak = 0;
   for (Region &region : op->getRegions())
     for (Block &b : region) {
-      FailureOr<uint64_t> p = blockPeak(b, depth);
+      // A body memsched reorders can take any of its orders: a bound of
+      // its peak stands for it where bounds are proved.
+      FailureOr<uint64_t> p = a.sizes.nestedBodiesAtBound && isReorderableBody(b)
+                                  ? bodyBound(b, depth)
+                                  : blockPeak(b, depth);
       if (failed(p))
         return failure();
       peak = std::max(peak, *p);

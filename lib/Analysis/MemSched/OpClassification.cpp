@@ -62,6 +62,54 @@ Value mlir::memsched::getDeallocatedValue(Operation *op) {
   return freed;
 }
 
+bool mlir::memsched::isSequentialRegionOp(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return llvm::is_contained({"scf.for", "scf.if", "scf.while",
+                             "scf.execute_region", "scf.index_switch",
+                             "affine.for", "affine.if"},
+                            name);
+}
+
+bool mlir::memsched::isReorderableBody(Block &block) {
+  Operation *parent = block.getParentOp();
+  if (!parent || !isSequentialRegionOp(parent) ||
+      !block.getParent()->hasOneBlock())
+    return false;
+  unsigned allocations = 0;
+  for (Operation &op : block)
+    allocations += isAllocation(&op);
+  if (allocations < 2)
+    return false;
+  // A body that frees memory from outside it holds that memory until the
+  // free: counted on its own, the body would not see it.
+  WalkResult walk = block.walk([&](Operation *op) {
+    auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!iface)
+      return WalkResult::advance();
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    iface.getEffects(effects);
+    for (auto &e : effects) {
+      if (!isa<MemoryEffects::Free>(e.getEffect()))
+        continue;
+      Operation *def = e.getValue() ? e.getValue().getDefiningOp() : nullptr;
+      if (!def || !isAllocation(def) ||
+          !block.getParent()->isAncestor(def->getParentRegion()))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
+bool mlir::memsched::hasReorderableBodies(Operation *op) {
+  return op
+      ->walk([](Block *block) {
+        return isReorderableBody(*block) ? WalkResult::interrupt()
+                                         : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 bool mlir::memsched::isAsyncOp(Operation *op) {
   auto async = dyn_cast<gpu::AsyncOpInterface>(op);
   return async && async.getAsyncToken();

@@ -4,6 +4,7 @@
 
 #include "Analysis/Graph/SchedSegment.h"
 #include "Analysis/MemSched/MemorySpaces.h"
+#include "Analysis/MemSched/OpClassification.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -138,8 +139,19 @@ unsigned mlir::memsched::getStrongestBlock(
 }
 
 SmallVector<::memsched::LowerBound>
-mlir::memsched::computeBlockBounds(const BodyLifetimes &body, uint64_t target,
+mlir::memsched::computeBlockBounds(const BodyLifetimes &given, uint64_t target,
                                    uint64_t searchBudget) {
+  // Loop and branch bodies memsched reorders may take any of their orders:
+  // the bound counts them at a bound of their peak.
+  std::optional<BodyLifetimes> atBound;
+  SizeModel sizes = given.getSizes();
+  if (!sizes.nestedBodiesAtBound &&
+      hasReorderableBodies(given.getFunction())) {
+    sizes.nestedBodiesAtBound = true;
+    atBound.emplace(given.getFunction(), sizes);
+  }
+  const BodyLifetimes &body =
+      atBound && atBound->isSupported() ? *atBound : given;
   SmallVector<::memsched::LowerBound> bounds;
   for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
     const BufferLifetimeAnalysis &block = body.getBlock(i);

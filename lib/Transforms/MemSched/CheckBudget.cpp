@@ -2,6 +2,7 @@
 
 #include "Analysis/Graph/Scheduler.h"
 #include "Analysis/MemSched/MemorySpaces.h"
+#include "Analysis/MemSched/OpClassification.h"
 #include "Transforms/MemSched/Arena.h"
 #include "Transforms/MemSched/CallOrder.h"
 #include "Transforms/MemSched/Certificate.h"
@@ -117,6 +118,14 @@ struct CheckBudgetPass
     uint64_t scheduled = 0;
     std::optional<unsigned> proofBlock;
     ::memsched::LowerBound proof;
+    std::optional<BodyLifetimes> boundBody;
+    if (hasReorderableBodies(func)) {
+      SizeModel atBound = sizes;
+      atBound.nestedBodiesAtBound = true;
+      boundBody.emplace(func, atBound);
+      if (!boundBody->isSupported())
+        boundBody.reset();
+    }
     bool proofExhaustive = false;
     uint64_t bestBound = 0;
     for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
@@ -139,10 +148,16 @@ struct CheckBudgetPass
       scheduled = std::max(scheduled, blockScheduled);
       if (blockScheduled <= budget || proofBlock)
         continue;
+      // Loop and branch bodies memsched reorders may take any of their
+      // orders: the proof counts them at a bound of their peak.
+      const BufferLifetimeAnalysis &bounded =
+          boundBody ? boundBody->getBlock(i) : analysis;
+      if (boundBody)
+        result = ::memsched::schedule(bounded.getGraph());
       ::memsched::LowerBound bound =
-          computeBodyLowerBound(analysis, budget + 1, &result.order);
+          computeBodyLowerBound(bounded, budget + 1, &result.order);
       if (bound.value <= budget && result.lowerBound > budget) {
-        proof = exhaustiveBound(analysis.getGraph(), result);
+        proof = exhaustiveBound(bounded.getGraph(), result);
         proofExhaustive = true;
         proofBlock = i;
       } else if (bound.value > budget) {

@@ -242,18 +242,6 @@ certifySeveralSpaces(Operation *func, const ScheduleFunctionOptions &options,
   return result;
 }
 
-/// Ops whose region bodies run one op after the other, once or many times
-/// (loops, branches): reordering a body changes nothing outside it.
-/// Parallel loops (scf.forall, scf.parallel) run their bodies concurrently
-/// and are left alone.
-static bool isSequentialRegionOp(Operation *op) {
-  StringRef name = op->getName().getStringRef();
-  return llvm::is_contained({"scf.for", "scf.if", "scf.while",
-                             "scf.execute_region", "scf.index_switch",
-                             "affine.for", "affine.if"},
-                            name);
-}
-
 /// Reorders the bodies of the loops and branches nested in `func` (inner
 /// ones first), each on its own and only where its peak goes down without
 /// the peak of any of `spaces` going up: the transient bytes of the op
@@ -268,15 +256,9 @@ scheduleNestedBodies(Operation *func, const ScheduleFunctionOptions &options,
   func->walk([&](Operation *op) {
     if (op == func || !isSequentialRegionOp(op))
       return;
-    for (Region &region : op->getRegions()) {
-      if (!region.hasOneBlock())
-        continue;
-      unsigned allocations = 0;
-      for (Operation &nested : region.front())
-        allocations += isAllocation(&nested);
-      if (allocations >= 2)
+    for (Region &region : op->getRegions())
+      if (region.hasOneBlock() && isReorderableBody(region.front()))
         bodies.push_back(&region.front());
-    }
   });
   ScheduleFunctionOptions nestedOptions = options;
   nestedOptions.orderHints.clear();
@@ -487,7 +469,8 @@ mlir::memsched::scheduleFunction(Operation *func,
   // differ for the new order: the bound is proved on the final body too.
   SmallVector<::memsched::LowerBound> bounds;
   if (!options.moveAllocations ||
-      (result.reordered && current.hasOrderDependentEdges())) {
+      (result.reordered && current.hasOrderDependentEdges()) ||
+      hasReorderableBodies(func)) {
     bounds = computeBlockBounds(BodyLifetimes(func, options.sizes),
                                 result.peakAfter);
   } else {
