@@ -457,6 +457,18 @@ MUTANTS = [
          "reordered on its own",
      "        return WalkResult::interrupt();\n    }\n    return WalkResult::advance();\n  });\n  return !walk.wasInterrupted();",
      "        return WalkResult::advance();\n    }\n    return WalkResult::advance();\n  });\n  return !walk.wasInterrupted();"),
+    (RM, "a buffer is recomputed once at most (no candidate from the copy of "
+         "an earlier recomputation)",
+     "        if (!liveAtPeak[held])\n          continue;",
+     "        if (!liveAtPeak[held] || group >= 0)\n          continue;"),
+    (RM, "a later recomputation of a buffer does not take its readers from "
+         "an earlier one",
+     "    for (size_t later = c + 1; later < choices.size(); ++later) {",
+     "    for (size_t later = choices.size(); later < choices.size(); ++later) {"),
+    (RM, "candidates that lower nothing with their clones inserted are not "
+         "priced by a schedule of their graph",
+     "    if (!best.found) {\n      rescheduled = true;",
+     "    if (false) {\n      rescheduled = true;"),
 ]
 
 def mutate(text, index):

@@ -15,3 +15,13 @@
 // CHECK: certificate-peak=1061604
 // CHECK: differential: outputs identical
 // CERT: remat_ops = {{[1-9][0-9]*}}, extra_compute_ppm =
+// At 0.8x (1034268 bytes) the budget is met within the default limit of
+// 10% extra compute: the measured peak, padding included, is at most
+// 1033999 bytes (the pattern; differential.sh checks that it equals the
+// certificate's), and extra_compute_ppm has at most five digits (below
+// 100000, i.e. 10%).
+// RUN: env DIFF_PASS=memsched-rematerialize %differential %memsched_src_root/bench/models/train_step_cnn.mlir forward %t.08 bytes=1034268 | FileCheck %s --check-prefix=EIGHTY
+// RUN: FileCheck %s --check-prefix=EIGHTY-CERT < %t.08.sched.mlir
+// EIGHTY: sched-peak=10{{(2[0-9]|3[0-3])[0-9][0-9][0-9]$}}
+// EIGHTY: differential: outputs identical
+// EIGHTY-CERT: remat_ops = {{[1-9][0-9]*}}, extra_compute_ppm = {{[0-9]?[0-9]?[0-9]?[0-9]?[0-9]}}>

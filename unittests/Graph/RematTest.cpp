@@ -272,12 +272,20 @@ TEST(Remat, FloorBelowEveryRecomputation) {
     ASSERT_LE(floor.value, optimum);
     std::vector<RematChoice> choices;
     std::vector<bool> chosen(g.numBuffers(), false);
-    for (size_t s = 0; s < d.sources.size(); ++s) {
+    std::vector<size_t> lastFrom(g.numBuffers(), 0);
+    for (size_t i = 0; i < 2 * d.sources.size(); ++i) {
+      size_t s = i % d.sources.size();
       const RematSource &src = d.sources[s];
-      if (rng.below(2) != 0 || chosen[src.buffer])
+      // A buffer may be recomputed again (for a suffix of its readers).
+      if (rng.below(2) != 0 || (chosen[src.buffer] && rng.below(2) != 0))
+        continue;
+      // Again: a shorter suffix than the earlier choice's.
+      size_t after = chosen[src.buffer] ? lastFrom[src.buffer] : 0;
+      if (after + 1 >= src.readers.size())
         continue;
       chosen[src.buffer] = true;
-      size_t from = 1 + rng.below(src.readers.size() - 1);
+      size_t from = after + 1 + rng.below(src.readers.size() - after - 1);
+      lastFrom[src.buffer] = from;
       choices.push_back(
           {s, {src.readers.begin() + from, src.readers.end()}});
     }
@@ -359,22 +367,82 @@ TEST(Remat, PlateauFiguresByHand) {
   EXPECT_EQ(plan.choices[0].source, 0u);
 }
 
+TEST(Remat, RecomputedTwiceFiguresByHand) {
+  // Eight nodes in a chain: n0 writes X, read by n1, n4 and n7; n2 writes
+  // T, read by n3; n5 writes U, read by n6. All buffers 100 bytes. As
+  // written, X is live throughout: 200 bytes at n2 n3 (X T) and at n5 n6
+  // (X U). Recomputing X once, for its readers after the first of these
+  // (n4 n7), keeps the copy live at n5 n6: 200 still, two positions fewer
+  // at it. Recomputing it a second time, the copy's readers after n6 (n7)
+  // taking a copy of their own, leaves at most one buffer live anywhere:
+  // 100 bytes, two clones of n0.
+  Dataflow d;
+  for (int i = 0; i < 8; ++i) {
+    d.graph.addNode();
+    d.cost.push_back(1);
+    if (i)
+      d.graph.addEdge(i - 1, i);
+  }
+  const BufferId X = 0, T = 1, U = 2;
+  for (int i = 0; i < 3; ++i)
+    d.graph.addBuffer(100);
+  for (auto [b, n] : std::vector<std::pair<BufferId, NodeId>>{
+           {X, 0}, {X, 1}, {T, 2}, {T, 3}, {X, 4}, {U, 5}, {U, 6}, {X, 7}})
+    d.graph.addTouch(b, n);
+  d.graph.finalize();
+  d.sources.push_back({X, {0}, {1, 4, 7}, {}});
+  RematOptions options;
+  options.budget = 0;
+  RematPlan plan = chooseRemat(d.graph, d.sources, d.cost, options);
+  EXPECT_EQ(plan.basePeak, 200u);
+  EXPECT_EQ(plan.peak, 100u);
+  ASSERT_EQ(plan.choices.size(), 2u);
+  EXPECT_EQ(plan.steps[0].peak, 200u);
+  EXPECT_EQ(plan.choices[0].lateReaders, (std::vector<NodeId>{4, 7}));
+  EXPECT_EQ(plan.choices[1].lateReaders, (std::vector<NodeId>{7}));
+  EXPECT_EQ(plan.clonedNodes, 2u);
+  EXPECT_EQ(plan.extraCost, 2u);
+  // The first copy keeps n4, the second takes n7.
+  std::vector<std::vector<NodeId>> kept =
+      keptLateReaders(d.sources, plan.choices);
+  EXPECT_EQ(kept[0], (std::vector<NodeId>{4}));
+  EXPECT_EQ(kept[1], (std::vector<NodeId>{7}));
+  // Program order of the plan's graph: n0 n1 n2 n3 n0' n4 n5 n6 n0'' n7.
+  EXPECT_EQ(plan.graph.numNodes(), 10u);
+  EXPECT_EQ(evaluatePeak(plan.graph, plan.graph.programOrder()), 100u);
+  // A later choice that takes every reader of an earlier one leaves a copy
+  // nobody reads: refused.
+  MemoryGraph out;
+  EXPECT_FALSE(applyRemat(d.graph, d.sources, {{0, {7}}, {0, {4, 7}}}, out));
+  EXPECT_TRUE(applyRemat(d.graph, d.sources, {{0, {4, 7}}, {0, {7}}}, out));
+}
+
 TEST(Remat, ApplyKeepsDependenciesAndProgramOrder) {
+  unsigned multiChoices = 0;
   for (uint64_t seed = 0; seed < 2000; ++seed) {
     SCOPED_TRACE(caseName(seed));
     Dataflow d = randomDataflow(seed, 14);
     XorShift rng{seed + 5};
     std::vector<RematChoice> choices;
     std::vector<bool> chosen(d.graph.numBuffers(), false);
-    for (size_t s = 0; s < d.sources.size(); ++s) {
+    std::vector<size_t> lastFrom(d.graph.numBuffers(), 0);
+    for (size_t i = 0; i < 2 * d.sources.size(); ++i) {
+      size_t s = i % d.sources.size();
       const RematSource &src = d.sources[s];
-      if (rng.below(3) != 0 || chosen[src.buffer])
+      // A buffer may be recomputed again: the later choice takes its
+      // readers from the earlier.
+      if (rng.below(3) != 0 || (chosen[src.buffer] && rng.below(2) != 0))
+        continue;
+      // A nonempty suffix of the readers, shorter than the one an earlier
+      // choice on the buffer took (which keeps some).
+      size_t after = chosen[src.buffer] ? lastFrom[src.buffer] : 0;
+      if (after + 1 >= src.readers.size())
         continue;
       chosen[src.buffer] = true;
       RematChoice c;
       c.source = s;
-      // A nonempty suffix of the readers.
-      size_t from = 1 + rng.below(src.readers.size() - 1);
+      size_t from = after + 1 + rng.below(src.readers.size() - after - 1);
+      lastFrom[src.buffer] = from;
       c.lateReaders.assign(src.readers.begin() + from, src.readers.end());
       choices.push_back(c);
     }
@@ -397,15 +465,33 @@ TEST(Remat, ApplyKeepsDependenciesAndProgramOrder) {
         ASSERT_TRUE(std::binary_search(succ.begin(), succ.end(),
                                        map.baseToNew[v]));
       }
-    // A late reader reads the copy, not the buffer; the clone writes it.
+    // A late reader reads the copy of the last choice that takes it, not
+    // the buffer nor an earlier copy; the clone writes it.
+    std::vector<std::vector<NodeId>> kept = keptLateReaders(d.sources, choices);
     for (size_t c = 0; c < choices.size(); ++c) {
       const RematSource &src = d.sources[choices[c].source];
+      ASSERT_FALSE(kept[c].empty());
       for (NodeId r : choices[c].lateReaders) {
         const auto &bufs = g.buffersOf(map.baseToNew[r]);
-        ASSERT_TRUE(std::binary_search(bufs.begin(), bufs.end(), map.copyBuffer[c]));
+        bool keeps = std::binary_search(kept[c].begin(), kept[c].end(), r);
+        ASSERT_EQ(std::binary_search(bufs.begin(), bufs.end(), map.copyBuffer[c]),
+                  keeps);
         ASSERT_FALSE(std::binary_search(bufs.begin(), bufs.end(), src.buffer));
       }
+      for (size_t e = 0; e < c; ++e)
+        if (d.sources[choices[e].source].buffer == src.buffer) {
+          ++multiChoices;
+          break;
+        }
     }
+    // A choice's clones come right before its first kept reader.
+    for (NodeId v = 0; v < g.numNodes(); ++v)
+      if (map.newToBase[v] < 0) {
+        uint32_t c = map.cloneOf[v].first;
+        ASSERT_LT(v, map.baseToNew[kept[c].front()]);
+        ASSERT_TRUE(kept[c].front() == 0 ||
+                    v > map.baseToNew[kept[c].front() - 1]);
+      }
     for (NodeId v = 0; v < g.numNodes(); ++v)
       if (map.newToBase[v] < 0) {
         auto [c, k] = map.cloneOf[v];
@@ -420,6 +506,9 @@ TEST(Remat, ApplyKeepsDependenciesAndProgramOrder) {
         }
       }
   }
+  std::printf("remat apply: %u choices on a buffer chosen before\n",
+              multiChoices);
+  EXPECT_GT(multiChoices, 100u);
 }
 
 TEST(Remat, PlansNeverWorseAndMonotoneInTheBudget) {

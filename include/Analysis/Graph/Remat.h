@@ -19,8 +19,9 @@
 //
 // The choice is greedy and prices a candidate by the peak of an order of the
 // resulting graph (not by the bytes it frees): at each step the buffers live
-// at the peak of the current order give one candidate each (the readers
-// after the peak are the late ones), each is priced by the current order
+// at the peak of the current order (a buffer, or the copy of an earlier
+// recomputation of it) give one candidate each (their readers after the peak
+// are the late ones), each is priced by the current order
 // with its clones inserted before its first late reader, the one with the
 // largest peak reduction per extra cost is kept and its graph scheduled
 // (that order among the candidates); when several positions reach the peak
@@ -61,11 +62,25 @@ struct RematSource {
 };
 
 /// One recomputation: the readers of `source` that read the copy.
+///
+/// A buffer may be recomputed several times: a later choice whose source has
+/// the same buffer takes its late readers from whoever read them before (the
+/// buffer itself, or the copy of an earlier choice), so the readers of a
+/// buffer fall into groups, each reading its own copy computed right before
+/// the group's first reader. Every prefix of a list of choices is a list of
+/// choices too.
 struct RematChoice {
   size_t source = 0;
   /// Readers (node ids of the base graph), sorted.
   std::vector<NodeId> lateReaders;
 };
+
+/// The readers each choice keeps: its late readers less those a later
+/// choice on the same buffer takes (sorted). Choices whose source is out of
+/// range keep their list as given.
+std::vector<std::vector<NodeId>>
+keptLateReaders(const std::vector<RematSource> &sources,
+                const std::vector<RematChoice> &choices);
 
 /// Where the nodes and buffers of the base graph went in a graph with
 /// recomputations applied.
@@ -90,7 +105,8 @@ struct RematMapping {
 /// not valid: a clone would have to follow a node placed after it (its
 /// producer's inputs are overwritten before the late readers run); also
 /// when a choice is not one a source allows: its buffer or an inner one
-/// live-in or live-out, or a late reader among the producers.
+/// live-in or live-out, a late reader among the producers, or no reader
+/// kept (keptLateReaders: every one taken by later choices).
 bool applyRemat(const MemoryGraph &base, const std::vector<RematSource> &sources,
                 const std::vector<RematChoice> &choices, MemoryGraph &out,
                 RematMapping *mapping = nullptr);
@@ -158,7 +174,9 @@ struct RematPlan {
 };
 
 /// Chooses recomputations of `sources` (several sources may share a buffer:
-/// chains of different lengths; each buffer is recomputed once at most) (costs per base node in `cost`) so
+/// chains of different lengths; a buffer may be recomputed several times,
+/// each time for the readers of one group after the peak) (costs per base
+/// node in `cost`) so
 /// that the scheduled peak goes down to `options.budget` if it can. The plan
 /// never has a higher peak than the base graph's schedule.
 RematPlan chooseRemat(const MemoryGraph &base,

@@ -16,6 +16,32 @@
 
 using namespace memsched;
 
+std::vector<std::vector<NodeId>>
+memsched::keptLateReaders(const std::vector<RematSource> &sources,
+                          const std::vector<RematChoice> &choices) {
+  std::vector<std::vector<NodeId>> kept(choices.size());
+  for (size_t c = 0; c < choices.size(); ++c) {
+    kept[c] = choices[c].lateReaders;
+    if (choices[c].source >= sources.size())
+      continue;
+    BufferId b = sources[choices[c].source].buffer;
+    // Readers taken by a later choice on the same buffer leave this one.
+    for (size_t later = c + 1; later < choices.size(); ++later) {
+      if (choices[later].source >= sources.size() ||
+          sources[choices[later].source].buffer != b)
+        continue;
+      const std::vector<NodeId> &taken = choices[later].lateReaders;
+      kept[c].erase(std::remove_if(kept[c].begin(), kept[c].end(),
+                                   [&](NodeId r) {
+                                     return std::find(taken.begin(), taken.end(),
+                                                      r) != taken.end();
+                                   }),
+                    kept[c].end());
+    }
+  }
+  return kept;
+}
+
 bool memsched::applyRemat(const MemoryGraph &base,
                           const std::vector<RematSource> &sources,
                           const std::vector<RematChoice> &choices,
@@ -28,12 +54,15 @@ bool memsched::applyRemat(const MemoryGraph &base,
   // reader of.
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> producerOf(n);
   std::vector<std::vector<uint32_t>> lateOf(n);
+  std::vector<std::vector<NodeId>> kept = keptLateReaders(sources, choices);
   for (uint32_t c = 0; c < choices.size(); ++c) {
     const RematChoice &choice = choices[c];
     if (choice.source >= sources.size())
       return false;
     const RematSource &src = sources[choice.source];
-    if (choice.lateReaders.empty() || src.producers.empty())
+    // A choice every reader of which a later one took would leave a copy
+    // nobody reads.
+    if (kept[c].empty() || src.producers.empty())
       return false;
     // Outside what a source is (Remat.h): a buffer live before or after the
     // graph, or a late reader that also writes it. rematFloor relies on
@@ -46,13 +75,13 @@ bool memsched::applyRemat(const MemoryGraph &base,
         std::any_of(src.inner.begin(), src.inner.end(), boundary))
       return false;
     for (NodeId r : choice.lateReaders)
-      if (std::find(src.producers.begin(), src.producers.end(), r) !=
-          src.producers.end())
+      if (r >= n || std::find(src.producers.begin(), src.producers.end(), r) !=
+                        src.producers.end())
         return false;
-    insertBefore[choice.lateReaders.front()].push_back(c);
+    insertBefore[kept[c].front()].push_back(c);
     for (uint32_t k = 0; k < src.producers.size(); ++k)
       producerOf[src.producers[k]].push_back({c, k});
-    for (NodeId r : choice.lateReaders)
+    for (NodeId r : kept[c])
       lateOf[r].push_back(c);
   }
   auto isLateReader = [&](NodeId v, uint32_t c) {
@@ -119,7 +148,7 @@ bool memsched::applyRemat(const MemoryGraph &base,
             touched = c2;
         out.addTouch(touched, cloneIds[c][k]);
       }
-    for (NodeId r : choices[c].lateReaders)
+    for (NodeId r : kept[c])
       out.addTouch(copy, m.baseToNew[r]);
   }
 
@@ -215,6 +244,10 @@ static std::pair<uint64_t, size_t> peakAndWidth(const MemoryGraph &g,
   return {peak, width};
 }
 
+/// At most this many candidates of a step are priced by a schedule of
+/// their graph (the work of a step stays bounded on large graphs).
+static constexpr size_t kRescheduledCandidates = 16;
+
 RematPlan memsched::chooseRemat(const MemoryGraph &base,
                                 const std::vector<RematSource> &sources,
                                 const std::vector<uint64_t> &cost,
@@ -234,8 +267,6 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
     plan.mapping.newToBase.push_back(v);
     plan.mapping.cloneOf.push_back({RematMapping::kNotAClone, 0});
   }
-  // Each buffer is recomputed once at most.
-  std::vector<bool> used(base.numBuffers(), false);
   auto sourceCost = [&](const RematSource &src) {
     uint64_t c = 0;
     for (NodeId p : src.producers)
@@ -272,43 +303,46 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
       std::vector<NodeId> order;
       uint64_t peak = 0;
     } best;
-    for (size_t s = 0; s < sources.size(); ++s) {
-      const RematSource &src = sources[s];
-      if (src.buffer >= base.numBuffers() || used[src.buffer] ||
-          !liveAtPeak[src.buffer])
-        continue;
-      uint64_t c = sourceCost(src);
-      if (plan.extraCost > options.maxExtraCost ||
-          c > options.maxExtraCost - plan.extraCost)
-        continue;
-      RematChoice choice;
-      choice.source = s;
-      bool early = false;
-      for (NodeId r : src.readers) {
-        if (position[plan.mapping.baseToNew[r]] > info.peakPosition)
-          choice.lateReaders.push_back(r);
-        else
-          early = true;
-      }
-      if (!early || choice.lateReaders.empty())
-        continue;
-      std::sort(choice.lateReaders.begin(), choice.lateReaders.end());
+    // Whether a candidate is priced by scheduling its graph (else by the
+    // current order with its clones inserted).
+    bool rescheduled = false;
+    // The price of each candidate with its clones inserted (peak, width;
+    // UINT64_MAX when it is not valid), from the first round.
+    std::vector<std::pair<uint64_t, size_t>> insertedPrice;
+    // Prices one choice and keeps it when it beats the best so far.
+    auto tryChoice = [&](size_t s, uint64_t c, RematChoice choice) {
       std::vector<RematChoice> tried = plan.choices;
       tried.push_back(choice);
       MemoryGraph g;
       RematMapping map;
       if (!applyRemat(base, sources, tried, g, &map))
-        continue;
+        return;
       // Priced by the current order with the clones inserted right before
       // the first late reader (valid: a clone's dependencies are its
-      // producer's): one peak evaluation instead of a schedule. The winner
-      // is scheduled with that order among the candidates.
+      // producer's): one peak evaluation instead of a schedule, or, when
+      // rescheduling, by the best of that order and a schedule of the
+      // graph. The winner is scheduled with its order among the candidates.
       std::vector<NodeId> order = insertClones(plan, g, map, choice);
       if (!g.isValidOrder(order))
-        continue;
+        return;
       auto [priced, pricedWidth] = peakAndWidth(g, order);
+      if (!rescheduled)
+        insertedPrice.back() = {priced, pricedWidth};
+      if (rescheduled) {
+        std::vector<std::vector<NodeId>> hint{order};
+        ScheduleOptions withHint = schedOptions;
+        withHint.peerCandidates = true;
+        withHint.peerOrders = &hint;
+        ScheduleResult r = schedule(g, withHint);
+        auto [p2, w2] = peakAndWidth(g, r.order);
+        if (p2 < priced || (p2 == priced && w2 < pricedWidth)) {
+          order = std::move(r.order);
+          priced = p2;
+          pricedWidth = w2;
+        }
+      }
       if (priced > plan.peak || (priced == plan.peak && pricedWidth >= width))
-        continue;
+        return;
       // The gain: bytes off the peak, or else positions off the plateau
       // (worth less than any byte).
       uint64_t gain = plan.peak - priced;
@@ -334,7 +368,7 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
                  (ratioEqual(narrower, c, best.narrower, best.cost) &&
                   narrower > best.narrower);
       if (!better)
-        continue;
+        return;
       best.found = true;
       best.source = s;
       best.gain = gain;
@@ -345,6 +379,77 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
       best.mapping = std::move(map);
       best.order = std::move(order);
       best.peak = priced;
+    };
+    // Who reads each reader's value now: -1 for the buffer itself, else the
+    // choice whose copy it reads.
+    std::vector<std::vector<NodeId>> kept =
+        keptLateReaders(sources, plan.choices);
+    std::vector<int64_t> readsCopyOf(base.numNodes(), -1);
+    for (size_t c = 0; c < plan.choices.size(); ++c)
+      for (NodeId r : kept[c])
+        readsCopyOf[r] = static_cast<int64_t>(c);
+    // The candidates: one per source and group of readers whose buffer
+    // (the buffer, or the copy of an earlier choice on it) is live at the
+    // peak; its late readers are the group's readers after the peak, when
+    // some reader of the group comes before it.
+    std::vector<std::pair<size_t, RematChoice>> candidates;
+    for (size_t s = 0; s < sources.size(); ++s) {
+      const RematSource &src = sources[s];
+      if (src.buffer >= base.numBuffers())
+        continue;
+      for (int64_t group = -1; group < int64_t(plan.choices.size()); ++group) {
+        if (group >= 0 &&
+            sources[plan.choices[group].source].buffer != src.buffer)
+          continue;
+        BufferId held = group < 0 ? src.buffer : plan.mapping.copyBuffer[group];
+        if (!liveAtPeak[held])
+          continue;
+        RematChoice choice;
+        choice.source = s;
+        bool early = false;
+        for (NodeId r : src.readers) {
+          if (readsCopyOf[r] != group)
+            continue;
+          if (position[plan.mapping.baseToNew[r]] > info.peakPosition)
+            choice.lateReaders.push_back(r);
+          else
+            early = true;
+        }
+        if (!early || choice.lateReaders.empty())
+          continue;
+        std::sort(choice.lateReaders.begin(), choice.lateReaders.end());
+        candidates.push_back({s, std::move(choice)});
+      }
+    }
+    // Priced by inserting the clones into the current order first; when
+    // that lowers nothing (the clones' inputs, kept alive until them, can
+    // outweigh the buffer freed), the candidates with the lowest such
+    // prices (peak, then width, then the first), at most
+    // kRescheduledCandidates of them, by scheduling their graphs.
+    auto affordable = [&](size_t s) {
+      uint64_t c = sourceCost(sources[s]);
+      return plan.extraCost <= options.maxExtraCost &&
+             c <= options.maxExtraCost - plan.extraCost;
+    };
+    for (auto &[s, choice] : candidates) {
+      insertedPrice.push_back({UINT64_MAX, 0});
+      if (affordable(s))
+        tryChoice(s, sourceCost(sources[s]), choice);
+    }
+    if (!best.found) {
+      rescheduled = true;
+      std::vector<size_t> ranked;
+      for (size_t i = 0; i < candidates.size(); ++i)
+        if (insertedPrice[i].first != UINT64_MAX)
+          ranked.push_back(i);
+      std::stable_sort(ranked.begin(), ranked.end(), [&](size_t a, size_t b) {
+        return insertedPrice[a] < insertedPrice[b];
+      });
+      if (ranked.size() > kRescheduledCandidates)
+        ranked.resize(kRescheduledCandidates);
+      for (size_t i : ranked)
+        tryChoice(candidates[i].first, sourceCost(sources[candidates[i].first]),
+                  candidates[i].second);
     }
     if (!best.found)
       break;
@@ -363,7 +468,6 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
         best.peak = r.peak;
       }
     }
-    used[sources[best.source].buffer] = true;
     plan.choices.push_back(std::move(best.choice));
     plan.graph = std::move(best.graph);
     plan.mapping = std::move(best.mapping);

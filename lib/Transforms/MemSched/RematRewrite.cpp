@@ -147,7 +147,11 @@ collectSites(const BufferLifetimeAnalysis &analysis,
              const std::vector<::memsched::RematSource> &sources,
              ArrayRef<::memsched::RematChoice> choices) {
   SmallVector<RematSite, 1> sites;
-  for (const ::memsched::RematChoice &choice : choices) {
+  // A later recomputation of a buffer takes its readers from an earlier
+  // one's copy.
+  std::vector<std::vector<::memsched::NodeId>> kept =
+      ::memsched::keptLateReaders(sources, choices);
+  for (auto [choice, keptReaders] : llvm::zip_equal(choices, kept)) {
     const ::memsched::RematSource &src = sources[choice.source];
     const BufferInfo &buf = analysis.getBuffers()[src.buffer];
     RematSite site;
@@ -160,7 +164,7 @@ collectSites(const BufferLifetimeAnalysis &analysis,
       const BufferInfo &in = analysis.getBuffers()[b];
       site.inner.push_back({in.allocOp, in.dealloc, in.value});
     }
-    for (::memsched::NodeId r : choice.lateReaders)
+    for (::memsched::NodeId r : keptReaders)
       site.lateReaders.push_back(analysis.getNodes()[r].op);
     sites.push_back(std::move(site));
   }
