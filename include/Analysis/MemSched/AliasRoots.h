@@ -45,6 +45,9 @@ struct Root {
   unsigned buffer = 0;
   /// The allocation of a Local root (or the call that returns it).
   Operation *alloc = nullptr;
+  /// For Buffer and Local roots: the allocated value (the allocation's
+  /// result, or the call's fresh result).
+  Value value;
 };
 
 /// What a memref result of a function of the module may be, read from its
@@ -71,6 +74,17 @@ public:
   /// are summarised by analysing its callee, to a bounded depth).
   AliasRoots(Operation *func, const DenseMap<Value, unsigned> &blockAllocs,
              bool distinctArgs = false, unsigned depth = 0);
+
+  /// Makes the roots of the allocations in `blockAllocs` Buffer roots (with
+  /// their buffer ids) and every other allocation's a Local root, as if
+  /// built with `blockAllocs`: the roots of values do not depend on which
+  /// allocations are the analysed block's, so one analysis of a function
+  /// serves all of its blocks and loop bodies. Moving ops within their
+  /// blocks keeps it valid; adding or erasing ops does not.
+  void rebase(const DenseMap<Value, unsigned> &blockAllocs);
+
+  /// Whether some op of the function is asynchronous GPU work (isAsyncOp).
+  bool hasAsyncWork() const { return asyncWork; }
 
   /// The roots of a memref value (empty for values the function does not
   /// define).
@@ -115,6 +129,7 @@ private:
   llvm::StringMap<unsigned> globals;
   unsigned unknownRoot = 0, sharedArgRoot = 0;
   unsigned depth = 0;
+  bool asyncWork = false;
   /// returnedValues per callee.
   DenseMap<Operation *, std::optional<ReturnSummary>> summaries;
   RootSet empty, unknownOnly;

@@ -38,6 +38,8 @@
 namespace mlir {
 namespace memsched {
 
+class AliasRoots;
+
 /// A buffer allocated by an op of the analysed block.
 struct BufferInfo {
   /// The allocation (memref.alloc, memref.alloca, ...), or the call that
@@ -109,11 +111,16 @@ public:
   /// buffers allocated when it starts (BlockEntryState::getLiveIn).
   /// `callDepth` counts the calls around the body when it is analysed for a
   /// caller (the memory of a callee with several blocks); calls and regions
-  /// nested deeper than 64 in all are refused.
+  /// nested deeper than 64 in all are refused. `sharedAliases`, when
+  /// given, is an AliasRoots of `op` built on the IR as it stands (up to
+  /// ops moved within their blocks) that the analyses of several blocks of
+  /// `op` share: it is rebased to this block's allocations and used during
+  /// the construction instead of analysing `op`'s aliases again.
   BufferLifetimeAnalysis(Operation *op, Block *block,
                          llvm::ArrayRef<LiveInBuffer> liveIn,
                          SizeModel sizes = {}, bool pinAllocations = false,
-                         unsigned callDepth = 0);
+                         unsigned callDepth = 0,
+                         AliasRoots *sharedAliases = nullptr);
   BufferLifetimeAnalysis(Operation *op, AnalysisManager &)
       : BufferLifetimeAnalysis(op) {}
   ~BufferLifetimeAnalysis();
@@ -170,6 +177,8 @@ private:
   SizeModel sizes;
   bool pinAllocations = false;
   unsigned callDepth = 0;
+  /// The constructor's `sharedAliases` (used while building only).
+  AliasRoots *sharedAliases = nullptr;
   Block *block = nullptr;
   Operation *unsupportedOp = nullptr;
   std::string unsupportedReason;

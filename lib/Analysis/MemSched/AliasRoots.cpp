@@ -36,8 +36,10 @@ AliasRoots::AliasRoots(Operation *func,
     }
   }
   func->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op != func)
-      visit(op, blockAllocs);
+    if (op == func)
+      return;
+    asyncWork |= isAsyncOp(op);
+    visit(op, blockAllocs);
   });
   // Block arguments of nested blocks that nothing flows into (unstructured
   // control flow inside regions) may be anything.
@@ -49,6 +51,21 @@ AliasRoots::AliasRoots(Operation *func,
         seed(arg, unknownRoot);
   });
   propagate();
+}
+
+void AliasRoots::rebase(const DenseMap<Value, unsigned> &blockAllocs) {
+  for (Root &r : table) {
+    if (r.kind != RootKind::Buffer && r.kind != RootKind::Local)
+      continue;
+    auto it = blockAllocs.find(r.value);
+    if (it != blockAllocs.end()) {
+      r.kind = RootKind::Buffer;
+      r.buffer = it->second;
+    } else {
+      r.kind = RootKind::Local;
+      r.buffer = 0;
+    }
+  }
 }
 
 const AliasRoots::RootSet &AliasRoots::rootsOf(Value v) const {
@@ -87,11 +104,12 @@ void AliasRoots::flow(Value from, Value to) {
 void AliasRoots::visit(Operation *op,
                        const DenseMap<Value, unsigned> &blockAllocs) {
   if (isAllocation(op) || isAsyncAllocation(op)) {
-    auto it = blockAllocs.find(op->getResult(0));
+    Value result = op->getResult(0);
+    auto it = blockAllocs.find(result);
     if (it != blockAllocs.end())
-      seed(op->getResult(0), addRoot({RootKind::Buffer, it->second}));
+      seed(result, addRoot({RootKind::Buffer, it->second, op, result}));
     else
-      seed(op->getResult(0), addRoot({RootKind::Local, 0, op}));
+      seed(result, addRoot({RootKind::Local, 0, op, result}));
     return;
   }
   if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
@@ -157,8 +175,8 @@ void AliasRoots::visit(Operation *op,
         if (value.freshAlloc) {
           auto it = blockAllocs.find(result);
           seed(result, it != blockAllocs.end()
-                           ? addRoot({RootKind::Buffer, it->second})
-                           : addRoot({RootKind::Local, 0, op}));
+                           ? addRoot({RootKind::Buffer, it->second, op, result})
+                           : addRoot({RootKind::Local, 0, op, result}));
           continue;
         }
         for (unsigned arg : value.args)
@@ -213,7 +231,8 @@ std::optional<ReturnSummary> AliasRoots::summarizeCall(Operation *op,
   if (!term || term->getNumOperands() != op->getNumResults())
     return std::nullopt;
   // Every argument its own root, so that each returned root names one.
-  AliasRoots calleeRoots(callee, {}, /*distinctArgs=*/true, depth + 1);
+  AliasRoots calleeRoots(callee, DenseMap<Value, unsigned>(),
+                         /*distinctArgs=*/true, depth + 1);
   return calleeRoots.returnedValuesOf(body);
 }
 

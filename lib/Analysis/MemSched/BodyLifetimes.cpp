@@ -1,6 +1,7 @@
 //===- BodyLifetimes.cpp - the lifetime analyses of a whole body ------===//
 
 #include "Analysis/MemSched/BodyLifetimes.h"
+#include "Analysis/MemSched/AliasRoots.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -37,11 +38,13 @@ BodyLifetimes::BodyLifetimes(Operation *func, SizeModel sizes,
     for (Block *succ : worklist.pop_back_val()->getSuccessors())
       if (reached.insert(succ).second)
         worklist.push_back(succ);
+  // One alias analysis of the function serves every block's.
+  AliasRoots aliases(func, DenseMap<Value, unsigned>());
   for (Block &block : func->getRegion(0)) {
     reachable.push_back(reached.contains(&block));
     blocks.push_back(std::make_unique<BufferLifetimeAnalysis>(
         func, &block, entry.getLiveIn(&block), sizes, pinAllocations,
-        callDepth));
+        callDepth, &aliases));
     if (!blocks.back()->isSupported()) {
       fail(blocks.back()->getUnsupportedOp(),
            blocks.back()->getUnsupportedReason());

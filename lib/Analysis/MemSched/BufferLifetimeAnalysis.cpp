@@ -217,7 +217,10 @@ private:
   BufferLifetimeAnalysis &a;
   DataLayout layout;
   const DenseSet<Operation *> &deallocNodes;
-  std::unique_ptr<AliasRoots> aliases;
+  /// The alias analysis of the function: `ownAliases`, or the analysis's
+  /// shared one rebased to this block.
+  AliasRoots *aliases = nullptr;
+  std::unique_ptr<AliasRoots> ownAliases;
   /// Allocation ops of the block -> buffer.
   DenseMap<Operation *, unsigned> allocIndex;
   /// Nodes that allocate (calls returning fresh buffers, gpu.alloc async)
@@ -342,7 +345,13 @@ LogicalResult LifetimeBuilder::classify() {
         return failure();
     }
   }
-  aliases = std::make_unique<AliasRoots>(a.rootOp, allocValues);
+  if (a.sharedAliases) {
+    a.sharedAliases->rebase(allocValues);
+    aliases = a.sharedAliases;
+  } else {
+    ownAliases = std::make_unique<AliasRoots>(a.rootOp, allocValues);
+    aliases = ownAliases.get();
+  }
 
   for (Operation &op : block) {
     if (isUnrecognisedAllocation(&op) && !isAsyncAllocation(&op))
@@ -564,14 +573,7 @@ LogicalResult LifetimeBuilder::collectAccesses() {
   bufferAccesses.assign(a.buffers.size(), {});
   // Whether any op of the function runs asynchronous GPU work (then each
   // node is asked whether it does).
-  bool hasAsyncWork = false;
-  a.rootOp->walk([&](Operation *op) {
-    if (isAsyncOp(op)) {
-      hasAsyncWork = true;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
+  bool hasAsyncWork = aliases->hasAsyncWork();
   hasEffects.assign(numNodes, false);
   nodeDeps.assign(numNodes, {});
 
@@ -1669,9 +1671,11 @@ BufferLifetimeAnalysis::BufferLifetimeAnalysis(Operation *op, Block *block,
                                                ArrayRef<LiveInBuffer> entry,
                                                SizeModel sizes,
                                                bool pinAllocations,
-                                               unsigned callDepth)
+                                               unsigned callDepth,
+                                               AliasRoots *sharedAliases)
     : rootOp(op), requestedBlock(block), sizes(sizes),
-      pinAllocations(pinAllocations), callDepth(callDepth) {
+      pinAllocations(pinAllocations), callDepth(callDepth),
+      sharedAliases(sharedAliases) {
   for (const LiveInBuffer &buf : entry) {
     LiveInInfo info;
     static_cast<LiveInBuffer &>(info) = buf;

@@ -1,6 +1,7 @@
 //===- MemSched.cpp - public C++ API of memsched ----------------*- C++ -*-===//
 
 #include "Transforms/MemSched/MemSched.h"
+#include "Analysis/MemSched/AliasRoots.h"
 #include "Transforms/MemSched/Certificate.h"
 
 #include "Analysis/MemSched/BodyLifetimes.h"
@@ -260,14 +261,20 @@ scheduleNestedBodies(Operation *func, const ScheduleFunctionOptions &options,
       if (region.hasOneBlock() && isReorderableBody(region.front()))
         bodies.push_back(&region.front());
   });
+  if (bodies.empty())
+    return 0u;
   ScheduleFunctionOptions nestedOptions = options;
   nestedOptions.orderHints.clear();
   unsigned moved = 0;
+  // One alias analysis of the function serves every body's (reordering a
+  // body moves ops within it only).
+  AliasRoots aliases(func, DenseMap<Value, unsigned>());
   // The walk is post-order: inner bodies first, so an outer body counts
   // their new peaks.
   for (Block *block : bodies) {
     BufferLifetimeAnalysis analysis(func, block, /*liveIn=*/{}, options.sizes,
-                                    /*pinAllocations=*/!options.moveAllocations);
+                                    /*pinAllocations=*/!options.moveAllocations,
+                                    /*callDepth=*/0, &aliases);
     if (!analysis.isSupported() || analysis.getNodes().size() < 2)
       continue;
     BlockOutcome outcome;
@@ -281,7 +288,8 @@ scheduleNestedBodies(Operation *func, const ScheduleFunctionOptions &options,
       SizeModel sizes = options.sizes;
       sizes.memorySpace = space;
       BufferLifetimeAnalysis inSpace(func, block, /*liveIn=*/{}, sizes,
-                                     !options.moveAllocations);
+                                     !options.moveAllocations,
+                                     /*callDepth=*/0, &aliases);
       raises |= !inSpace.isSupported() ||
                 getPeakOfSequence(inSpace, outcome.planned) >
                     inSpace.getPeakAsWritten();
