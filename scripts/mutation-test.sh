@@ -174,17 +174,14 @@ MUTANTS = [
      "      return WalkResult::advance();"),
     # --- BufferLifetimeAnalysis: accesses and edges -----------------------
     (BLA, "RAW edges dropped in the `order` lambda",
-     "        if (w->node != acc.node && mayOverlap(w->footprint, acc.footprint))",
-     "        if (acc.write && w->node != acc.node &&\n"
-     "            mayOverlap(w->footprint, acc.footprint))"),
+     "        if ((x.write || acc.write) && mayOverlap(x.footprint, acc.footprint)) {",
+     "        if (acc.write && mayOverlap(x.footprint, acc.footprint)) {"),
     (BLA, "WAW edges dropped in the `order` lambda",
-     "        if (w->node != acc.node && mayOverlap(w->footprint, acc.footprint))",
-     "        if (!acc.write && w->node != acc.node &&\n"
-     "            mayOverlap(w->footprint, acc.footprint))"),
+     "        if ((x.write || acc.write) && mayOverlap(x.footprint, acc.footprint)) {",
+     "        if (x.write != acc.write && mayOverlap(x.footprint, acc.footprint)) {"),
     (BLA, "WAR edges dropped in the `order` lambda",
-     "        if (r->node != acc.node && mayOverlap(r->footprint, acc.footprint))",
-     "        if (false && r->node != acc.node &&\n"
-     "            mayOverlap(r->footprint, acc.footprint))"),
+     "        if ((x.write || acc.write) && mayOverlap(x.footprint, acc.footprint)) {",
+     "        if (x.write && mayOverlap(x.footprint, acc.footprint)) {"),
     (BLA, "covering-write containment loosened: any write of an allocation "
          "stands for its earlier accesses of unknown extent",
      "        return isContainedIn(x->footprint, acc.footprint) ||\n"
@@ -469,6 +466,11 @@ MUTANTS = [
          "priced by a schedule of their graph",
      "    if (!best.found) {\n      rescheduled = true;",
      "    if (false) {\n      rescheduled = true;"),
+    (BLA, "an access that a later write is ordered after is forgotten instead "
+          "of kept under it (a later access disjoint from the write misses "
+          "it)",
+     "        llvm::append_range(stack, entry.covered);",
+     "        (void)entry;"),
 ]
 
 def mutate(text, index):

@@ -164,8 +164,8 @@ func.func @byte_views(%x: memref<4xi8> {llvm.noalias}, %out: memref<16xi8> {llvm
 // Tests that a write of a whole argument stands for the earlier accesses
 // within it: each accumulation into %out depends on the one before it only
 // (a chain, not every earlier one). The write of %out's second half does not
-// stand for the last accumulation: the copy of all of %out after it depends
-// on both.
+// contain the last accumulation but is ordered after it: the copy of all of
+// %out after it depends on it alone, and on the accumulation through it.
 // CHECK-LABEL: memsched lifetimes: @accumulate_into_argument
 // CHECK: deps linalg.fill#0 <- none
 // CHECK-NEXT: deps linalg.fill#1 <- none
@@ -173,7 +173,7 @@ func.func @byte_views(%x: memref<4xi8> {llvm.noalias}, %out: memref<16xi8> {llvm
 // CHECK-NEXT: deps linalg.add#3 <- linalg.fill#1 linalg.add#2
 // CHECK-NEXT: deps linalg.add#4 <- linalg.fill#0 linalg.add#3
 // CHECK-NEXT: deps linalg.fill#5 <- linalg.add#4
-// CHECK-NEXT: deps memref.copy#6 <- linalg.add#4 linalg.fill#5
+// CHECK-NEXT: deps memref.copy#6 <- linalg.fill#5
 func.func @accumulate_into_argument(%out: memref<8xf32> {llvm.noalias}, %res: memref<8xf32> {llvm.noalias}) {
   %one = arith.constant 1.0 : f32
   %a = memref.alloc() : memref<8xf32>
@@ -188,5 +188,33 @@ func.func @accumulate_into_argument(%out: memref<8xf32> {llvm.noalias}, %res: me
   %half = memref.subview %out[4] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 4>>
   linalg.fill ins(%one : f32) outs(%half : memref<4xf32, strided<[1], offset: 4>>)
   memref.copy %out, %res : memref<8xf32> to memref<8xf32>
+  return
+}
+
+// -----
+
+// Tests that an access kept under a later write is still ordered when a
+// later access misses that write: the fill of %out's second half is ordered
+// after the accumulation into all of %out and stands for it, but the copy
+// of %out's first half, disjoint from the fill, depends on the accumulation
+// itself (and not on the fill); the copy of all of %out after it depends on
+// the fill (and on the accumulation through it).
+// CHECK-LABEL: memsched lifetimes: @read_past_a_partial_write
+// CHECK: deps linalg.fill#0 <- none
+// CHECK-NEXT: deps linalg.add#1 <- linalg.fill#0
+// CHECK-NEXT: deps linalg.fill#2 <- linalg.add#1
+// CHECK-NEXT: deps memref.copy#3 <- linalg.add#1
+// CHECK-NEXT: deps memref.copy#4 <- linalg.fill#2
+func.func @read_past_a_partial_write(%out: memref<8xf32> {llvm.noalias}, %res: memref<4xf32> {llvm.noalias}, %all: memref<8xf32> {llvm.noalias}) {
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<8xf32>
+  linalg.fill ins(%one : f32) outs(%a : memref<8xf32>)
+  linalg.add ins(%out, %a : memref<8xf32>, memref<8xf32>) outs(%out : memref<8xf32>)
+  memref.dealloc %a : memref<8xf32>
+  %second = memref.subview %out[4] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 4>>
+  linalg.fill ins(%one : f32) outs(%second : memref<4xf32, strided<[1], offset: 4>>)
+  %first = memref.subview %out[0] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1]>>
+  memref.copy %first, %res : memref<4xf32, strided<[1]>> to memref<4xf32>
+  memref.copy %out, %all : memref<8xf32> to memref<8xf32>
   return
 }

@@ -1045,32 +1045,78 @@ void LifetimeBuilder::addEdges() {
 
   // Memory dependencies per root. Reads only check earlier writes; a write
   // checks every earlier access it may overlap. A write then stands for the
-  // earlier accesses it contains: they are ordered before it, and whatever
-  // overlaps them later overlaps it too.
-  // In the list of a block allocation every access stays within the
-  // allocation, so a write covering it contains even accesses of unknown
-  // extent.
+  // earlier accesses it is ordered after (their node's, or an edge to it):
+  // - those it contains leave the lists: whatever overlaps them later
+  //   overlaps it too (in the list of a block allocation every access stays
+  //   within the allocation, so a write covering it contains even accesses
+  //   of unknown extent);
+  // - the others are kept under it ("covered"): a later access that may
+  //   overlap the write is ordered after it, hence after them; one that
+  //   provably does not (a disjoint box of its base) is checked against
+  //   them one by one.
+  // So the lists stay short where many ops access one root (all of them
+  // writing one argument, which may alias every other argument), and the
+  // edges left out are implied by the ones added.
   auto order = [&](ArrayRef<Access> accesses, bool allocationRoot) {
-    SmallVector<const Access *> writes, reads;
+    struct Entry {
+      const Access *access;
+      SmallVector<unsigned, 0> covered;
+    };
+    std::vector<Entry> pool;
+    SmallVector<unsigned> writes, reads, stack;
+    // Orders `acc` after entry `e` and what it covers, where they may
+    // conflict.
+    auto after = [&](unsigned e, const Access &acc) {
+      stack.assign(1, e);
+      while (!stack.empty()) {
+        const Entry &entry = pool[stack.pop_back_val()];
+        const Access &x = *entry.access;
+        // The node of `acc` runs after every access `x` covers already.
+        if (x.node == acc.node)
+          continue;
+        if ((x.write || acc.write) && mayOverlap(x.footprint, acc.footprint)) {
+          g.addEdge(x.node, acc.node);
+          continue;
+        }
+        llvm::append_range(stack, entry.covered);
+      }
+    };
     for (const Access &acc : accesses) {
-      for (const Access *w : writes)
-        if (w->node != acc.node && mayOverlap(w->footprint, acc.footprint))
-          g.addEdge(w->node, acc.node);
+      for (unsigned w : writes)
+        after(w, acc);
+      unsigned self = pool.size();
+      pool.push_back({&acc, {}});
       if (!acc.write) {
-        reads.push_back(&acc);
+        reads.push_back(self);
         continue;
       }
-      for (const Access *r : reads)
-        if (r->node != acc.node && mayOverlap(r->footprint, acc.footprint))
-          g.addEdge(r->node, acc.node);
+      for (unsigned r : reads)
+        after(r, acc);
       auto contained = [&](const Access *x) {
         return isContainedIn(x->footprint, acc.footprint) ||
                (allocationRoot && x->footprint.whole &&
                 acc.footprint.coversBase);
       };
-      llvm::erase_if(writes, contained);
-      llvm::erase_if(reads, contained);
-      writes.push_back(&acc);
+      // What the write is ordered after moves under it; what it does not
+      // reach (a disjoint box of the same base) stays in the lists.
+      // (An earlier access it may overlap has an edge to it, or is its
+      // node's own; so has everything that access covers.)
+      auto takeUnder = [&](SmallVector<unsigned> &list) {
+        llvm::erase_if(list, [&](unsigned e) {
+          const Access *x = pool[e].access;
+          if (x->node != acc.node && !mayOverlap(x->footprint, acc.footprint))
+            return false;
+          if (contained(x))
+            // Gone from the lists; what it covered stays covered.
+            llvm::append_range(pool[self].covered, pool[e].covered);
+          else
+            pool[self].covered.push_back(e);
+          return true;
+        });
+      };
+      takeUnder(writes);
+      takeUnder(reads);
+      writes.push_back(self);
     }
   };
   for (auto &accesses : bufferAccesses)
