@@ -80,16 +80,18 @@ static std::string unrecognisedAllocationReason(Operation *op) {
                "memref.alloc or gpu.alloc without async";
 }
 
-/// Whether an op runs asynchronous GPU work: it is such work, holds some in
-/// its regions, or calls a function of the module that does (through
-/// further calls too).
-static bool mayRunAsyncWork(Operation *op) {
-  SmallVector<Operation *> work{op};
-  DenseSet<Operation *> seen{op};
+/// Whether `stop` holds for some op nested in `from` (`from` included) or
+/// in a function of the module reached from it by calls (through further
+/// calls too; each function walked once). `stop` sees every op, calls
+/// included, before their callees are walked.
+static bool anyReachedByCalls(Operation *from,
+                              function_ref<bool(Operation *)> stop) {
+  SmallVector<Operation *> work{from};
+  DenseSet<Operation *> seen{from};
   while (!work.empty()) {
     Operation *next = work.pop_back_val();
     WalkResult walk = next->walk([&](Operation *nested) {
-      if (isAsyncOp(nested))
+      if (stop(nested))
         return WalkResult::interrupt();
       if (auto call = dyn_cast<CallOpInterface>(nested))
         if (Operation *callee = call.resolveCallable())
@@ -101,6 +103,13 @@ static bool mayRunAsyncWork(Operation *op) {
       return true;
   }
   return false;
+}
+
+/// Whether an op runs asynchronous GPU work: it is such work, holds some in
+/// its regions, or calls a function of the module that does (through
+/// further calls too).
+static bool mayRunAsyncWork(Operation *op) {
+  return anyReachedByCalls(op, isAsyncOp);
 }
 
 /// Whether an op may take memory while it runs (nested allocations, a
@@ -1442,24 +1451,11 @@ LifetimeBuilder::severalBlocksCalleePeak(Operation *call,
 
 bool LifetimeBuilder::reachesByCalls(Operation *from,
                                      ArrayRef<Operation *> targets) {
-  DenseSet<Operation *> seen;
-  SmallVector<Operation *> worklist{from};
-  while (!worklist.empty()) {
-    Operation *fn = worklist.pop_back_val();
-    WalkResult walk = fn->walk([&](CallOpInterface call) {
-      Operation *callee = call.resolveCallable();
-      if (!callee)
-        return WalkResult::advance();
-      if (llvm::is_contained(targets, callee))
-        return WalkResult::interrupt();
-      if (seen.insert(callee).second)
-        worklist.push_back(callee);
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
-      return true;
-  }
-  return false;
+  return anyReachedByCalls(from, [&](Operation *op) {
+    auto call = dyn_cast<CallOpInterface>(op);
+    Operation *callee = call ? call.resolveCallable() : nullptr;
+    return callee && llvm::is_contained(targets, callee);
+  });
 }
 
 FailureOr<uint64_t> LifetimeBuilder::bodyBound(Block &b, unsigned depth) {
