@@ -84,6 +84,10 @@ struct ScheduleFunctionResult {
   /// then, for reports.
   SmallVector<SmallVector<Operation *>, 1> sequencesBefore;
   SmallVector<uint64_t, 1> blockPeaksBefore;
+  /// The memory each node of the body needs while it runs (its nested
+  /// bodies' peak, scratch), as written, for nodes whose loop or branch
+  /// bodies memsched reordered: reports draw the timeline before with it.
+  DenseMap<Operation *, uint64_t> transientsBefore;
   /// With several memory spaces: each space's peaks and bound (the bound
   /// when certifying), and the space the order minimises.
   SmallVector<SpacePeaks> spaces;
@@ -114,10 +118,13 @@ struct CertifyFunctionResult {
 /// Buffers are named `buffer#i` by their index in the analysis, or by
 /// `names` (allocation -> position among the body's allocations) when
 /// given; buffers allocated before the block count from its start.
+/// `transients`, when given, replaces the memory a node op needs while it
+/// runs (e.g. a loop's body as it was before memsched reordered it).
 Timeline buildTimeline(const BufferLifetimeAnalysis &analysis,
                        ArrayRef<Operation *> sequence, uint64_t peak,
                        const DenseMap<Operation *, uint64_t> *offsets = nullptr,
-                       const DenseMap<Operation *, unsigned> *names = nullptr);
+                       const DenseMap<Operation *, unsigned> *names = nullptr,
+                       const DenseMap<Operation *, uint64_t> *transients = nullptr);
 
 /// The ops of `block`, in order, but its terminator.
 SmallVector<Operation *> currentSequence(Block *block);
@@ -132,17 +139,22 @@ FunctionReport buildFunctionReport(Operation *func,
                                    uint64_t peakAfter, bool reordered,
                                    CertificateAttr certificate,
                                    const DenseMap<Operation *, uint64_t> *offsets = nullptr,
-                                   const DenseMap<Operation *, unsigned> *names = nullptr);
+                                   const DenseMap<Operation *, unsigned> *names = nullptr,
+                                   const DenseMap<Operation *, uint64_t> *transientsBefore = nullptr);
 
 /// Writes the reports of `func` as it stands (see writeFunctionReport): one
 /// for a body with one block, one per block (suffix `.bb<i>`) otherwise.
 /// `before` and `peaksBefore` hold each block's sequence and peak before
 /// scheduling (the sequences as they stand when empty); the certificate's
-/// bound and cut go to the report of the block that proves them.
-LogicalResult writeBodyReports(Operation *func, SizeModel sizes,
-                               ArrayRef<SmallVector<Operation *>> before,
-                               ArrayRef<uint64_t> peaksBefore, bool reordered,
-                               CertificateAttr certificate, StringRef dir);
+/// bound and cut go to the report of the block that proves them;
+/// `transientsBefore` (ScheduleFunctionResult) draws the nodes whose bodies
+/// were reordered as they were.
+LogicalResult
+writeBodyReports(Operation *func, SizeModel sizes,
+                 ArrayRef<SmallVector<Operation *>> before,
+                 ArrayRef<uint64_t> peaksBefore, bool reordered,
+                 CertificateAttr certificate, StringRef dir,
+                 const DenseMap<Operation *, uint64_t> *transientsBefore = nullptr);
 
 /// The file name (without extension) of a function's report: the symbol
 /// name with every character other than letters, digits, `_`, `-` and `.`

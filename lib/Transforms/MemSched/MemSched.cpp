@@ -411,6 +411,12 @@ mlir::memsched::scheduleFunction(Operation *func,
     if (*moved) {
       result.reordered = true;
       result.opsMoved += *moved;
+      // What the nodes holding those bodies needed as written (the
+      // analysis from before they were reordered).
+      for (unsigned i = 0; i < body.getNumBlocks(); ++i)
+        for (const NodeInfo &node : body.getBlock(i).getNodes())
+          if (node.op->getNumRegions())
+            result.transientsBefore[node.op] = node.transient;
       bool pin = !options.moveAllocations;
       reanalysed = std::make_unique<BodyLifetimes>(func, options.sizes, pin);
       bool supported = reanalysed->isSupported();
@@ -553,7 +559,8 @@ static std::string bufferName(unsigned index) {
 Timeline mlir::memsched::buildTimeline(
     const BufferLifetimeAnalysis &analysis, ArrayRef<Operation *> sequence,
     uint64_t peak, const DenseMap<Operation *, uint64_t> *offsets,
-    const DenseMap<Operation *, unsigned> *names) {
+    const DenseMap<Operation *, unsigned> *names,
+    const DenseMap<Operation *, uint64_t> *transients) {
   ArrayRef<BufferInfo> buffers = analysis.getBuffers();
   ArrayRef<LiveInInfo> liveIn = analysis.getLiveIn();
   DenseMap<Operation *, SmallVector<unsigned, 1>> allocs;
@@ -600,7 +607,11 @@ Timeline mlir::memsched::buildTimeline(
       continue;
     t.ops.push_back(op->getName().getStringRef().str() + "#" +
                     std::to_string(t.ops.size()));
-    t.memoryAt.push_back(current + analysis.getNodes()[*node].transient);
+    uint64_t transient = analysis.getNodes()[*node].transient;
+    if (transients)
+      if (auto it = transients->find(op); it != transients->end())
+        transient = it->second;
+    t.memoryAt.push_back(current + transient);
     // A deallocation that is a node (e.g. a conditional free) frees after
     // it runs.
     if (auto it = deallocs.find(op); it != deallocs.end()) {
@@ -655,11 +666,13 @@ FunctionReport mlir::memsched::buildFunctionReport(
     ArrayRef<Operation *> after, uint64_t peakAfter, bool reordered,
     CertificateAttr certificate,
     const DenseMap<Operation *, uint64_t> *offsets,
-    const DenseMap<Operation *, unsigned> *names) {
+    const DenseMap<Operation *, unsigned> *names,
+    const DenseMap<Operation *, uint64_t> *transientsBefore) {
   FunctionReport report;
   report.function =
       "@" + SymbolTable::getSymbolName(func).getValue().str();
-  report.before = buildTimeline(analysis, before, peakBefore, offsets, names);
+  report.before = buildTimeline(analysis, before, peakBefore, offsets, names,
+                                transientsBefore);
   report.after = buildTimeline(analysis, after, peakAfter, offsets, names);
   report.reordered = reordered;
   if (certificate) {
@@ -678,7 +691,8 @@ LogicalResult mlir::memsched::writeBodyReports(
     Operation *func, SizeModel sizes,
     ArrayRef<SmallVector<Operation *>> before,
     ArrayRef<uint64_t> peaksBefore, bool reordered,
-    CertificateAttr certificate, StringRef dir) {
+    CertificateAttr certificate, StringRef dir,
+    const DenseMap<Operation *, uint64_t> *transientsBefore) {
   BodyLifetimes body(func, sizes);
   if (!body.isSupported())
     return success();
@@ -696,7 +710,7 @@ LogicalResult mlir::memsched::writeBodyReports(
     FunctionReport report = buildFunctionReport(
         func, block, seq, i < peaksBefore.size() ? peaksBefore[i] : peak, after,
         peak, reordered, blockHasBound ? certificate : CertificateAttr(),
-        nullptr, &names);
+        nullptr, &names, transientsBefore);
     std::string suffix =
         body.hasSeveralBlocks() ? ".bb" + std::to_string(i) : std::string();
     if (failed(writeFunctionReport(func, report, dir, suffix)))

@@ -120,7 +120,8 @@ struct SchedulePass
     if (!reportDir.empty() &&
         failed(writeBodyReports(func, options.sizes, result->sequencesBefore,
                                 result->blockPeaksBefore, result->reordered,
-                                result->certificate, reportDir)))
+                                result->certificate, reportDir,
+                                &result->transientsBefore)))
       return signalPassFailure();
     changed |= result->reordered;
   }
