@@ -471,6 +471,14 @@ MUTANTS = [
           "it)",
      "        llvm::append_range(stack, entry.covered);",
      "        (void)entry;"),
+    (RR, "a block's recomputations judged by the function's peak (another "
+         "block above it hides every gain)",
+     "      uint64_t peak = rescheduled->peakAfter;\n      if (severalBlocks) {",
+     "      uint64_t peak = rescheduled->peakAfter;\n      if (false) {"),
+    (RR, "a block may spend the fraction of the function's compute, not of "
+         "its own",
+     "          options.maxExtraCompute * double(blockCompute[blockIndex]));",
+     "          options.maxExtraCompute * double(result.totalCompute));"),
 ]
 
 def mutate(text, index):

@@ -306,8 +306,9 @@ def Rematerialize : Pass<"memsched-rematerialize", "::mlir::ModuleOp"> {
     times the arithmetic ops of its body, a copy's bytes). With `remarks`, a
     remark per function says the peak before and after, the budget met or
     not and the extra compute; with `strict`, a budget that is not met is
-    an error. Bodies with several blocks are scheduled but not
-    rematerialised. See docs/remat.md.
+    an error. In a body with several blocks each block above the budget is
+    handled on its own (a recomputation stays in its block) and may spend
+    `max-extra-compute` of its own compute. See docs/remat.md.
   }];
   let options = SizeModelOptions # [
     Option<"bytes", "bytes", "uint64_t", /*default=*/"0",
@@ -315,7 +316,8 @@ def Rematerialize : Pass<"memsched-rematerialize", "::mlir::ModuleOp"> {
     Option<"maxExtraCompute", "max-extra-compute", "double",
            /*default=*/"0.1",
            "Extra compute allowed, as a fraction of the function's "
-           "estimated compute (negative: no limit)">,
+           "estimated compute (of each block's in a body with several "
+           "blocks; negative: no limit)">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark per function: peaks, budget, extra compute">,
     Option<"stateBudget", "state-budget", "uint64_t", /*default=*/"1000000",

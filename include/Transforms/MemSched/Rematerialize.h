@@ -21,7 +21,8 @@ struct RematerializeFunctionOptions {
   /// The budget in bytes.
   uint64_t budget = 0;
   /// Extra compute allowed, as a fraction of the function's compute before
-  /// (ComputeCost); negative: no limit.
+  /// (ComputeCost), of each block's in a body with several blocks;
+  /// negative: no limit.
   double maxExtraCompute = 0.1;
   /// How the function is scheduled before and after (size model, search).
   ScheduleFunctionOptions schedule;
@@ -31,7 +32,7 @@ struct RematerializeFunctionOptions {
 
 struct RematerializeFunctionResult {
   enum class Status {
-    /// The body cannot be analysed (or has several blocks); unchanged.
+    /// The body cannot be analysed; unchanged.
     Unsupported,
     /// Scheduled; its peak is within the budget: nothing recomputed.
     WithinBudget,

@@ -26,6 +26,7 @@
 #include "Transforms/MemSched/Certificate.h"
 
 #include "Analysis/Graph/Remat.h"
+#include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/ComputeCost.h"
 #include "Analysis/MemSched/OpClassification.h"
 #include "Analysis/MemSched/RematSources.h"
@@ -172,13 +173,15 @@ collectSites(const BufferLifetimeAnalysis &analysis,
 }
 
 /// The first site with a clone that depends on an op placed after the
-/// clone's own producer, on the rewritten body; -1 when all are safe, -2 when the body
-/// can no longer be analysed.
-static int findUnsafeSite(Operation *func, SizeModel sizes,
+/// clone's own producer, on the rewritten body (its block `block`, where
+/// the sites are); -1 when all are safe, -2 when the body can no longer be
+/// analysed.
+static int findUnsafeSite(Operation *func, SizeModel sizes, unsigned block,
                           ArrayRef<RematSite> sites) {
-  BufferLifetimeAnalysis check(func, sizes);
-  if (!check.isSupported())
+  BodyLifetimes body(func, sizes);
+  if (!body.isSupported() || block >= body.getNumBlocks())
     return -2;
+  const BufferLifetimeAnalysis &check = body.getBlock(block);
   const ::memsched::MemoryGraph &graph = check.getGraph();
   for (auto [i, site] : llvm::enumerate(sites)) {
     for (auto [clone, producer] : llvm::zip_equal(site.clones, site.producers)) {
@@ -201,6 +204,8 @@ static int findUnsafeSite(Operation *func, SizeModel sizes,
 /// Replaces the body of `func` by a copy of `saved`'s.
 static void restoreBody(Operation *func, Operation *saved) {
   Region &body = func->getRegion(0);
+  // Ops of one block may use values of another: drop every use first.
+  body.dropAllReferences();
   body.getBlocks().clear();
   IRMapping map;
   saved->getRegion(0).cloneInto(&body, map);
@@ -286,174 +291,227 @@ mlir::memsched::rematerializeFunction(Operation *func,
   result.peakBefore = result.peakAfter = scheduled->peakAfter;
   CertificateAttr certBefore = getCertificate(func);
   result.certificate = certBefore;
-  if (scheduled->numBlocks > 1) {
-    result.unsupportedOp = func;
-    result.reason = "bodies with several blocks are scheduled but not "
-                    "rematerialised; recompute by hand or keep the "
-                    "structured control flow (scf) until after memsched";
-    return result;
-  }
   if (result.peakBefore <= options.budget) {
     result.status = RematerializeFunctionResult::Status::WithinBudget;
     result.metBudget = true;
     return result;
   }
 
-  BufferLifetimeAnalysis analysis(func, sizes);
-  if (!analysis.isSupported()) {
-    result.unsupportedOp = analysis.getUnsupportedOp();
-    result.reason = analysis.getUnsupportedReason().str();
-    return result;
+  // The blocks above the budget, each on its own: recomputations stay in
+  // their block (a recomputable buffer is allocated, used and freed in
+  // one), so a block's plans neither change nor depend on another's. Each
+  // block may spend the fraction of its own compute.
+  SmallVector<unsigned> overBudget;
+  SmallVector<uint64_t> blockCompute;
+  {
+    BodyLifetimes body(func, sizes);
+    if (!body.isSupported()) {
+      result.unsupportedOp = body.getUnsupportedOp();
+      result.reason = body.getUnsupportedReason().str();
+      return result;
+    }
+    for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
+      const BufferLifetimeAnalysis &block = body.getBlock(i);
+      uint64_t compute = 0;
+      for (uint64_t c : getNodeCosts(block))
+        compute += std::min(c, UINT64_MAX - compute);
+      blockCompute.push_back(compute);
+      result.totalCompute += std::min(compute, UINT64_MAX - result.totalCompute);
+      if (!body.isReachable(i) || block.getPeakAsWritten() <= options.budget)
+        continue;
+      overBudget.push_back(i);
+      // The function's floor: the largest of its blocks'.
+      RematerializeFunctionResult floor;
+      describeFloor(block, ::memsched::rematFloor(block.getGraph()), floor);
+      if (floor.floor > result.floor) {
+        result.floor = floor.floor;
+        result.floorReason = std::move(floor.floorReason);
+      }
+    }
   }
-  std::vector<uint64_t> cost = getNodeCosts(analysis);
-  for (uint64_t c : cost)
-    result.totalCompute += std::min(c, UINT64_MAX - result.totalCompute);
-  ::memsched::RematOptions choose;
-  choose.budget = options.budget;
-  if (options.maxExtraCompute >= 0)
-    choose.maxExtraCost =
-        static_cast<uint64_t>(options.maxExtraCompute * double(result.totalCompute));
-  choose.schedule = options.schedule.search;
-  choose.schedule.exactStateBudget =
-      std::min(choose.schedule.exactStateBudget, options.candidateStateBudget);
-  // Plans from the scheduled body and from the body as written (when the
-  // schedule moved anything); the body is left as scheduled.
-  SmallVector<RematCandidate, 2> candidates;
-  llvm::scope_exit eraseBodies([&] {
-    for (RematCandidate &c : candidates)
-      c.body->erase();
-  });
-  candidates.push_back(planOnBody(func, analysis, std::move(cost), choose));
-  // (Before the body is replaced: the analysis points into it.)
-  describeFloor(analysis, candidates[0].plan.floor, result);
-  if (scheduled->reordered) {
-    restoreBody(func, written);
-    BufferLifetimeAnalysis asWritten(func, sizes);
-    if (asWritten.isSupported())
-      candidates.push_back(planOnBody(func, asWritten,
-                                      getNodeCosts(asWritten), choose));
-    restoreBody(func, candidates[0].body);
-  }
+  bool severalBlocks = blockCompute.size() > 1;
   result.status = RematerializeFunctionResult::Status::NoGain;
 
-  // Each prefix of each plan's choices (the plan for a larger budget stops
-  // at a shorter one) is rewritten and scheduled on the IR; the lowest peak
-  // wins (among equals the first plan, the shortest prefix). So a smaller
-  // budget, whose prefixes include the larger one's, never ends at a higher
-  // peak.
-  const RematCandidate *current = &candidates[0];
-  auto restore = [&] {
-    restoreBody(func, current->body);
-    setCertificate(func, certBefore);
-  };
+  // The scheduled body, which a block's plans start from.
+  Operation *saved = func->clone();
+  llvm::scope_exit eraseSaved([&] { saved->erase(); });
   ScheduleFunctionOptions again = options.schedule;
   again.skipCertified = false;
-  // Rewrites `choices` of the current plan (dropping those whose inputs are
-  // overwritten before their clones) on its body and schedules; the body is
-  // then rewritten, or restored when nothing is left.
-  auto attempt = [&](std::vector<::memsched::RematChoice> &choices,
-                     unsigned &rejected)
-      -> FailureOr<std::optional<ScheduleFunctionResult>> {
-    const std::vector<::memsched::RematSource> &sources = current->sources;
-    size_t planned = choices.size();
-    again.orderHints.clear();
-    while (!choices.empty()) {
-      BufferLifetimeAnalysis base(func, sizes);
-      SmallVector<RematSite, 1> sites = collectSites(base, sources, choices);
-      for (RematSite &site : sites)
-        rewriteSite(site);
-      int unsafe = findUnsafeSite(func, sizes, sites);
-      if (unsafe == -1) {
-        // The plan's order for these choices, as ops: a candidate of the
-        // schedule (when nothing was dropped, the clones are the plan's).
-        if (choices.size() == planned) {
-          const ::memsched::RematStep &step = current->plan.steps[planned - 1];
-          std::vector<Operation *> hint;
-          for (::memsched::NodeId v : step.order) {
-            int64_t b = step.mapping.newToBase[v];
-            if (b >= 0) {
-              hint.push_back(base.getNodes()[b].op);
-            } else {
-              auto [c, k] = step.mapping.cloneOf[v];
-              hint.push_back(sites[c].clones[k]);
-            }
-          }
-          again.orderHints.push_back(std::move(hint));
-        }
-        break;
-      }
-      restore();
-      if (unsafe == -2)
-        return std::optional<ScheduleFunctionResult>();
-      choices.erase(choices.begin() + unsafe);
-      ++rejected;
-    }
-    if (choices.empty())
-      return std::optional<ScheduleFunctionResult>();
-    FailureOr<ScheduleFunctionResult> scheduled = scheduleFunction(func, again);
-    if (failed(scheduled))
-      return failure();
-    if (scheduled->status != ScheduleFunctionResult::Status::Scheduled) {
-      restore();
-      return std::optional<ScheduleFunctionResult>();
-    }
-    return std::optional<ScheduleFunctionResult>(std::move(*scheduled));
-  };
-  const RematCandidate *best = nullptr;
-  size_t bestLength = 0;
-  uint64_t bestPeak = result.peakBefore;
-  for (const RematCandidate &candidate : candidates) {
-    current = &candidate;
-    for (size_t length = 1; length <= candidate.plan.choices.size(); ++length) {
-      std::vector<::memsched::RematChoice> choices(
-          candidate.plan.choices.begin(),
-          candidate.plan.choices.begin() + length);
-      unsigned rejected = 0;
-      restore();
-      FailureOr<std::optional<ScheduleFunctionResult>> tried =
-          attempt(choices, rejected);
-      if (failed(tried)) {
-        current = &candidates[0];
-        restore();
+  CertificateAttr certificate = certBefore;
+  for (unsigned blockIndex : overBudget) {
+    ::memsched::RematOptions choose;
+    choose.budget = options.budget;
+    if (options.maxExtraCompute >= 0)
+      choose.maxExtraCost = static_cast<uint64_t>(
+          options.maxExtraCompute * double(blockCompute[blockIndex]));
+    choose.schedule = options.schedule.search;
+    choose.schedule.exactStateBudget = std::min(
+        choose.schedule.exactStateBudget, options.candidateStateBudget);
+    // Plans from the scheduled body and, for a body with one block, from
+    // the body as written (when the schedule moved anything); the body is
+    // left as scheduled.
+    SmallVector<RematCandidate, 2> candidates;
+    llvm::scope_exit eraseBodies([&] {
+      for (RematCandidate &c : candidates)
+        c.body->erase();
+    });
+    uint64_t blockPeak = 0;
+    {
+      BodyLifetimes body(func, sizes);
+      if (!body.isSupported())
         return failure();
+      const BufferLifetimeAnalysis &block = body.getBlock(blockIndex);
+      blockPeak = block.getPeakAsWritten();
+      candidates.push_back(
+          planOnBody(func, block, getNodeCosts(block), choose));
+    }
+    if (!severalBlocks && scheduled->reordered) {
+      restoreBody(func, written);
+      BufferLifetimeAnalysis asWritten(func, sizes);
+      if (asWritten.isSupported())
+        candidates.push_back(planOnBody(func, asWritten,
+                                        getNodeCosts(asWritten), choose));
+      restoreBody(func, candidates[0].body);
+    }
+
+    // Each prefix of each plan's choices (the plan for a larger budget
+    // stops at a shorter one) is rewritten and scheduled on the IR; the
+    // lowest peak of the block wins (among equals the first plan, the
+    // shortest prefix). So a smaller budget, whose prefixes include the
+    // larger one's, never ends at a higher peak.
+    const RematCandidate *current = &candidates[0];
+    auto restore = [&] {
+      restoreBody(func, current->body);
+      setCertificate(func, certificate);
+    };
+    // Rewrites `choices` of the current plan (dropping those whose inputs
+    // are overwritten before their clones) on its body and schedules; the
+    // body is then rewritten, or restored when nothing is left. Gives the
+    // schedule and the block's peak after it.
+    auto attempt = [&](std::vector<::memsched::RematChoice> &choices,
+                       unsigned &rejected)
+        -> FailureOr<std::optional<std::pair<ScheduleFunctionResult, uint64_t>>> {
+      const std::vector<::memsched::RematSource> &sources = current->sources;
+      size_t planned = choices.size();
+      again.orderHints.clear();
+      while (!choices.empty()) {
+        BodyLifetimes baseBody(func, sizes);
+        if (!baseBody.isSupported())
+          return failure();
+        const BufferLifetimeAnalysis &base = baseBody.getBlock(blockIndex);
+        SmallVector<RematSite, 1> sites = collectSites(base, sources, choices);
+        for (RematSite &site : sites)
+          rewriteSite(site);
+        int unsafe = findUnsafeSite(func, sizes, blockIndex, sites);
+        if (unsafe == -1) {
+          // The plan's order for these choices, as ops: a candidate of the
+          // schedule (when nothing was dropped, the clones are the plan's).
+          if (choices.size() == planned) {
+            const ::memsched::RematStep &step =
+                current->plan.steps[planned - 1];
+            std::vector<Operation *> hint;
+            for (::memsched::NodeId v : step.order) {
+              int64_t b = step.mapping.newToBase[v];
+              if (b >= 0) {
+                hint.push_back(base.getNodes()[b].op);
+              } else {
+                auto [c, k] = step.mapping.cloneOf[v];
+                hint.push_back(sites[c].clones[k]);
+              }
+            }
+            again.orderHints.push_back(std::move(hint));
+          }
+          break;
+        }
+        restore();
+        if (unsafe == -2)
+          return std::optional<std::pair<ScheduleFunctionResult, uint64_t>>();
+        choices.erase(choices.begin() + unsafe);
+        ++rejected;
       }
-      if (*tried && (*tried)->peakAfter < bestPeak) {
-        bestPeak = (*tried)->peakAfter;
-        best = &candidate;
-        bestLength = length;
+      if (choices.empty())
+        return std::optional<std::pair<ScheduleFunctionResult, uint64_t>>();
+      FailureOr<ScheduleFunctionResult> rescheduled =
+          scheduleFunction(func, again);
+      if (failed(rescheduled))
+        return failure();
+      if (rescheduled->status != ScheduleFunctionResult::Status::Scheduled) {
+        restore();
+        return std::optional<std::pair<ScheduleFunctionResult, uint64_t>>();
+      }
+      uint64_t peak = rescheduled->peakAfter;
+      if (severalBlocks) {
+        BodyLifetimes after(func, sizes);
+        if (!after.isSupported())
+          return failure();
+        peak = after.getBlock(blockIndex).getPeakAsWritten();
+      }
+      return std::optional<std::pair<ScheduleFunctionResult, uint64_t>>(
+          std::make_pair(std::move(*rescheduled), peak));
+    };
+    const RematCandidate *best = nullptr;
+    size_t bestLength = 0;
+    uint64_t bestPeak = blockPeak;
+    for (const RematCandidate &candidate : candidates) {
+      current = &candidate;
+      for (size_t length = 1; length <= candidate.plan.choices.size();
+           ++length) {
+        std::vector<::memsched::RematChoice> choices(
+            candidate.plan.choices.begin(),
+            candidate.plan.choices.begin() + length);
+        unsigned rejected = 0;
+        restore();
+        auto tried = attempt(choices, rejected);
+        if (failed(tried)) {
+          restoreBody(func, saved);
+          setCertificate(func, certBefore);
+          return failure();
+        }
+        if (*tried && (*tried)->second < bestPeak) {
+          bestPeak = (*tried)->second;
+          best = &candidate;
+          bestLength = length;
+        }
       }
     }
-  }
-  current = &candidates[0];
-  restore();
-  if (!best)
-    return result;
-  current = best;
-  restore();
-  std::vector<::memsched::RematChoice> choices(
-      best->plan.choices.begin(), best->plan.choices.begin() + bestLength);
-  FailureOr<std::optional<ScheduleFunctionResult>> final =
-      attempt(choices, result.rejectedUnsafe);
-  if (failed(final) || !*final) {
     current = &candidates[0];
     restore();
-    return failure();
-  }
-  ScheduleFunctionResult &finalSchedule = **final;
-  result.status = RematerializeFunctionResult::Status::Rematerialized;
-  result.peakAfter = finalSchedule.peakAfter;
-  result.metBudget = result.peakAfter <= options.budget;
-  for (const ::memsched::RematChoice &choice : choices)
-    for (::memsched::NodeId p : best->sources[choice.source].producers) {
-      ++result.rematOps;
-      result.extraCompute += best->cost[p];
+    if (!best)
+      continue;
+    current = best;
+    restore();
+    std::vector<::memsched::RematChoice> choices(
+        best->plan.choices.begin(), best->plan.choices.begin() + bestLength);
+    auto final = attempt(choices, result.rejectedUnsafe);
+    if (failed(final) || !*final) {
+      restoreBody(func, saved);
+      setCertificate(func, certBefore);
+      return failure();
     }
+    ScheduleFunctionResult &finalSchedule = (*final)->first;
+    result.status = RematerializeFunctionResult::Status::Rematerialized;
+    result.peakAfter = finalSchedule.peakAfter;
+    for (const ::memsched::RematChoice &choice : choices)
+      for (::memsched::NodeId p : best->sources[choice.source].producers) {
+        ++result.rematOps;
+        result.extraCompute += best->cost[p];
+      }
+    certificate = finalSchedule.certificate;
+    // The next block starts from this body.
+    restoreBody(saved, func);
+  }
+  if (result.status != RematerializeFunctionResult::Status::Rematerialized) {
+    restoreBody(func, saved);
+    setCertificate(func, certBefore);
+    return result;
+  }
+  result.metBudget = result.peakAfter <= options.budget;
   uint64_t ppm =
       result.totalCompute
           ? static_cast<uint64_t>((unsigned __int128)result.extraCompute *
                                   1000000 / result.totalCompute)
           : 0;
-  CertificateAttr cert = finalSchedule.certificate;
+  CertificateAttr cert = certificate;
   if (cert) {
     // Recomputations of an earlier run are still in the body.
     auto earlier = [](std::optional<uint64_t> v) { return v ? *v : 0; };
