@@ -479,6 +479,10 @@ MUTANTS = [
          "its own",
      "          options.maxExtraCompute * double(blockCompute[blockIndex]));",
      "          options.maxExtraCompute * double(result.totalCompute));"),
+    (BLA, "a body memsched reorders counts at the most one of its ops needs, "
+          "not at its graph's lower bound when larger",
+     "      bound = std::max(\n          bound, ::memsched::computeLowerBound(body.getGraph(), options).value);",
+     "      (void)options;"),
 ]
 
 def mutate(text, index):

@@ -37,7 +37,8 @@ struct SizeModel {
   /// Count the loop and branch bodies memsched reorders (isReorderableBody)
   /// at a lower bound of their peak over all their orders (the most one of
   /// their ops needs at once: the body's buffers it uses and what it needs
-  /// inside) instead of their peak as written. Bounds over every order,
+  /// inside; or the lower bound of the body's graph, when larger) instead
+  /// of their peak as written. Bounds over every order,
   /// those of nested bodies too, use it.
   bool nestedBodiesAtBound = false;
 };

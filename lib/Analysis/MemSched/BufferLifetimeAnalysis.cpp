@@ -26,6 +26,7 @@
 #include "Analysis/MemSched/Footprint.h"
 #include "Analysis/MemSched/OpClassification.h"
 #include "Analysis/MemSched/ProducerWalk.h"
+#include "Analysis/Graph/LowerBound.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -200,7 +201,8 @@ private:
   FailureOr<uint64_t> nestedPeak(Operation *op, unsigned depth);
   /// A lower bound of the peak of a body memsched reorders, over all its
   /// orders: the most one of its ops needs at once (the body's buffers it
-  /// uses, and what it needs inside).
+  /// uses, and what it needs inside), or the lower bound of the body's own
+  /// graph when larger.
   FailureOr<uint64_t> bodyBound(Block &b, unsigned depth);
   /// Memory of a callee with several blocks while it runs (the largest peak
   /// of its reachable blocks), when nothing it allocates outlives the call.
@@ -1500,6 +1502,28 @@ FailureOr<uint64_t> LifetimeBuilder::bodyBound(Block &b, unsigned depth) {
     if (!addBytes(need, *inside))
       return unsupported(&op, "the bytes allocated add up to more than 2^64");
     bound = std::max(bound, need);
+  }
+  // Stronger where the body can be analysed on its own: the lower bound of
+  // its graph (per-node min cuts) holds for every order of its ops, those
+  // memsched picks included (they keep the same dependencies, pinned
+  // allocations or not).
+  Operation *owner = b.getParentOp();
+  while (owner && !isa<FunctionOpInterface>(owner))
+    owner = owner->getParentOp();
+  if (owner) {
+    // The function's alias analysis serves the body's when it is this
+    // analysis's (rebased to the body, then back).
+    AliasRoots *shared = owner == a.rootOp ? aliases : nullptr;
+    BufferLifetimeAnalysis body(owner, &b, /*liveIn=*/{}, a.sizes,
+                                /*pinAllocations=*/false, a.callDepth, shared);
+    if (shared)
+      shared->rebase(allocValues);
+    if (body.isSupported()) {
+      ::memsched::LowerBoundOptions options;
+      options.target = body.getPeakAsWritten();
+      bound = std::max(
+          bound, ::memsched::computeLowerBound(body.getGraph(), options).value);
+    }
   }
   return bound;
 }
