@@ -244,9 +244,10 @@ static std::pair<uint64_t, size_t> peakAndWidth(const MemoryGraph &g,
   return {peak, width};
 }
 
-/// At most this many candidates of a step are priced by a schedule of
-/// their graph (the work of a step stays bounded on large graphs).
+/// At most this many candidates of a step, and of a whole plan, are priced
+/// by a schedule of their graph (the work stays bounded on large graphs).
 static constexpr size_t kRescheduledCandidates = 16;
+static constexpr size_t kRescheduledPerPlan = 256;
 
 RematPlan memsched::chooseRemat(const MemoryGraph &base,
                                 const std::vector<RematSource> &sources,
@@ -275,6 +276,7 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
   };
 
   plan.floor = rematFloor(base);
+  size_t rescheduledSoFar = 0;
   // At the floor no recomputation can lower the peak further.
   while (plan.peak > options.budget && plan.peak > plan.floor.value &&
          plan.choices.size() < options.maxChoices) {
@@ -425,7 +427,8 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
     // that lowers nothing (the clones' inputs, kept alive until them, can
     // outweigh the buffer freed), the candidates with the lowest such
     // prices (peak, then width, then the first), at most
-    // kRescheduledCandidates of them, by scheduling their graphs.
+    // kRescheduledCandidates of them (kRescheduledPerPlan in all), by
+    // scheduling their graphs.
     auto affordable = [&](size_t s) {
       uint64_t c = sourceCost(sources[s]);
       return plan.extraCost <= options.maxExtraCost &&
@@ -436,7 +439,7 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
       if (affordable(s))
         tryChoice(s, sourceCost(sources[s]), choice);
     }
-    if (!best.found) {
+    if (!best.found && rescheduledSoFar < kRescheduledPerPlan) {
       rescheduled = true;
       std::vector<size_t> ranked;
       for (size_t i = 0; i < candidates.size(); ++i)
@@ -445,8 +448,9 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
       std::stable_sort(ranked.begin(), ranked.end(), [&](size_t a, size_t b) {
         return insertedPrice[a] < insertedPrice[b];
       });
-      if (ranked.size() > kRescheduledCandidates)
-        ranked.resize(kRescheduledCandidates);
+      ranked.resize(std::min({ranked.size(), kRescheduledCandidates,
+                              kRescheduledPerPlan - rescheduledSoFar}));
+      rescheduledSoFar += ranked.size();
       for (size_t i : ranked)
         tryChoice(candidates[i].first, sourceCost(sources[candidates[i].first]),
                   candidates[i].second);
