@@ -2,8 +2,9 @@
 //
 // memsched-graph-bench --family layered --nodes 10000 --seed 1
 //     [--budget N] [--rounds N] [--heuristic-only] [--no-peers]
-//     [--no-repair] [--repair-work-budget N]
-//   Schedules one generated graph and prints one key=value line: nodes,
+//     [--no-repair] [--repair-work-budget N] [--write-graph FILE]
+//   Schedules one generated graph (--write-graph: and writes it as a graph
+//   file, docs/graph-format.md, to try other tools on the same graph) and prints one key=value line: nodes,
 //   edges, buffers, input and result peak, the scheduler's static lower bound
 //   for the whole graph (not the certificate's), segments, exact and
 //   heuristic segments, the repair's cuts and accepted orders, seconds,
@@ -46,6 +47,8 @@ namespace {
 struct Args {
   std::string family = "layered";
   std::string graphFile;
+  /// --write-graph: the graph benchmarked, as a graph file (docs/graph-format.md).
+  std::string writeGraph;
   unsigned nodes = 10000;
   uint64_t seed = 1;
   ScheduleOptions options;
@@ -58,7 +61,7 @@ int usage(const char *prog) {
   std::fprintf(stderr,
                "usage: %s [--family F] [--nodes N] [--seed S] [--budget N]\n"
                "          [--rounds N] [--heuristic-only] [--certify] [-v]\n"
-               "          [--no-peers] [--no-repair] [--repair-work-budget N]\n"
+               "          [--no-peers] [--no-repair] [--repair-work-budget N] [--write-graph FILE]\n"
                "       %s --graph FILE [same options]\n"
                "       %s --optimality N [--seed S]\n"
                "families:",
@@ -110,6 +113,8 @@ bool parseArgs(int argc, char **argv, Args &args) {
       args.family = value;
     } else if (a == "--graph" && value) {
       args.graphFile = value;
+    } else if (a == "--write-graph" && value) {
+      args.writeGraph = value;
     } else if (a == "--nodes" && parseUnsigned(value, x) && x <= 50000000) {
       args.nodes = static_cast<unsigned>(x);
     } else if (a == "--seed" && parseUnsigned(value, x)) {
@@ -179,6 +184,15 @@ int runOne(const Args &args) {
     }
     familyLabel = familyName(family);
     g = generateGraph(family, args.nodes, args.seed);
+  }
+  if (!args.writeGraph.empty()) {
+    FILE *out = std::fopen(args.writeGraph.c_str(), "w");
+    std::string text = writeGraphJson(g);
+    if (!out || std::fwrite(text.data(), 1, text.size(), out) != text.size() ||
+        std::fclose(out) != 0) {
+      std::fprintf(stderr, "error: cannot write '%s'\n", args.writeGraph.c_str());
+      return 2;
+    }
   }
   // As the pass does: the bound first, so the search can stop at it.
   ScheduleOptions options = args.options;
