@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <map>
 #include <unordered_map>
 
 using namespace memsched;
@@ -382,14 +383,20 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
       best.order = std::move(order);
       best.peak = priced;
     };
-    // Who reads each reader's value now: -1 for the buffer itself, else the
-    // choice whose copy it reads.
+    // What each reader of a recomputed buffer reads now: the choice whose
+    // copy it reads (absent: the buffer itself). Per buffer: one op may
+    // read several recomputed buffers.
     std::vector<std::vector<NodeId>> kept =
         keptLateReaders(sources, plan.choices);
-    std::vector<int64_t> readsCopyOf(base.numNodes(), -1);
+    std::map<std::pair<BufferId, NodeId>, int64_t> copyRead;
     for (size_t c = 0; c < plan.choices.size(); ++c)
       for (NodeId r : kept[c])
-        readsCopyOf[r] = static_cast<int64_t>(c);
+        copyRead[{sources[plan.choices[c].source].buffer, r}] =
+            static_cast<int64_t>(c);
+    auto readsCopyOf = [&](BufferId b, NodeId r) -> int64_t {
+      auto it = copyRead.find({b, r});
+      return it == copyRead.end() ? -1 : it->second;
+    };
     // The candidates: one per source and group of readers whose buffer
     // (the buffer, or the copy of an earlier choice on it) is live at the
     // peak; its late readers are the group's readers after the peak, when
@@ -410,7 +417,7 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
         choice.source = s;
         bool early = false;
         for (NodeId r : src.readers) {
-          if (readsCopyOf[r] != group)
+          if (readsCopyOf(src.buffer, r) != group)
             continue;
           if (position[plan.mapping.baseToNew[r]] > info.peakPosition)
             choice.lateReaders.push_back(r);
