@@ -464,8 +464,8 @@ MUTANTS = [
      "    for (size_t later = choices.size(); later < choices.size(); ++later) {"),
     (RM, "candidates that lower nothing with their clones inserted are not "
          "priced by a schedule of their graph",
-     "    if (!best.found) {\n      rescheduled = true;",
-     "    if (false) {\n      rescheduled = true;"),
+     "    if (!best.found && rescheduledSoFar < kRescheduledPerPlan) {",
+     "    if (false) {"),
     (BLA, "an access that a later write is ordered after is forgotten instead "
           "of kept under it (a later access disjoint from the write misses "
           "it)",
