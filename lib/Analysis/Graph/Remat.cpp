@@ -329,9 +329,9 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
       if (!g.isValidOrder(order))
         return;
       auto [priced, pricedWidth] = peakAndWidth(g, order);
-      if (!rescheduled)
+      if (!rescheduled) {
         insertedPrice.back() = {priced, pricedWidth};
-      if (rescheduled) {
+      } else {
         std::vector<std::vector<NodeId>> hint{order};
         ScheduleOptions withHint = schedOptions;
         withHint.peerCandidates = true;

@@ -200,9 +200,10 @@ private:
 
   FailureOr<uint64_t> nestedPeak(Operation *op, unsigned depth);
   /// A lower bound of the peak of a body memsched reorders, over all its
-  /// orders: the most one of its ops needs at once (the body's buffers it
-  /// uses, and what it needs inside), or the lower bound of the body's own
-  /// graph when larger.
+  /// orders: the lower bound of the body's own graph (at least the most one
+  /// of its ops needs at once), or, for a body that cannot be analysed on
+  /// its own, the most one of its ops needs at once (the body's buffers it
+  /// uses, and what it needs inside).
   FailureOr<uint64_t> bodyBound(Block &b, unsigned depth);
   /// Memory of a callee with several blocks while it runs (the largest peak
   /// of its reachable blocks), when nothing it allocates outlives the call.
@@ -1461,6 +1462,29 @@ bool LifetimeBuilder::reachesByCalls(Operation *from,
 }
 
 FailureOr<uint64_t> LifetimeBuilder::bodyBound(Block &b, unsigned depth) {
+  // Where the body can be analysed on its own: the lower bound of its graph
+  // (per-node min cuts) holds for every order of its ops, those memsched
+  // picks included (they keep the same dependencies, pinned allocations or
+  // not), and is at least what each op needs (its trivial bound; the inner
+  // bodies count at their bound there too).
+  Operation *owner = b.getParentOp();
+  while (owner && !isa<FunctionOpInterface>(owner))
+    owner = owner->getParentOp();
+  if (owner) {
+    // The function's alias analysis serves the body's when it is this
+    // analysis's (rebased to the body, then back).
+    AliasRoots *shared = owner == a.rootOp ? aliases : nullptr;
+    BufferLifetimeAnalysis body(owner, &b, /*liveIn=*/{}, a.sizes,
+                                /*pinAllocations=*/false, a.callDepth, shared);
+    if (shared)
+      shared->rebase(allocValues);
+    if (body.isSupported()) {
+      ::memsched::LowerBoundOptions options;
+      options.target = body.getPeakAsWritten();
+      return ::memsched::computeLowerBound(body.getGraph(), options).value;
+    }
+  }
+  // Otherwise the most one of its ops needs at once.
   uint64_t bound = 0;
   for (Operation &op : b) {
     if (isAllocation(&op) || getDeallocatedValue(&op) ||
@@ -1502,28 +1526,6 @@ FailureOr<uint64_t> LifetimeBuilder::bodyBound(Block &b, unsigned depth) {
     if (!addBytes(need, *inside))
       return unsupported(&op, "the bytes allocated add up to more than 2^64");
     bound = std::max(bound, need);
-  }
-  // Stronger where the body can be analysed on its own: the lower bound of
-  // its graph (per-node min cuts) holds for every order of its ops, those
-  // memsched picks included (they keep the same dependencies, pinned
-  // allocations or not).
-  Operation *owner = b.getParentOp();
-  while (owner && !isa<FunctionOpInterface>(owner))
-    owner = owner->getParentOp();
-  if (owner) {
-    // The function's alias analysis serves the body's when it is this
-    // analysis's (rebased to the body, then back).
-    AliasRoots *shared = owner == a.rootOp ? aliases : nullptr;
-    BufferLifetimeAnalysis body(owner, &b, /*liveIn=*/{}, a.sizes,
-                                /*pinAllocations=*/false, a.callDepth, shared);
-    if (shared)
-      shared->rebase(allocValues);
-    if (body.isSupported()) {
-      ::memsched::LowerBoundOptions options;
-      options.target = body.getPeakAsWritten();
-      bound = std::max(
-          bound, ::memsched::computeLowerBound(body.getGraph(), options).value);
-    }
   }
   return bound;
 }

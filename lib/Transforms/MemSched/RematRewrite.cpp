@@ -303,8 +303,12 @@ mlir::memsched::rematerializeFunction(Operation *func,
   // block may spend the fraction of its own compute.
   SmallVector<unsigned> overBudget;
   SmallVector<uint64_t> blockCompute;
+  // The analysis of the body as scheduled, and its nodes' costs: the first
+  // block's plan is made on it (later blocks' on the body as it stands).
+  auto analysed = std::make_unique<BodyLifetimes>(func, sizes);
+  std::vector<std::vector<uint64_t>> analysedCosts;
   {
-    BodyLifetimes body(func, sizes);
+    BodyLifetimes &body = *analysed;
     if (!body.isSupported()) {
       result.unsupportedOp = body.getUnsupportedOp();
       result.reason = body.getUnsupportedReason().str();
@@ -312,8 +316,9 @@ mlir::memsched::rematerializeFunction(Operation *func,
     }
     for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
       const BufferLifetimeAnalysis &block = body.getBlock(i);
+      analysedCosts.push_back(getNodeCosts(block));
       uint64_t compute = 0;
-      for (uint64_t c : getNodeCosts(block))
+      for (uint64_t c : analysedCosts.back())
         compute += std::min(c, UINT64_MAX - compute);
       blockCompute.push_back(compute);
       result.totalCompute += std::min(compute, UINT64_MAX - result.totalCompute);
@@ -357,13 +362,20 @@ mlir::memsched::rematerializeFunction(Operation *func,
     });
     uint64_t blockPeak = 0;
     {
-      BodyLifetimes body(func, sizes);
-      if (!body.isSupported())
-        return failure();
-      const BufferLifetimeAnalysis &block = body.getBlock(blockIndex);
+      std::vector<uint64_t> cost;
+      if (analysed) {
+        cost = std::move(analysedCosts[blockIndex]);
+      } else {
+        analysed = std::make_unique<BodyLifetimes>(func, sizes);
+        if (!analysed->isSupported())
+          return failure();
+        cost = getNodeCosts(analysed->getBlock(blockIndex));
+      }
+      const BufferLifetimeAnalysis &block = analysed->getBlock(blockIndex);
       blockPeak = block.getPeakAsWritten();
-      candidates.push_back(
-          planOnBody(func, block, getNodeCosts(block), choose));
+      candidates.push_back(planOnBody(func, block, std::move(cost), choose));
+      // The body is rewritten and restored from here on.
+      analysed.reset();
     }
     if (!severalBlocks && scheduled->reordered) {
       restoreBody(func, written);
