@@ -222,6 +222,10 @@ int runOne(const Args &args) {
   }
   auto start = std::chrono::steady_clock::now();
   ScheduleResult r = schedule(g, options);
+  // As the pass does: not proved optimal, the cuts again around the order.
+  if (args.certify)
+    improveOrderByCuts(g, r.order, r.peak,
+                       std::max(certified.value, r.lowerBound), peerOrders);
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -1,7 +1,7 @@
 //===- remat-bench.cpp - the choice of recomputations, without MLIR -------===//
 //
 // memsched-remat-bench --graph FILE.graph.json [--budget-fraction F]
-//     [--max-extra F] [--states N] [--sweep]
+//     [--max-extra F] [--states N] [--sweep] [--prove]
 //
 // Reads a graph file with node costs and recomputable buffers (written by
 // `memsched-opt --memsched-schedule=graph-dir=DIR`, docs/graph-format.md),
@@ -10,7 +10,10 @@
 // default 0.1, negative: none; --states: exact-search states per segment
 // when a candidate is priced, default 20000). Prints one line of key=value:
 // base_peak, budget, peak, met, choices, clones, extra_cost, total_cost,
-// extra_ppm, seconds. With --sweep, one line per budget from 1.00 down to
+// extra_ppm, seconds. With --prove, when the budget is not met, first a
+// line with rematBound's result for plans within the same limit over the
+// file's sources: remat_bound, proved (above the budget), relaxations,
+// complete, bound_seconds. With --sweep, one line per budget from 1.00 down to
 // 0.50 of the base peak in steps of 0.05, and exit status 1 if a smaller
 // budget ever ends at a higher peak.
 //
@@ -31,7 +34,7 @@ struct Args {
   std::string graph;
   double fraction = 0.9, maxExtra = 0.1;
   uint64_t states = 20000;
-  bool sweep = false;
+  bool sweep = false, prove = false;
 };
 
 bool parseArgs(int argc, char **argv, Args &args) {
@@ -40,6 +43,10 @@ bool parseArgs(int argc, char **argv, Args &args) {
     const char *value = i + 1 < argc ? argv[i + 1] : nullptr;
     if (a == "--sweep") {
       args.sweep = true;
+      continue;
+    }
+    if (a == "--prove") {
+      args.prove = true;
       continue;
     }
     if (!value)
@@ -64,6 +71,8 @@ bool parseArgs(int argc, char **argv, Args &args) {
 
 struct Run {
   RematPlan plan;
+  RematBound bound;
+  bool proved = false;
   uint64_t budget = 0, totalCost = 0;
   double seconds = 0;
 };
@@ -82,6 +91,21 @@ Run run(const MemoryGraph &graph, const GraphRematData &data, double fraction,
   auto start = std::chrono::steady_clock::now();
   r.plan = chooseRemat(graph, data.sources, data.cost, options);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (args.prove && !r.plan.metBudget) {
+    RematBoundOptions bo;
+    bo.target = options.budget;
+    bo.maxExtraCost = options.maxExtraCost;
+    bo.schedule.exactStateBudget = args.states;
+    auto t = std::chrono::steady_clock::now();
+    r.bound = rematBound(graph, data.sources, data.cost, bo);
+    r.proved = true;
+    std::printf("remat_bound=%llu proved=%d relaxations=%llu complete=%d "
+                "bound_seconds=%.3f\n",
+                (unsigned long long)r.bound.value, r.bound.proved ? 1 : 0,
+                (unsigned long long)r.bound.relaxations,
+                r.bound.complete ? 1 : 0,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
+  }
   return r;
 }
 
@@ -107,7 +131,7 @@ int main(int argc, char **argv) {
   if (!parseArgs(argc, argv, args)) {
     std::fprintf(stderr,
                  "usage: %s --graph FILE [--budget-fraction F] [--max-extra F] "
-                 "[--states N] [--sweep]\n",
+                 "[--states N] [--sweep] [--prove]\n",
                  argv[0]);
     return 2;
   }

@@ -483,6 +483,26 @@ MUTANTS = [
           "not at its graph's lower bound when larger",
      "    if (body.isSupported()) {\n      ::memsched::LowerBoundOptions options;",
      "    if (false) {\n      ::memsched::LowerBoundOptions options;"),
+    (RM, "rematBound: a witness is any buffer a source's producers touch, "
+         "even one a later node reads (counted twice)",
+     "            before &= mark[u] == stamp;",
+     "            before &= true;"),
+    (RM, "rematBound: a witness is credited to every recomputed buffer that "
+         "reads it, not to one",
+     "          claimed[x] = 1;\n        continue;",
+     "          claimed[x] = 0;\n        continue;"),
+    (RM, "rematBound: a recomputed buffer counts nothing while its touchers "
+         "run",
+     "        transient += base.bufferSize(b) - between[b];",
+     "        transient += 0;"),
+    (RM, "rematBound: what a source recomputes from is not counted (a "
+         "recomputed buffer is free between its touchers)",
+     "        return std::min(sum, base.bufferSize(b));",
+     "        return std::min<uint64_t>(0, base.bufferSize(b));"),
+    (RR, "the bound on recomputations within the limit uses the chains the "
+         "choice tries (three deep), not chains of any depth",
+     "          findRematSources(block, std::numeric_limits<unsigned>::max(),",
+     "          findRematSources(block, 3,"),
 ]
 
 def mutate(text, index):

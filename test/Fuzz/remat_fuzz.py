@@ -15,6 +15,12 @@
 #                                   [--calls] [--classic] [--blocks]
 #                                   [--build-dir build] [-j 2]
 #
+# With --check-bound, each program is also rewritten at 0.8 of its
+# scheduled peak within max-extra-compute=0.1 and at bytes=0 within the
+# same limit: when the first says no recomputation within the limit goes
+# below B bytes (or gives B for those memsched can make), both plans'
+# peaks must be at least B (each is such a recomputation).
+#
 # Prints one line per failure (with the command that reproduces it) and a
 # summary: programs, passed, failed, rewritten (certificate with remat_ops).
 # Exit status 1 when any failed.
@@ -148,8 +154,61 @@ def one(seed, args, tools, work):
         with open(sched) as f:
             rewritten = "remat_ops" in f.read()
     ok = p.returncode == 0 and "outputs identical" in p.stdout
-    return (seed, ok, rewritten, several, (p.stdout + p.stderr)[-600:],
-            " ".join(gen), cmd)
+    log = (p.stdout + p.stderr)[-600:]
+    if ok and args.check_bound:
+        problem = check_bound(prog, tools, args)
+        if problem:
+            ok, log = False, problem
+    return (seed, ok, rewritten, several, log, " ".join(gen), cmd)
+
+
+# (function, bound) of every bound checked (appended from the workers).
+BOUNDS_CHECKED = []
+
+
+def remat_remark(prog, tools, options, args):
+    opt = os.path.join(tools["path"].split(os.pathsep)[0], "memsched-opt")
+    p = subprocess.run([opt, prog, "--memsched-rematerialize=" + options + " remarks",
+                        "--mlir-print-op-on-diagnostic=false", "-o", os.devnull],
+                       capture_output=True, text=True, timeout=args.timeout)
+    return p.returncode, p.stderr
+
+
+def reached_peaks(remarks):
+    # Per function: the peak a remark reports at its end.
+    peaks = {}
+    for m in re.finditer(r"'(\w+)' (?:peak \d+ -> (\d+) bytes|peaks at (\d+) bytes)",
+                         remarks):
+        peaks[m.group(1)] = int(m.group(2) or m.group(3))
+    return peaks
+
+
+def check_bound(prog, tools, args):
+    """The bound on plans within max-extra-compute=0.1 against two plans."""
+    rc, first = remat_remark(prog, tools, "bytes=0 max-extra-compute=0.1", args)
+    if rc != 0:
+        return "check-bound: pass failed at bytes=0:\n" + first[-400:]
+    at_zero = reached_peaks(first)
+    problems = []
+    for func, peak in at_zero.items():
+        budget = int(peak * 0.8)
+        rc, out = remat_remark(prog, tools,
+                               "bytes=%d max-extra-compute=0.1" % budget, args)
+        if rc != 0:
+            return "check-bound: pass failed:\n" + out[-400:]
+        line = next((l for l in out.splitlines() if "'%s'" % func in l), "")
+        m = (re.search(r"each peaks at (\d+) bytes or more", line) or
+             re.search(r"for those memsched can make.* (\d+) bytes", line))
+        if not m:
+            continue
+        bound = int(m.group(1))
+        BOUNDS_CHECKED.append((func, bound))
+        reached = reached_peaks(line).get(func, bound)
+        if bound > reached or bound > peak:
+            problems.append("check-bound: '%s': bound %d above a plan's peak "
+                            "(%d at the budget %d, %d at bytes=0)" %
+                            (func, bound, reached, budget, peak))
+    return "\n".join(problems)
 
 
 def main():
@@ -169,6 +228,9 @@ def main():
     ap.add_argument("--classic", action="store_true",
                     help="the generator's first constructs only (plain "
                          "dataflow: most recomputable buffers)")
+    ap.add_argument("--check-bound", action="store_true",
+                    help="also check the bound on plans within "
+                         "max-extra-compute against the plans made")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=300)
@@ -214,7 +276,10 @@ def main():
     print(f"remat_fuzz: {args.count} programs, {args.count - len(failed)} passed, "
           f"{len(failed)} failed, {rewritten} rewritten with recomputations"
           + (f" ({severalRewritten} of them with several blocks)"
-             if args.blocks else ""))
+             if args.blocks else "")
+          + (f"; {len(BOUNDS_CHECKED)} bounds checked "
+             f"({sum(1 for _, b in BOUNDS_CHECKED if b) } nonzero)"
+             if args.check_bound else ""))
     shutil.rmtree(work, ignore_errors=True)
     if rewritten < args.min_rewritten:
         print(f"remat_fuzz: only {rewritten} programs rewritten, "

@@ -121,6 +121,20 @@ LowerBound computeLowerBound(const MemoryGraph &graph,
                              const LowerBoundOptions &options = {});
 
 /// What computeEndsBound found.
+/// After a schedule whose `order` peaks at `peak`, above the proved
+/// `bound`: the cuts again (computeLowerBound with `order` as the upper
+/// estimate of each node's cut and the order their witness orders are
+/// built around; docs/lower-bounds.md, section 6), within a quarter of the
+/// automatic work budget. The scheduler's order is
+/// often far closer to the optimum than the peers' orders the bound had
+/// before it, and a witness order built around it may peak lower: it then
+/// replaces `order` (and `peak`). Returns whether it did. The bound this
+/// run proves is not returned: it depends on the order given, which a
+/// later check of the result does not have.
+bool improveOrderByCuts(const MemoryGraph &graph, std::vector<NodeId> &order,
+                        uint64_t &peak, uint64_t bound,
+                        const std::vector<std::vector<NodeId>> &peerOrders);
+
 struct EndsBound {
   /// Lower bound on the peak of every valid order.
   uint64_t value = 0;

@@ -135,6 +135,50 @@ struct RematFloor {
 /// from start to end stay so, and so do the buffers live to the end.
 RematFloor rematFloor(const MemoryGraph &base);
 
+/// What rematBound proves.
+struct RematBoundOptions {
+  /// Try to prove that every plan within `maxExtraCost` has a peak above
+  /// this (typically the budget): relaxations whose bound is above it are
+  /// not split further.
+  uint64_t target = 0;
+  /// Extra cost allowed in all, as in RematOptions.
+  uint64_t maxExtraCost = std::numeric_limits<uint64_t>::max();
+  /// At most this many relaxations are bounded (each a lower bound and, when
+  /// that does not settle it, a schedule of a graph of the base's size).
+  uint64_t relaxationBudget = 2000;
+  /// How the relaxations are scheduled (their exact search proves them).
+  ScheduleOptions schedule;
+};
+
+struct RematBound {
+  /// Every graph applyRemat makes from the sources with choices whose
+  /// producers cost at most `maxExtraCost` in all has no order with a peak
+  /// below this.
+  uint64_t value = 0;
+  /// value > target.
+  bool proved = false;
+  /// Relaxations bounded, and whether the search over them finished (when
+  /// not, `value` still holds: it is the least bound of those left open).
+  uint64_t relaxations = 0;
+  bool complete = true;
+};
+
+/// A lower bound on the peak of every plan of recomputations within a cost
+/// limit (docs/remat.md, "When the budget cannot be met"). A plan that
+/// recomputes a set Z of buffers costs at least the producers of each;
+/// every one of its orders, restricted to the base nodes, is an order of the
+/// base graph in which each buffer outside Z is live at least as long, and
+/// each buffer of Z (or a copy of it) at least while a node touching it
+/// runs. So its peak is at least the optimum of the base graph with the
+/// buffers of Z counted only in their touchers' transient bytes. The search
+/// splits on the buffers that may be recomputed (those of the sources),
+/// bounding each set of plans by the graph with every buffer it may still
+/// recompute so counted.
+RematBound rematBound(const MemoryGraph &base,
+                      const std::vector<RematSource> &sources,
+                      const std::vector<uint64_t> &cost,
+                      const RematBoundOptions &options);
+
 struct RematOptions {
   /// Stop once the peak is at most this.
   uint64_t budget = 0;

@@ -14,7 +14,7 @@
 //   nor op with unknown effects; it may read the buffer (an accumulation).
 // For each such buffer, chains too: the buffers its producers read that are
 // recomputable the same way (read once is enough), with their producers,
-// up to three buffers deep, each chain a source of its own.
+// up to three buffers deep by default, each chain a source of its own.
 // Whether the producers' inputs are unchanged up to a clone is checked where
 // the clone is placed (on the rewritten IR), not here.
 //
@@ -26,6 +26,7 @@
 #include "Analysis/Graph/Remat.h"
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
 
+#include <limits>
 #include <vector>
 
 namespace mlir {
@@ -38,10 +39,19 @@ Value getViewSourceOf(Operation *op);
 /// True when `v` is `buffer` or a chain of side-effect free views of it.
 bool isViewChainOf(Value v, Value buffer);
 
+/// Chains at most this many buffers deep below the recomputed one, by
+/// default.
+constexpr unsigned kDefaultChainDepth = 3;
+
 /// The recomputable buffers of `analysis` (graph ids: the buffer's index and
-/// the nodes' indices in the analysis).
+/// the nodes' indices in the analysis), chains up to `maxChainDepth` buffers
+/// below the recomputed one and, with `cost` (per node), whose producers
+/// cost at most `maxCost` in all.
 std::vector<::memsched::RematSource>
-findRematSources(const BufferLifetimeAnalysis &analysis);
+findRematSources(const BufferLifetimeAnalysis &analysis,
+                 unsigned maxChainDepth = kDefaultChainDepth,
+                 ArrayRef<uint64_t> cost = {},
+                 uint64_t maxCost = std::numeric_limits<uint64_t>::max());
 
 } // namespace memsched
 } // namespace mlir

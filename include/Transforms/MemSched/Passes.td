@@ -305,8 +305,13 @@ def Rematerialize : Pass<"memsched-rematerialize", "::mlir::ModuleOp"> {
     in parts per million of the function's: a linalg op's iteration domain
     times the arithmetic ops of its body, a copy's bytes). With `remarks`, a
     remark per function says the peak before and after, the budget met or
-    not and the extra compute; with `strict`, a budget that is not met is
-    an error. In a body with several blocks each block above the budget is
+    not and the extra compute; when it is not met, a lower bound: what no
+    recomputation of the body's ops goes below (the most one op needs, or
+    what is live to the end) and, searched over the buffers it could
+    recompute within `max-extra-compute` (chains of any depth, what each
+    recomputes from kept live until then), what none of those goes below;
+    either above the budget proves it out of reach, and the remark says so.
+    With `strict`, a budget that is not met is an error. In a body with several blocks each block above the budget is
     handled on its own (a recomputation stays in its block) and may spend
     `max-extra-compute` of its own compute. See docs/remat.md.
   }];

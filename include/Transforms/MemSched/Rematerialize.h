@@ -28,6 +28,10 @@ struct RematerializeFunctionOptions {
   ScheduleFunctionOptions schedule;
   /// Exact-search states per segment when a candidate is priced.
   uint64_t candidateStateBudget = 20000;
+  /// When the budget is not met, relaxations the proof that no plan within
+  /// the extra-compute limit meets it may bound (::memsched::rematBound);
+  /// 0: automatic, 200,000 / (nodes of the block's graph), at least 16.
+  uint64_t boundRelaxations = 0;
 };
 
 struct RematerializeFunctionResult {
@@ -59,6 +63,14 @@ struct RematerializeFunctionResult {
   /// says why, in words.
   uint64_t floor = 0;
   std::string floorReason;
+  /// When the budget is not met: no plan of recomputations of the body's
+  /// ops within the extra-compute limit (chains of any depth, by the rules
+  /// of findRematSources) peaks below this (::memsched::rematBound, the
+  /// largest over the blocks above the budget; 0 when not computed).
+  uint64_t limitBound = 0;
+  /// Bounded relaxations in all, and whether every search finished.
+  uint64_t limitBoundRelaxations = 0;
+  bool limitBoundComplete = true;
   CertificateAttr certificate;
 };
 

@@ -1381,3 +1381,27 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
               witness ? &result.minCutBuffers : nullptr, result.cutBuffers);
   return result;
 }
+
+bool memsched::improveOrderByCuts(
+    const MemoryGraph &graph, std::vector<NodeId> &order, uint64_t &peak,
+    uint64_t bound, const std::vector<std::vector<NodeId>> &peerOrders) {
+  if (order.empty() || peak <= bound)
+    return false;
+  LowerBoundOptions options;
+  options.target = peak;
+  options.order = &order;
+  options.peerOrders = &peerOrders;
+  // A quarter of the automatic work budget: most of what it finds comes
+  // early, and a pass on 100,000 ops stays within its time.
+  options.workBudget =
+      (kAutoWorkBase + kAutoWorkPerElement * (graph.numNodes() +
+                                              graph.numEdges() +
+                                              graph.numTouches())) /
+      4;
+  LowerBound again = computeLowerBound(graph, options);
+  if (again.improvedOrder.empty() || again.improvedPeak >= peak)
+    return false;
+  order = std::move(again.improvedOrder);
+  peak = again.improvedPeak;
+  return true;
+}

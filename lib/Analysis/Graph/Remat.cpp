@@ -10,6 +10,8 @@
 
 #include "Analysis/Graph/Remat.h"
 
+#include "Analysis/Graph/LowerBound.h"
+
 #include <algorithm>
 #include <cassert>
 #include <map>
@@ -531,4 +533,261 @@ RematFloor memsched::rematFloor(const MemoryGraph &base) {
     floor.kind = RematFloor::Kind::LiveToEnd;
   }
   return floor;
+}
+
+/// The base graph with each buffer b of a recomputed set counted whole only
+/// while its touchers run (in their transient bytes) and at `between[b]`
+/// (at most its size) between them.
+static MemoryGraph relaxedGraph(const MemoryGraph &base,
+                                const std::vector<char> &recomputed,
+                                const std::vector<uint64_t> &between) {
+  MemoryGraph g;
+  for (NodeId v = 0; v < base.numNodes(); ++v) {
+    uint64_t transient = base.transientBytes(v);
+    for (BufferId b : base.buffersOf(v))
+      if (recomputed[b])
+        transient += base.bufferSize(b) - between[b];
+    g.addNode(transient, base.nodeName(v));
+  }
+  for (BufferId b = 0; b < base.numBuffers(); ++b) {
+    if (recomputed[b] && !between[b])
+      continue;
+    const GraphBuffer &buf = base.buffer(b);
+    BufferId nb = g.addBuffer(recomputed[b] ? between[b] : buf.size,
+                              buf.liveIn, buf.liveOut, buf.name);
+    for (NodeId v : base.touchersOf(b))
+      g.addTouch(nb, v);
+  }
+  for (NodeId u = 0; u < base.numNodes(); ++u)
+    for (NodeId v : base.succs(u))
+      g.addEdge(u, v);
+  g.finalize();
+  return g;
+}
+
+RematBound memsched::rematBound(const MemoryGraph &base,
+                                const std::vector<RematSource> &sources,
+                                const std::vector<uint64_t> &cost,
+                                const RematBoundOptions &options) {
+  RematBound result;
+  auto outside = [&](BufferId b) {
+    return b >= base.numBuffers() || base.buffer(b).liveIn ||
+           base.buffer(b).liveOut;
+  };
+  // The sources a plan within the limit can use (those applyRemat accepts),
+  // per buffer, with their costs.
+  std::vector<uint64_t> sourceCost(sources.size(), UINT64_MAX);
+  std::vector<std::vector<uint32_t>> sourcesOf(base.numBuffers());
+  for (size_t s = 0; s < sources.size(); ++s) {
+    const RematSource &src = sources[s];
+    if (outside(src.buffer) || src.producers.empty() || src.readers.empty() ||
+        std::any_of(src.inner.begin(), src.inner.end(), outside))
+      continue;
+    uint64_t c = 0;
+    for (NodeId p : src.producers)
+      c += p < cost.size() ? cost[p] : 1;
+    sourceCost[s] = std::max<uint64_t>(c, 1);
+    if (sourceCost[s] <= options.maxExtraCost)
+      sourcesOf[src.buffer].push_back(static_cast<uint32_t>(s));
+  }
+  std::vector<BufferId> items;
+  for (BufferId b = 0; b < base.numBuffers(); ++b)
+    if (!sourcesOf[b].empty())
+      items.push_back(b);
+  // Witnesses of each source: the buffers its producers touch (not its
+  // buffer, not an inner one, not live before or after the graph) all of
+  // whose touchers run no later than its last producer in every order (each
+  // is one of its producers or an ancestor of one). A clone of the source
+  // touches them (the originals), so between the buffer's producers and
+  // the late readers, wherever neither the buffer nor a copy is live
+  // (before the clones run), all of them are, and no base node touches
+  // them there.
+  std::vector<std::vector<BufferId>> witnesses(sources.size());
+  {
+    std::vector<uint32_t> mark(base.numNodes(), 0);
+    uint32_t stamp = 0;
+    for (BufferId b : items)
+      for (uint32_t s : sourcesOf[b]) {
+        const RematSource &src = sources[s];
+        ++stamp;
+        std::vector<NodeId> work(src.producers.begin(), src.producers.end());
+        for (NodeId p : work)
+          mark[p] = stamp;
+        while (!work.empty()) {
+          NodeId v = work.back();
+          work.pop_back();
+          for (NodeId u : base.preds(v))
+            if (mark[u] != stamp) {
+              mark[u] = stamp;
+              work.push_back(u);
+            }
+        }
+        std::vector<BufferId> &w = witnesses[s];
+        for (NodeId p : src.producers)
+          for (BufferId x : base.buffersOf(p)) {
+            if (x == src.buffer || outside(x) ||
+                std::find(src.inner.begin(), src.inner.end(), x) !=
+                    src.inner.end() ||
+                std::find(w.begin(), w.end(), x) != w.end())
+              continue;
+            bool before = true;
+            for (NodeId u : base.touchersOf(x))
+              before &= mark[u] == stamp;
+            if (before)
+              w.push_back(x);
+          }
+      }
+  }
+
+  // Per item: kOpen, kOut (not recomputed) or the index of the source its
+  // plans recompute it with.
+  constexpr uint32_t kOpen = UINT32_MAX, kOut = UINT32_MAX - 1;
+  struct Subset {
+    std::vector<uint32_t> state;
+    uint64_t spent = 0;
+    // A bound every plan of this subset meets (its parent's).
+    uint64_t inherited = 0;
+  };
+  std::vector<Subset> stack;
+  stack.push_back({std::vector<uint32_t>(items.size(), kOpen), 0, 0});
+  result.value = UINT64_MAX;
+  std::vector<char> recomputed(base.numBuffers(), 0), claimed;
+  std::vector<uint64_t> between(base.numBuffers(), 0);
+  while (!stack.empty()) {
+    if (result.relaxations >= options.relaxationBudget) {
+      for (const Subset &s : stack)
+        result.value = std::min(result.value, s.inherited);
+      result.complete = false;
+      break;
+    }
+    Subset s = std::move(stack.back());
+    stack.pop_back();
+    uint64_t left = options.maxExtraCost - s.spent;
+    // The relaxation: every item not out counted whole only while its
+    // touchers run and, between them, at the least its sources' witnesses
+    // not claimed by an earlier item add (each witness credited to one
+    // item). An open item takes its affordable source of least credit; when
+    // those fit in what is left all together, the relaxation is itself a
+    // set a plan can recompute (a leaf).
+    std::fill(recomputed.begin(), recomputed.end(), 0);
+    claimed.assign(base.numBuffers(), 0);
+    uint64_t openCost = 0;
+    bool anyOpen = false;
+    for (size_t i = 0; i < items.size(); ++i) {
+      BufferId b = items[i];
+      uint32_t &st = s.state[i];
+      if (st == kOpen) {
+        bool affordable = false;
+        for (uint32_t src : sourcesOf[b])
+          affordable |= sourceCost[src] <= left;
+        if (!affordable)
+          st = kOut;
+      }
+      if (st == kOut)
+        continue;
+      recomputed[b] = 1;
+      auto credit = [&](uint32_t src) {
+        uint64_t sum = 0;
+        for (BufferId x : witnesses[src])
+          if (!claimed[x])
+            sum += base.bufferSize(x);
+        return std::min(sum, base.bufferSize(b));
+      };
+      if (st != kOpen) {
+        between[b] = credit(st);
+        for (BufferId x : witnesses[st])
+          claimed[x] = 1;
+        continue;
+      }
+      anyOpen = true;
+      uint64_t least = UINT64_MAX, leastCostThere = 0;
+      for (uint32_t src : sourcesOf[b]) {
+        if (sourceCost[src] > left)
+          continue;
+        uint64_t c = credit(src);
+        if (c < least || (c == least && sourceCost[src] < leastCostThere)) {
+          least = c;
+          leastCostThere = sourceCost[src];
+        }
+      }
+      between[b] = least;
+      openCost += leastCostThere;
+      for (uint32_t src : sourcesOf[b])
+        if (sourceCost[src] <= left)
+          for (BufferId x : witnesses[src])
+            claimed[x] = 1;
+    }
+    MemoryGraph g = relaxedGraph(base, recomputed, between);
+    ++result.relaxations;
+    LowerBoundOptions lbOptions;
+    lbOptions.target = options.target + 1;
+    uint64_t bound =
+        std::max(s.inherited, computeLowerBound(g, lbOptions).value);
+    std::vector<NodeId> order;
+    if (bound <= options.target) {
+      ScheduleOptions schedOptions = options.schedule;
+      schedOptions.lowerBound = bound;
+      ScheduleResult r = schedule(g, schedOptions);
+      bound = std::max(bound, r.lowerBound);
+      order = std::move(r.order);
+    }
+    if (bound > options.target || !anyOpen || openCost <= left) {
+      result.value = std::min(result.value, bound);
+      if (bound <= options.target) {
+        // Not provable: the least bound of what is left still holds.
+        for (const Subset &o : stack)
+          result.value = std::min(result.value, o.inherited);
+        result.complete = stack.empty();
+        break;
+      }
+      continue;
+    }
+    // Split on the largest open item live across the peak of the
+    // relaxation's order (not touched there): counting it whole raises
+    // that peak; else on the largest open item.
+    PeakInfo info;
+    evaluatePeak(g, order, &info);
+    std::vector<size_t> position(base.numNodes());
+    for (size_t i = 0; i < order.size(); ++i)
+      position[order[i]] = i;
+    int pick = -1;
+    bool pickAcross = false;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (s.state[i] != kOpen)
+        continue;
+      size_t first = SIZE_MAX, last = 0;
+      bool touchedAtPeak = false;
+      for (NodeId v : base.touchersOf(items[i])) {
+        first = std::min(first, position[v]);
+        last = std::max(last, position[v]);
+        touchedAtPeak |= position[v] == info.peakPosition;
+      }
+      bool across = first < info.peakPosition && info.peakPosition < last &&
+                    !touchedAtPeak;
+      if (pick < 0 || (across && !pickAcross) ||
+          (across == pickAcross &&
+           base.bufferSize(items[i]) > base.bufferSize(items[pick]))) {
+        pick = static_cast<int>(i);
+        pickAcross = across;
+      }
+    }
+    // Children: not recomputed (explored first), or recomputed with each
+    // affordable source.
+    for (uint32_t src : sourcesOf[items[pick]]) {
+      if (sourceCost[src] > left)
+        continue;
+      Subset in = s;
+      in.state[pick] = src;
+      in.spent += sourceCost[src];
+      in.inherited = bound;
+      stack.push_back(std::move(in));
+    }
+    s.state[pick] = kOut;
+    s.inherited = bound;
+    stack.push_back(std::move(s));
+  }
+  if (result.value == UINT64_MAX)
+    result.value = 0;
+  result.proved = result.value > options.target;
+  return result;
 }

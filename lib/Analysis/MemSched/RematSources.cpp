@@ -139,11 +139,16 @@ static Recomputable classifyBuffer(const BufferLifetimeAnalysis &analysis,
   return r;
 }
 
-/// Chains at most this many buffers deep.
-static constexpr unsigned kMaxChainDepth = 3;
-
 std::vector<::memsched::RematSource>
-mlir::memsched::findRematSources(const BufferLifetimeAnalysis &analysis) {
+mlir::memsched::findRematSources(const BufferLifetimeAnalysis &analysis,
+                                 unsigned maxChainDepth,
+                                 ArrayRef<uint64_t> cost, uint64_t maxCost) {
+  auto chainCost = [&](const std::vector<::memsched::NodeId> &producers) {
+    uint64_t c = 0;
+    for (::memsched::NodeId p : producers)
+      c += p < cost.size() ? std::min(cost[p], UINT64_MAX - c) : 0;
+    return c;
+  };
   std::vector<::memsched::RematSource> sources;
   ArrayRef<BufferInfo> buffers = analysis.getBuffers();
   std::vector<Recomputable> info;
@@ -173,7 +178,7 @@ mlir::memsched::findRematSources(const BufferLifetimeAnalysis &analysis) {
     // those are recomputable too (e.g. a convolution's output under its
     // activation, freed right after it).
     std::vector<::memsched::NodeId> frontier = main.producers;
-    for (unsigned depth = 0; depth < kMaxChainDepth; ++depth) {
+    for (unsigned depth = 0; depth < maxChainDepth; ++depth) {
       std::vector<::memsched::NodeId> added;
       for (::memsched::NodeId p : frontier)
         for (Value operand : analysis.getNodes()[p].op->getOperands()) {
@@ -189,7 +194,8 @@ mlir::memsched::findRematSources(const BufferLifetimeAnalysis &analysis) {
       llvm::append_range(src.producers, added);
       llvm::sort(src.producers);
       src.producers.erase(llvm::unique(src.producers), src.producers.end());
-      if (src.producers.back() > src.readers.front())
+      if (src.producers.back() > src.readers.front() ||
+          chainCost(src.producers) > maxCost)
         break;
       sources.push_back(src);
       frontier = std::move(added);

@@ -303,6 +303,15 @@ mlir::memsched::rematerializeFunction(Operation *func,
   // block may spend the fraction of its own compute.
   SmallVector<unsigned> overBudget;
   SmallVector<uint64_t> blockCompute;
+  // What the proof that no plan meets the budget needs of each block above
+  // it (run only when the budget is not met).
+  struct BoundInput {
+    ::memsched::MemoryGraph graph;
+    std::vector<::memsched::RematSource> sources;
+    std::vector<uint64_t> cost;
+    uint64_t maxExtraCost = UINT64_MAX;
+  };
+  std::vector<BoundInput> boundInputs;
   // The analysis of the body as scheduled, and its nodes' costs: the first
   // block's plan is made on it (later blocks' on the body as it stands).
   auto analysed = std::make_unique<BodyLifetimes>(func, sizes);
@@ -325,6 +334,16 @@ mlir::memsched::rematerializeFunction(Operation *func,
       if (!body.isReachable(i) || block.getPeakAsWritten() <= options.budget)
         continue;
       overBudget.push_back(i);
+      BoundInput &bound = boundInputs.emplace_back();
+      bound.graph = block.getGraph();
+      bound.cost = analysedCosts.back();
+      if (options.maxExtraCompute >= 0)
+        bound.maxExtraCost =
+            static_cast<uint64_t>(options.maxExtraCompute * double(compute));
+      // Chains of any depth within the limit.
+      bound.sources =
+          findRematSources(block, std::numeric_limits<unsigned>::max(),
+                           bound.cost, bound.maxExtraCost);
       // The function's floor: the largest of its blocks'.
       RematerializeFunctionResult floor;
       describeFloor(block, ::memsched::rematFloor(block.getGraph()), floor);
@@ -512,12 +531,37 @@ mlir::memsched::rematerializeFunction(Operation *func,
     // The next block starts from this body.
     restoreBody(saved, func);
   }
+  // Not met: what no plan within the limit goes below, per block above the
+  // budget (each block's plans are its own); the function's is the largest.
+  auto proveLimit = [&] {
+    for (const BoundInput &in : boundInputs) {
+      ::memsched::RematBoundOptions bound;
+      bound.target = options.budget;
+      bound.maxExtraCost = in.maxExtraCost;
+      bound.schedule = options.schedule.search;
+      bound.schedule.exactStateBudget = std::min(
+          bound.schedule.exactStateBudget, options.candidateStateBudget);
+      bound.relaxationBudget =
+          options.boundRelaxations
+              ? options.boundRelaxations
+              : std::max<uint64_t>(16, 200000 / (in.graph.numNodes() + 1));
+      ::memsched::RematBound proved =
+          ::memsched::rematBound(in.graph, in.sources, in.cost, bound);
+      result.limitBound = std::max(result.limitBound, proved.value);
+      result.limitBoundRelaxations += proved.relaxations;
+      result.limitBoundComplete &= proved.complete;
+    }
+  };
   if (result.status != RematerializeFunctionResult::Status::Rematerialized) {
     restoreBody(func, saved);
     setCertificate(func, certBefore);
+    if (result.floor <= options.budget)
+      proveLimit();
     return result;
   }
   result.metBudget = result.peakAfter <= options.budget;
+  if (!result.metBudget && result.floor <= options.budget)
+    proveLimit();
   uint64_t ppm =
       result.totalCompute
           ? static_cast<uint64_t>((unsigned __int128)result.extraCompute *

@@ -98,13 +98,28 @@ struct RematerializePass
                 "overwritten before the late readers)";
     }
     if (!met) {
+      std::string limit =
+          maxExtraCompute >= 0
+              ? " within max-extra-compute (" +
+                    llvm::formatv("{0:F2}", 100.0 * maxExtraCompute).str() +
+                    "% of its compute)"
+              : "";
       if (result->floor > uint64_t(bytes))
         diag << "; no recomputation of its ops can meet the budget: "
              << result->floorReason;
-      else
+      else if (result->limitBound > uint64_t(bytes))
+        diag << "; no recomputation memsched can make" << limit
+             << " meets the budget: each peaks at " << result->limitBound
+             << " bytes or more (what it recomputes from stays live until "
+                "then)";
+      else {
         diag << "; the lower bound proved for any recomputation of its ops "
                 "is "
              << result->floor << " bytes";
+        if (result->limitBound > result->floor)
+          diag << ", for those memsched can make" << limit << " "
+               << result->limitBound << " bytes";
+      }
     }
     if (!met && strict)
       signalPassFailure();
