@@ -978,3 +978,35 @@ TEST(LowerBound, PeerEstimatesReachTheCompleteBoundInBudget) {
 }
 
 } // namespace
+
+/// The cuts again around the schedule's order (improveOrderByCuts): on the
+/// in-place graph of 10,000 nodes (memsched-graph-bench --family in-place
+/// --nodes 10000 --seed 1 --certify) the bound first, the schedule with
+/// the peers' orders and the bound's witness, then the cuts around the
+/// schedule's order bring the peak from 9% above the proved bound to
+/// within 0.1% of it; the order stays valid and its peak is what it says.
+TEST(LowerBound, CutsAgainAroundTheSchedule) {
+  MemoryGraph g = generateGraph(GraphFamily::InPlace, 10000, 1);
+  std::vector<std::vector<NodeId>> peers = sched::allPeerOrders(g);
+  LowerBoundOptions options;
+  options.target = evaluatePeak(g, g.programOrder());
+  options.peerOrders = &peers;
+  LowerBound bound = computeLowerBound(g, options);
+  if (!bound.improvedOrder.empty())
+    peers.push_back(bound.improvedOrder);
+  ScheduleOptions search;
+  search.lowerBound = bound.value;
+  search.peerOrders = &peers;
+  ScheduleResult r = schedule(g, search);
+  uint64_t proved = std::max(bound.value, r.lowerBound);
+  EXPECT_GT(r.peak, proved + proved / 20) << "already close: the test "
+                                             "no longer shows the second run";
+  std::vector<NodeId> order = r.order;
+  uint64_t peak = r.peak;
+  EXPECT_TRUE(improveOrderByCuts(g, order, peak, proved, peers));
+  ASSERT_TRUE(g.isValidOrder(order));
+  EXPECT_EQ(evaluatePeak(g, order), peak);
+  EXPECT_LE(peak, proved + proved / 1000);
+  // At the bound already: nothing to do.
+  EXPECT_FALSE(improveOrderByCuts(g, order, peak, peak, peers));
+}

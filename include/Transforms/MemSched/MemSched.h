@@ -35,6 +35,11 @@ struct ScheduleFunctionOptions {
   /// Leave the body alone when its certificate proves it optimal and still
   /// matches its peak.
   bool skipCertified = true;
+  /// When a block's order is not proved optimal, run the node cuts again
+  /// around it (::memsched::improveOrderByCuts), which may find a lower
+  /// order. Off where many trial schedules are compared (the recomputation
+  /// pass's attempts).
+  bool cutsAroundOrder = true;
   /// For a body that allocates in several memory spaces: the space whose
   /// peak the order minimises (a null attribute: the default space). Unset,
   /// or a space the body does not allocate in: the space with the largest

@@ -30,7 +30,7 @@ struct RematerializeFunctionOptions {
   uint64_t candidateStateBudget = 20000;
   /// When the budget is not met, relaxations the proof that no plan within
   /// the extra-compute limit meets it may bound (::memsched::rematBound);
-  /// 0: automatic, 200,000 / (nodes of the block's graph), at least 16.
+  /// 0: automatic, 4,000,000 / (nodes of the block's graph)^2, at least 8.
   uint64_t boundRelaxations = 0;
 };
 

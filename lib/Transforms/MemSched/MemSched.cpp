@@ -84,8 +84,10 @@ static LogicalResult scheduleBlock(const BufferLifetimeAnalysis &analysis,
   if (out.search.lowerBound > out.bound.value)
     out.bound = exhaustiveBound(analysis.getGraph(), out.search);
   // Not proved optimal: the cuts again around the order found.
-  ::memsched::improveOrderByCuts(analysis.getGraph(), out.search.order,
-                                 out.search.peak, out.bound.value, peerOrders);
+  if (options.cutsAroundOrder)
+    ::memsched::improveOrderByCuts(analysis.getGraph(), out.search.order,
+                                   out.search.peak, out.bound.value,
+                                   peerOrders);
 
   SmallVector<unsigned> order(out.search.order.begin(),
                               out.search.order.end());
