@@ -38,7 +38,8 @@ struct Dataflow {
   std::vector<uint64_t> cost;
 };
 
-Dataflow randomDataflow(uint64_t seed, unsigned maxNodes) {
+Dataflow randomDataflow(uint64_t seed, unsigned maxNodes,
+                        bool deeperChains = false) {
   XorShift rng{seed * 0x9E3779B97F4A7C15ULL + 7};
   Dataflow d;
   unsigned n = 3 + rng.below(maxNodes - 2);
@@ -70,10 +71,20 @@ Dataflow randomDataflow(uint64_t seed, unsigned maxNodes) {
     if (readers[i].size() < 2)
       continue;
     d.sources.push_back({i, {i}, readers[i], {}});
-    // A chain: the buffer with the first buffer its producer reads.
+    // A chain: the buffer with the first buffer its producer reads (and,
+    // with deeperChains, the first buffer that one's producer reads too).
     for (BufferId in : d.graph.buffersOf(i))
       if (in != i && in < i) {
         d.sources.push_back({i, {NodeId(in), NodeId(i)}, readers[i], {in}});
+        if (deeperChains)
+          for (BufferId in2 : d.graph.buffersOf(in))
+            if (in2 != in && in2 < in) {
+              d.sources.push_back({i,
+                                   {NodeId(in2), NodeId(in), NodeId(i)},
+                                   readers[i],
+                                   {in, in2}});
+              break;
+            }
         break;
       }
   }
@@ -593,15 +604,16 @@ TEST(Remat, PlanGraphScheduledOptimally) {
 } // namespace
 
 /// rematBound never claims more than a plan reaches: for random plans
-/// (several choices, a buffer chosen twice, random live-in and live-out
-/// flags), the bound within the plan's own extra cost (or a little more) is
+/// (several choices, a buffer chosen twice, with two of its sources or the
+/// same one, chains one and two deep, random live-in and live-out flags), the bound within the plan's own extra cost (or a little more) is
 /// at most the optimal peak of the plan's graph, by exhaustive search,
 /// whatever the target it tries to prove; `proved` says value > target.
 TEST(Remat, BoundBelowEveryPlanWithinItsCost) {
-  unsigned checked = 0, aboveFloor = 0, atOptimum = 0;
-  for (uint64_t seed = 0; seed < 3000; ++seed) {
+  unsigned checked = 0, aboveFloor = 0, atOptimum = 0, twoSources = 0;
+  for (uint64_t seed = 0; seed < 4000; ++seed) {
     SCOPED_TRACE(caseName(seed));
-    Dataflow d = randomDataflow(seed, 9);
+    // Half with three sources per buffer (chains one and two deep).
+    Dataflow d = randomDataflow(seed, 9, seed % 2 == 1);
     MemoryGraph g = withRandomFlags(d, seed);
     XorShift rng{seed * 57 + 3};
     std::vector<RematChoice> choices = randomChoices(g, d.sources, rng);
@@ -610,6 +622,11 @@ TEST(Remat, BoundBelowEveryPlanWithinItsCost) {
         with.numNodes() > 20)
       continue;
     ++checked;
+    for (size_t a = 0; a < choices.size(); ++a)
+      for (size_t b = a + 1; b < choices.size(); ++b)
+        twoSources += choices[a].source != choices[b].source &&
+                      d.sources[choices[a].source].buffer ==
+                          d.sources[choices[b].source].buffer;
     uint64_t withOptimum = bruteForceMinPeak(with);
     uint64_t extra = 0;
     for (const RematChoice &c : choices)
@@ -632,10 +649,12 @@ TEST(Remat, BoundBelowEveryPlanWithinItsCost) {
       }
     }
   }
-  std::printf("remat bound: %u plans, bound above the floor on %u, at the "
-              "plan's optimum on %u\n",
-              checked, aboveFloor, atOptimum);
+  std::printf("remat bound: %u plans (%u pairs of choices on one buffer "
+              "with two sources), bound above the floor on %u, at the plan's "
+              "optimum on %u\n",
+              checked, twoSources, aboveFloor, atOptimum);
   EXPECT_GT(checked, 1000u);
+  EXPECT_GT(twoSources, 50u);
   EXPECT_GT(aboveFloor, 0u);
 }
 

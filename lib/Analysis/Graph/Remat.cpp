@@ -639,6 +639,27 @@ RematBound memsched::rematBound(const MemoryGraph &base,
       }
   }
 
+  // Each buffer's sources by the bytes of their witnesses, fewest first
+  // (then the costliest first). A subset of plans that recompute b is split
+  // by the first source in this order its plans use on b: they may use
+  // those after it too (b recomputed several times), never those before.
+  std::vector<uint32_t> rank(sources.size(), 0);
+  for (BufferId b : items) {
+    std::vector<uint32_t> &list = sourcesOf[b];
+    auto bytes = [&](uint32_t src) {
+      uint64_t sum = 0;
+      for (BufferId x : witnesses[src])
+        sum += base.bufferSize(x);
+      return sum;
+    };
+    std::stable_sort(list.begin(), list.end(), [&](uint32_t a, uint32_t c) {
+      uint64_t ba = bytes(a), bc = bytes(c);
+      return ba != bc ? ba < bc : sourceCost[a] > sourceCost[c];
+    });
+    for (uint32_t i = 0; i < list.size(); ++i)
+      rank[list[i]] = i;
+  }
+
   // Per item: kOpen, kOut (not recomputed) or the index of the source its
   // plans recompute it with.
   constexpr uint32_t kOpen = UINT32_MAX, kOut = UINT32_MAX - 1;
@@ -693,16 +714,30 @@ RematBound memsched::rematBound(const MemoryGraph &base,
             sum += base.bufferSize(x);
         return std::min(sum, base.bufferSize(b));
       };
+      // The sources a plan of the subset may use on b (each clone opens a
+      // gap): any within what is left when b is open; with b decided, its
+      // source and those after it within what is left.
+      auto usable = [&](uint32_t src) {
+        if (src == st)
+          return true;
+        return sourceCost[src] <= left && (st == kOpen || rank[src] > rank[st]);
+      };
       if (st != kOpen) {
-        between[b] = credit(st);
-        for (BufferId x : witnesses[st])
-          claimed[x] = 1;
+        uint64_t least = UINT64_MAX;
+        for (uint32_t src : sourcesOf[b])
+          if (usable(src))
+            least = std::min(least, credit(src));
+        between[b] = least;
+        for (uint32_t src : sourcesOf[b])
+          if (usable(src))
+            for (BufferId x : witnesses[src])
+              claimed[x] = 1;
         continue;
       }
       anyOpen = true;
       uint64_t least = UINT64_MAX, leastCostThere = 0;
       for (uint32_t src : sourcesOf[b]) {
-        if (sourceCost[src] > left)
+        if (!usable(src))
           continue;
         uint64_t c = credit(src);
         if (c < least || (c == least && sourceCost[src] < leastCostThere)) {
@@ -713,7 +748,7 @@ RematBound memsched::rematBound(const MemoryGraph &base,
       between[b] = least;
       openCost += leastCostThere;
       for (uint32_t src : sourcesOf[b])
-        if (sourceCost[src] <= left)
+        if (usable(src))
           for (BufferId x : witnesses[src])
             claimed[x] = 1;
     }
@@ -772,7 +807,7 @@ RematBound memsched::rematBound(const MemoryGraph &base,
       }
     }
     // Children: not recomputed (explored first), or recomputed with each
-    // affordable source.
+    // affordable source first (in the order above).
     for (uint32_t src : sourcesOf[items[pick]]) {
       if (sourceCost[src] > left)
         continue;
