@@ -489,8 +489,8 @@ MUTANTS = [
      "            before &= true;"),
     (RM, "rematBound: a witness is credited to every recomputed buffer that "
          "reads it, not to one",
-     "          claimed[x] = 1;\n        continue;",
-     "          claimed[x] = 0;\n        continue;"),
+     "            claimed[x] = 1;\n      if (st == kOpen) {",
+     "            claimed[x] = 0;\n      if (st == kOpen) {"),
     (RM, "rematBound: a recomputed buffer counts nothing while its touchers "
          "run",
      "        transient += base.bufferSize(b) - between[b];",

@@ -722,19 +722,6 @@ RematBound memsched::rematBound(const MemoryGraph &base,
           return true;
         return sourceCost[src] <= left && (st == kOpen || rank[src] > rank[st]);
       };
-      if (st != kOpen) {
-        uint64_t least = UINT64_MAX;
-        for (uint32_t src : sourcesOf[b])
-          if (usable(src))
-            least = std::min(least, credit(src));
-        between[b] = least;
-        for (uint32_t src : sourcesOf[b])
-          if (usable(src))
-            for (BufferId x : witnesses[src])
-              claimed[x] = 1;
-        continue;
-      }
-      anyOpen = true;
       uint64_t least = UINT64_MAX, leastCostThere = 0;
       for (uint32_t src : sourcesOf[b]) {
         if (!usable(src))
@@ -746,11 +733,14 @@ RematBound memsched::rematBound(const MemoryGraph &base,
         }
       }
       between[b] = least;
-      openCost += leastCostThere;
       for (uint32_t src : sourcesOf[b])
         if (usable(src))
           for (BufferId x : witnesses[src])
             claimed[x] = 1;
+      if (st == kOpen) {
+        anyOpen = true;
+        openCost += leastCostThere;
+      }
     }
     MemoryGraph g = relaxedGraph(base, recomputed, between);
     ++result.relaxations;
