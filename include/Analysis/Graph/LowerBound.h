@@ -124,13 +124,14 @@ LowerBound computeLowerBound(const MemoryGraph &graph,
 /// After a schedule whose `order` peaks at `peak`, above the proved
 /// `bound`: the cuts again (computeLowerBound with `order` as the upper
 /// estimate of each node's cut and the order their witness orders are
-/// built around; docs/lower-bounds.md, section 6), within a quarter of the
-/// automatic work budget. The scheduler's order is
-/// often far closer to the optimum than the peers' orders the bound had
-/// before it, and a witness order built around it may peak lower: it then
-/// replaces `order` (and `peak`). Returns whether it did. The bound this
-/// run proves is not returned: it depends on the order given, which a
-/// later check of the result does not have.
+/// built around; docs/lower-bounds.md, section 8e), each run within a
+/// quarter of the automatic work budget. The scheduler's order is often far
+/// closer to the optimum than the peers' orders the bound had before it,
+/// and a witness order built around it may peak lower: it then replaces
+/// `order` (and `peak`), and the cuts run again around it, up to four runs
+/// in all, while each lowers the peak. Returns whether any did. The bounds
+/// these runs prove are not returned: they depend on the order given,
+/// which a later check of the result does not have.
 bool improveOrderByCuts(const MemoryGraph &graph, std::vector<NodeId> &order,
                         uint64_t &peak, uint64_t bound,
                         const std::vector<std::vector<NodeId>> &peerOrders);

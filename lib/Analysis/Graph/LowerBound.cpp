@@ -926,6 +926,8 @@ static void describeCut(const MemoryGraph &graph, NodeId v,
 /// Automatic work budget: base plus this much per node, edge and touch.
 static constexpr uint64_t kAutoWorkBase = 4000000;
 static constexpr uint64_t kAutoWorkPerElement = 400;
+/// Runs of improveOrderByCuts at most (each around the last one's order).
+static constexpr unsigned kCutRounds = 4;
 
 /// Windows searched per bound at most.
 static constexpr unsigned kMaxWindows = 8;
@@ -1385,23 +1387,27 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
 bool memsched::improveOrderByCuts(
     const MemoryGraph &graph, std::vector<NodeId> &order, uint64_t &peak,
     uint64_t bound, const std::vector<std::vector<NodeId>> &peerOrders) {
-  if (order.empty() || peak <= bound)
-    return false;
+  // Each run within a quarter of the automatic work budget: most of what it
+  // finds comes early, and a pass on 100,000 ops stays within its time.
   LowerBoundOptions options;
-  options.target = peak;
-  options.order = &order;
   options.peerOrders = &peerOrders;
-  // A quarter of the automatic work budget: most of what it finds comes
-  // early, and a pass on 100,000 ops stays within its time.
   options.workBudget =
       (kAutoWorkBase + kAutoWorkPerElement * (graph.numNodes() +
                                               graph.numEdges() +
                                               graph.numTouches())) /
       4;
-  LowerBound again = computeLowerBound(graph, options);
-  if (again.improvedOrder.empty() || again.improvedPeak >= peak)
-    return false;
-  order = std::move(again.improvedOrder);
-  peak = again.improvedPeak;
-  return true;
+  bool improved = false;
+  for (unsigned round = 0; round < kCutRounds; ++round) {
+    if (order.empty() || peak <= bound)
+      break;
+    options.target = peak;
+    options.order = &order;
+    LowerBound again = computeLowerBound(graph, options);
+    if (again.improvedOrder.empty() || again.improvedPeak >= peak)
+      break;
+    order = std::move(again.improvedOrder);
+    peak = again.improvedPeak;
+    improved = true;
+  }
+  return improved;
 }
