@@ -497,12 +497,13 @@ MUTANTS = [
      "        transient += 0;"),
     (RM, "rematBound: what a source recomputes from is not counted (a "
          "recomputed buffer is free between its touchers)",
-     "        return std::min(sum, base.bufferSize(b));",
-     "        return std::min<uint64_t>(0, base.bufferSize(b));"),
-    (RR, "the bound on recomputations within the limit uses the chains the "
-         "choice tries (three deep), not chains of any depth",
-     "          findRematSources(block, std::numeric_limits<unsigned>::max(),",
-     "          findRematSources(block, 3,"),
+     "        uint64_t least = std::min(sum, base.bufferSize(b));",
+     "        uint64_t least = 0;"),
+    (RM, "rematBound: between its touchers a recomputed buffer counts its "
+         "witnesses even when its chain's clones run apart (an inner copy "
+         "smaller than them is all that is live)",
+     "        for (BufferId i : sources[src].inner)\n          least = std::min(least, base.bufferSize(i));",
+     "        for (BufferId i : sources[src].inner)\n          (void)i;"),
 ]
 
 def mutate(text, index):

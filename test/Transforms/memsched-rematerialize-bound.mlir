@@ -4,6 +4,7 @@
 // RUN: memsched-opt %s --memsched-rematerialize="bytes=4096 max-extra-compute=0.1 remarks" --mlir-print-op-on-diagnostic=false 2>&1 -o /dev/null | FileCheck %s --check-prefix=FLOOR
 
 // RUN: memsched-opt %s --memsched-rematerialize="bytes=5120 max-extra-compute=0.4 remarks" --mlir-print-op-on-diagnostic=false 2>&1 -o /dev/null | FileCheck %s --check-prefix=DEEP
+// RUN: memsched-opt %s --memsched-rematerialize="bytes=5120 max-extra-compute=0.4" --memsched-verify=require -o /dev/null
 // RUN: memsched-opt %s --memsched-rematerialize="bytes=5120 max-extra-compute=0.3 remarks" --mlir-print-op-on-diagnostic=false 2>&1 -o /dev/null | FileCheck %s --check-prefix=SHALLOW
 // What a recomputation reads stays live until it runs. %B (1 KiB) is
 // read by the broadcast into %T (4 KiB) and, late, by the add; %X (1 KiB),
@@ -61,17 +62,17 @@ func.func @kept_input(%in: memref<256xf32>, %out: memref<256xf32>) {
   return
 }
 
-// The bound counts chains of any depth, not only the three buffers deep the
-// choice tries. %B comes from %in through %X1..%X4 (each read once, 1 KiB),
-// then the same broadcast, reduce and add: peak 6144 at the reduce, floor
-// 5120. Compute: five exps of 256 points, the broadcast and the reduce
-// (1024 each), the add (256): 3584. Recomputing %B with %X4, %X3 and %X2
-// (the deepest chain the choice tries, 1024) keeps %X1 live across the
-// reduce: 6144. Only the whole chain from the argument (1280, 35.7%) frees
-// the reduce: 5120. Within 40% (1433) it fits: the choice does not find it,
-// and the pass claims no more than the floor (DEEP). Within 30% (1075) it
-// does not: every recomputation peaks at 6144 (SHALLOW).
-// DEEP: remark: memsched-rematerialize: 'deep_chain' peaks at 6144 bytes, above the budget of 5120 bytes, and no recomputation within max-extra-compute (40.00% of its compute) lowers its peak; the lower bound proved for any recomputation of its ops is 5120 bytes{{$}}
+// Chains of any depth. %B comes from %in through %X1..%X4 (each read once,
+// 1 KiB), then the same broadcast, reduce and add: peak 6144 at the
+// reduce, floor 5120. Compute: five exps of 256 points, the broadcast and
+// the reduce (1024 each), the add (256): 3584. Recomputing %B with %X4,
+// %X3 and %X2 (the deepest chain the choice tries first, 1024) keeps %X1
+// live across the reduce: 6144. Only the whole chain from the argument
+// (1280, 35.71%) frees the reduce: 5120. Within 40% (1433) it fits: the
+// first plan falls short, so the choice tries chains of any depth and
+// clones all five exps (DEEP). Within 30% (1075) it does not: every
+// recomputation peaks at 6144, and the pass proves it (SHALLOW).
+// DEEP: remark: memsched-rematerialize: 'deep_chain' peak 6144 -> 5120 bytes, within the budget of 5120 bytes, 5 op(s) computed again: extra compute 1280 of 3584 (35.71%)
 // SHALLOW: remark: memsched-rematerialize: 'deep_chain' {{.*}}; no recomputation memsched can make within max-extra-compute (30.00% of its compute) meets the budget: each peaks at 6144 bytes or more
 func.func @deep_chain(%in: memref<256xf32>, %out: memref<256xf32>) {
   %X1 = memref.alloc() : memref<256xf32>

@@ -714,6 +714,28 @@ TEST(Remat, BoundFiguresByHand) {
   h.finalize();
   bound = rematBound(h, fromArgument, cost, options);
   EXPECT_FALSE(bound.proved);
+  // With u of 256 bytes the reduce runs with t + u = 4352 and the
+  // broadcast, which touches b, with b + t = 5120 whatever is recomputed:
+  // a recomputed buffer still counts whole while its touchers run.
+  MemoryGraph small;
+  for (int i = 0; i < 5; ++i)
+    small.addNode();
+  x = small.addBuffer(1024, true, false);
+  b = small.addBuffer(1024);
+  t = small.addBuffer(4096);
+  u = small.addBuffer(256);
+  for (auto [buf, from, to] : std::vector<std::tuple<BufferId, NodeId, NodeId>>{
+           {x, 0, 1}, {b, 1, 2}, {b, 1, 4}, {t, 2, 3}, {u, 3, 4}}) {
+    small.addTouch(buf, from);
+    small.addTouch(buf, to);
+    small.addEdge(from, to);
+  }
+  small.finalize();
+  options.target = 5119;
+  bound = rematBound(small, fromArgument, cost, options);
+  EXPECT_TRUE(bound.proved);
+  EXPECT_EQ(bound.value, 5120u);
+  options.target = 5120;
   // The chain within 563: 5120, the floor, and not above it.
   options.maxExtraCost = 563;
   bound = rematBound(g, sources, cost, options);
@@ -723,4 +745,59 @@ TEST(Remat, BoundFiguresByHand) {
   choose.budget = 5120;
   choose.maxExtraCost = 563;
   EXPECT_EQ(chooseRemat(g, sources, cost, choose).peak, 5120u);
+}
+
+/// A chain's clones need not run together. x (100 bytes) is read by q
+/// alone, which writes y (1); r1 and r2 read y and write b1 and b2 (100
+/// each), read early by e (which writes t, 10) and late by g1 and g2
+/// (u = f(t), 250; g1 writes v, 1; g2 the result, live-out, 10). As written
+/// f runs with t, u, b1 and b2: 460. Recomputing b1 for g1 and b2 for g2
+/// with the chains {q, r1} and {q, r2}, both clones of q can run before f
+/// (x is then freed): f runs with t, u and the two copies of y (262), and
+/// the clone of r1 with u, its copy of y, b1's copy and the other copy of
+/// y: 352, the plan's optimum (g1 runs with b1's copy, u, v and a copy of
+/// y: 352 too). Between its touchers a recomputed buffer is thus counted
+/// at no more than its chain's smallest inner buffer (here 1), not at its
+/// witnesses' bytes (100): the bound stays at or below 352.
+TEST(Remat, BoundWhenAChainIsSplit) {
+  MemoryGraph g;
+  // px q r1 r2 e f g1 g2 = 0..7.
+  for (int i = 0; i < 8; ++i)
+    g.addNode();
+  BufferId x = g.addBuffer(100), y = g.addBuffer(1), b1 = g.addBuffer(100),
+           b2 = g.addBuffer(100), t = g.addBuffer(10), u = g.addBuffer(250),
+           v = g.addBuffer(1), out = g.addBuffer(10, false, true);
+  auto use = [&](BufferId buf, NodeId from, NodeId to) {
+    g.addTouch(buf, from);
+    g.addTouch(buf, to);
+    g.addEdge(from, to);
+  };
+  use(x, 0, 1);
+  use(y, 1, 2);
+  use(y, 1, 3);
+  use(b1, 2, 4);
+  use(b2, 3, 4);
+  use(t, 4, 5);
+  use(b1, 2, 6);
+  use(u, 5, 6);
+  use(b2, 3, 7);
+  use(v, 6, 7);
+  g.addTouch(out, 7);
+  g.finalize();
+  std::vector<RematSource> sources{{b1, {1, 2}, {4, 6}, {y}},
+                                   {b2, {1, 3}, {4, 7}, {y}}};
+  std::vector<uint64_t> cost(8, 10);
+  EXPECT_EQ(bruteForceMinPeak(g), 460u);
+  MemoryGraph with;
+  ASSERT_TRUE(applyRemat(g, sources, {{0, {6}}, {1, {7}}}, with));
+  uint64_t planOptimum = bruteForceMinPeak(with);
+  EXPECT_EQ(planOptimum, 352u);
+  RematBoundOptions options;
+  options.maxExtraCost = 40;
+  for (uint64_t target : {planOptimum - 1, planOptimum}) {
+    options.target = target;
+    RematBound bound = rematBound(g, sources, cost, options);
+    EXPECT_LE(bound.value, planOptimum) << "target " << target;
+    EXPECT_FALSE(bound.proved);
+  }
 }

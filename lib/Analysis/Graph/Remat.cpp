@@ -707,12 +707,19 @@ RematBound memsched::rematBound(const MemoryGraph &base,
       if (st == kOut)
         continue;
       recomputed[b] = 1;
+      // In a gap, before any clone of the choice has run, all its
+      // witnesses are live; after one has run (and before the copy of b is
+      // started) a copy of one of its inner buffers is: one that a clone
+      // wrote and a clone still to run reads.
       auto credit = [&](uint32_t src) {
         uint64_t sum = 0;
         for (BufferId x : witnesses[src])
           if (!claimed[x])
             sum += base.bufferSize(x);
-        return std::min(sum, base.bufferSize(b));
+        uint64_t least = std::min(sum, base.bufferSize(b));
+        for (BufferId i : sources[src].inner)
+          least = std::min(least, base.bufferSize(i));
+        return least;
       };
       // The sources a plan of the subset may use on b (each clone opens a
       // gap): any within what is left when b is open; with b decided, its

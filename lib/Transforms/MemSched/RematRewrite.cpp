@@ -35,6 +35,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/ScopeExit.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace mlir::memsched;
 
@@ -255,14 +257,19 @@ getNodeCosts(const BufferLifetimeAnalysis &analysis) {
   return cost;
 }
 
-/// Plans recomputations on `func`'s body as it stands, analysed by
-/// `analysis` with node costs `cost`.
+/// Blocks of at most this many nodes are planned again with chains of any
+/// depth when the first plans fall short of the budget.
+static constexpr size_t kDeepChainNodes = 400;
+
+/// Plans recomputations of `sources` on `func`'s body as it stands,
+/// analysed by `analysis` with node costs `cost`.
 static RematCandidate planOnBody(Operation *func,
                                  const BufferLifetimeAnalysis &analysis,
                                  std::vector<uint64_t> cost,
-                                 const ::memsched::RematOptions &choose) {
+                                 const ::memsched::RematOptions &choose,
+                                 std::vector<::memsched::RematSource> sources) {
   RematCandidate out;
-  out.sources = findRematSources(analysis);
+  out.sources = std::move(sources);
   out.cost = std::move(cost);
   out.plan = chooseRemat(analysis.getGraph(), out.sources, out.cost, choose);
   out.body = func->clone();
@@ -376,12 +383,14 @@ mlir::memsched::rematerializeFunction(Operation *func,
     // Plans from the scheduled body and, for a body with one block, from
     // the body as written (when the schedule moved anything); the body is
     // left as scheduled.
-    SmallVector<RematCandidate, 2> candidates;
+    // (At most three: the inline capacity keeps pointers to them valid.)
+    SmallVector<RematCandidate, 3> candidates;
     llvm::scope_exit eraseBodies([&] {
       for (RematCandidate &c : candidates)
         c.body->erase();
     });
     uint64_t blockPeak = 0;
+    size_t blockNodes = 0;
     {
       std::vector<uint64_t> cost;
       if (analysed) {
@@ -394,7 +403,9 @@ mlir::memsched::rematerializeFunction(Operation *func,
       }
       const BufferLifetimeAnalysis &block = analysed->getBlock(blockIndex);
       blockPeak = block.getPeakAsWritten();
-      candidates.push_back(planOnBody(func, block, std::move(cost), choose));
+      blockNodes = block.getGraph().numNodes();
+      candidates.push_back(planOnBody(func, block, std::move(cost), choose,
+                                      findRematSources(block)));
       // The body is rewritten and restored from here on.
       analysed.reset();
     }
@@ -403,7 +414,8 @@ mlir::memsched::rematerializeFunction(Operation *func,
       BufferLifetimeAnalysis asWritten(func, sizes);
       if (asWritten.isSupported())
         candidates.push_back(planOnBody(func, asWritten,
-                                        getNodeCosts(asWritten), choose));
+                                        getNodeCosts(asWritten), choose,
+                                        findRematSources(asWritten)));
       restoreBody(func, candidates[0].body);
     }
 
@@ -485,26 +497,76 @@ mlir::memsched::rematerializeFunction(Operation *func,
     const RematCandidate *best = nullptr;
     size_t bestLength = 0;
     uint64_t bestPeak = blockPeak;
-    for (const RematCandidate &candidate : candidates) {
-      current = &candidate;
-      for (size_t length = 1; length <= candidate.plan.choices.size();
-           ++length) {
-        std::vector<::memsched::RematChoice> choices(
-            candidate.plan.choices.begin(),
-            candidate.plan.choices.begin() + length);
-        unsigned rejected = 0;
-        restore();
-        auto tried = attempt(choices, rejected);
-        if (failed(tried)) {
+    // Tries every prefix of the plans from `first` on.
+    auto evaluate = [&](size_t first) -> LogicalResult {
+      for (size_t c = first; c < candidates.size(); ++c) {
+        const RematCandidate &candidate = candidates[c];
+        current = &candidate;
+        for (size_t length = 1; length <= candidate.plan.choices.size();
+             ++length) {
+          std::vector<::memsched::RematChoice> choices(
+              candidate.plan.choices.begin(),
+              candidate.plan.choices.begin() + length);
+          unsigned rejected = 0;
+          restore();
+          auto tried = attempt(choices, rejected);
+          if (failed(tried))
+            return failure();
+          if (*tried && (*tried)->second < bestPeak) {
+            bestPeak = (*tried)->second;
+            best = &candidate;
+            bestLength = length;
+          }
+        }
+      }
+      return success();
+    };
+    if (failed(evaluate(0))) {
+      restoreBody(func, saved);
+      setCertificate(func, certBefore);
+      return failure();
+    }
+    // Still above the budget: chains of any depth within the limit, when
+    // there are any, on blocks of at most kDeepChainNodes scheduled ops (the
+    // choice tries three buffers deep first: deeper chains rarely pay, and
+    // on the training steps of bench/models planning with them takes two to
+    // three times as long).
+    if (bestPeak > options.budget && blockNodes <= kDeepChainNodes) {
+      current = &candidates[0];
+      restore();
+      bool planned = false;
+      {
+        BodyLifetimes body(func, sizes);
+        if (!body.isSupported()) {
           restoreBody(func, saved);
           setCertificate(func, certBefore);
           return failure();
         }
-        if (*tried && (*tried)->second < bestPeak) {
-          bestPeak = (*tried)->second;
-          best = &candidate;
-          bestLength = length;
+        const BufferLifetimeAnalysis &block = body.getBlock(blockIndex);
+        std::vector<uint64_t> cost = getNodeCosts(block);
+        std::vector<::memsched::RematSource> deep =
+            findRematSources(block, std::numeric_limits<unsigned>::max(),
+                             cost, choose.maxExtraCost);
+        // Only when some chain is new (the body is the first plan's).
+        auto key = [](const ::memsched::RematSource &src) {
+          return std::make_pair(src.buffer, src.producers);
+        };
+        std::set<std::pair<::memsched::BufferId, std::vector<::memsched::NodeId>>>
+            tried;
+        for (const ::memsched::RematSource &src : candidates[0].sources)
+          tried.insert(key(src));
+        if (llvm::any_of(deep, [&](const ::memsched::RematSource &src) {
+              return !tried.count(key(src));
+            })) {
+          candidates.push_back(planOnBody(func, block, std::move(cost), choose,
+                                          std::move(deep)));
+          planned = true;
         }
+      }
+      if (planned && failed(evaluate(candidates.size() - 1))) {
+        restoreBody(func, saved);
+        setCertificate(func, certBefore);
+        return failure();
       }
     }
     current = &candidates[0];
