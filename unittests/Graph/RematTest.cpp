@@ -666,22 +666,25 @@ TEST(Remat, BoundBelowEveryPlanWithinItsCost) {
 /// plan within 281 peaks at 6144. With x recomputed too (the chain, 512)
 /// op4 runs with t + u: 5120.
 TEST(Remat, BoundFiguresByHand) {
-  MemoryGraph g;
-  for (int i = 0; i < 5; ++i)
-    g.addNode();
-  BufferId x = g.addBuffer(1024), b = g.addBuffer(1024), t = g.addBuffer(4096),
-           u = g.addBuffer(1024);
-  auto use = [&](BufferId buf, NodeId from, NodeId to) {
-    g.addTouch(buf, from);
-    g.addTouch(buf, to);
-    g.addEdge(from, to);
+  // x = op0(), b = op1(x), t = op2(b), u = op3(t), op4(b, u).
+  auto build = [](bool xLiveIn, uint64_t uSize) {
+    MemoryGraph g;
+    for (int i = 0; i < 5; ++i)
+      g.addNode();
+    BufferId x = g.addBuffer(1024, xLiveIn, false), b = g.addBuffer(1024),
+             t = g.addBuffer(4096), u = g.addBuffer(uSize);
+    for (auto [buf, from, to] :
+         std::vector<std::tuple<BufferId, NodeId, NodeId>>{
+             {x, 0, 1}, {b, 1, 2}, {b, 1, 4}, {t, 2, 3}, {u, 3, 4}}) {
+      g.addTouch(buf, from);
+      g.addTouch(buf, to);
+      g.addEdge(from, to);
+    }
+    g.finalize();
+    return g;
   };
-  use(x, 0, 1);
-  use(b, 1, 2);
-  use(b, 1, 4);
-  use(t, 2, 3);
-  use(u, 3, 4);
-  g.finalize();
+  MemoryGraph g = build(false, 1024);
+  BufferId x = 0, b = 1;
   std::vector<RematSource> sources{{b, {1}, {2, 4}, {}},
                                    {b, {0, 1}, {2, 4}, {x}}};
   std::vector<uint64_t> cost{256, 256, 1024, 1024, 256};
@@ -698,39 +701,12 @@ TEST(Remat, BoundFiguresByHand) {
   // With x live on entry (not a witness: an argument, say), recomputing b
   // from it pays.
   std::vector<RematSource> fromArgument{{b, {1}, {2, 4}, {}}};
-  MemoryGraph h;
-  for (int i = 0; i < 5; ++i)
-    h.addNode();
-  x = h.addBuffer(1024, true, false);
-  b = h.addBuffer(1024);
-  t = h.addBuffer(4096);
-  u = h.addBuffer(1024);
-  for (auto [buf, from, to] : std::vector<std::tuple<BufferId, NodeId, NodeId>>{
-           {x, 0, 1}, {b, 1, 2}, {b, 1, 4}, {t, 2, 3}, {u, 3, 4}}) {
-    h.addTouch(buf, from);
-    h.addTouch(buf, to);
-    h.addEdge(from, to);
-  }
-  h.finalize();
-  bound = rematBound(h, fromArgument, cost, options);
+  bound = rematBound(build(true, 1024), fromArgument, cost, options);
   EXPECT_FALSE(bound.proved);
   // With u of 256 bytes the reduce runs with t + u = 4352 and the
   // broadcast, which touches b, with b + t = 5120 whatever is recomputed:
   // a recomputed buffer still counts whole while its touchers run.
-  MemoryGraph small;
-  for (int i = 0; i < 5; ++i)
-    small.addNode();
-  x = small.addBuffer(1024, true, false);
-  b = small.addBuffer(1024);
-  t = small.addBuffer(4096);
-  u = small.addBuffer(256);
-  for (auto [buf, from, to] : std::vector<std::tuple<BufferId, NodeId, NodeId>>{
-           {x, 0, 1}, {b, 1, 2}, {b, 1, 4}, {t, 2, 3}, {u, 3, 4}}) {
-    small.addTouch(buf, from);
-    small.addTouch(buf, to);
-    small.addEdge(from, to);
-  }
-  small.finalize();
+  MemoryGraph small = build(true, 256);
   options.target = 5119;
   bound = rematBound(small, fromArgument, cost, options);
   EXPECT_TRUE(bound.proved);
