@@ -28,10 +28,6 @@ struct RematerializeFunctionOptions {
   ScheduleFunctionOptions schedule;
   /// Exact-search states per segment when a candidate is priced.
   uint64_t candidateStateBudget = 20000;
-  /// When the budget is not met, relaxations the proof that no plan within
-  /// the extra-compute limit meets it may bound (::memsched::rematBound);
-  /// 0: automatic, 4,000,000 / (nodes of the block's graph)^2, at least 8.
-  uint64_t boundRelaxations = 0;
 };
 
 struct RematerializeFunctionResult {
@@ -68,9 +64,6 @@ struct RematerializeFunctionResult {
   /// of findRematSources) peaks below this (::memsched::rematBound, the
   /// largest over the blocks above the budget; 0 when not computed).
   uint64_t limitBound = 0;
-  /// Bounded relaxations in all, and whether every search finished.
-  uint64_t limitBoundRelaxations = 0;
-  bool limitBoundComplete = true;
   CertificateAttr certificate;
 };
 

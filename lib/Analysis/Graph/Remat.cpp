@@ -19,6 +19,23 @@
 
 using namespace memsched;
 
+/// A buffer no source may have: outside the graph, or live before or after
+/// it (applyRemat refuses it; rematFloor and rematBound rely on that).
+static bool isBoundaryBuffer(const MemoryGraph &base, BufferId b) {
+  return b >= base.numBuffers() || base.buffer(b).liveIn ||
+         base.buffer(b).liveOut;
+}
+
+/// The extra cost of one recomputation of `src`: its producers' costs (1
+/// for a node without one), at least 1.
+static uint64_t sourceCostOf(const RematSource &src,
+                             const std::vector<uint64_t> &cost) {
+  uint64_t c = 0;
+  for (NodeId p : src.producers)
+    c += p < cost.size() ? cost[p] : 1;
+  return std::max<uint64_t>(c, 1);
+}
+
 std::vector<std::vector<NodeId>>
 memsched::keptLateReaders(const std::vector<RematSource> &sources,
                           const std::vector<RematChoice> &choices) {
@@ -70,10 +87,7 @@ bool memsched::applyRemat(const MemoryGraph &base,
     // Outside what a source is (Remat.h): a buffer live before or after the
     // graph, or a late reader that also writes it. rematFloor relies on
     // neither happening.
-    auto boundary = [&](BufferId b) {
-      return b >= base.numBuffers() || base.buffer(b).liveIn ||
-             base.buffer(b).liveOut;
-    };
+    auto boundary = [&](BufferId b) { return isBoundaryBuffer(base, b); };
     if (boundary(src.buffer) ||
         std::any_of(src.inner.begin(), src.inner.end(), boundary))
       return false;
@@ -272,10 +286,7 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
     plan.mapping.cloneOf.push_back({RematMapping::kNotAClone, 0});
   }
   auto sourceCost = [&](const RematSource &src) {
-    uint64_t c = 0;
-    for (NodeId p : src.producers)
-      c += p < cost.size() ? cost[p] : 1;
-    return std::max<uint64_t>(c, 1);
+    return sourceCostOf(src, cost);
   };
 
   plan.floor = rematFloor(base);
@@ -570,10 +581,7 @@ RematBound memsched::rematBound(const MemoryGraph &base,
                                 const std::vector<uint64_t> &cost,
                                 const RematBoundOptions &options) {
   RematBound result;
-  auto outside = [&](BufferId b) {
-    return b >= base.numBuffers() || base.buffer(b).liveIn ||
-           base.buffer(b).liveOut;
-  };
+  auto outside = [&](BufferId b) { return isBoundaryBuffer(base, b); };
   // The sources a plan within the limit can use (those applyRemat accepts),
   // per buffer, with their costs.
   std::vector<uint64_t> sourceCost(sources.size(), UINT64_MAX);
@@ -583,10 +591,7 @@ RematBound memsched::rematBound(const MemoryGraph &base,
     if (outside(src.buffer) || src.producers.empty() || src.readers.empty() ||
         std::any_of(src.inner.begin(), src.inner.end(), outside))
       continue;
-    uint64_t c = 0;
-    for (NodeId p : src.producers)
-      c += p < cost.size() ? cost[p] : 1;
-    sourceCost[s] = std::max<uint64_t>(c, 1);
+    sourceCost[s] = sourceCostOf(src, cost);
     if (sourceCost[s] <= options.maxExtraCost)
       sourcesOf[src.buffer].push_back(static_cast<uint32_t>(s));
   }
@@ -599,9 +604,9 @@ RematBound memsched::rematBound(const MemoryGraph &base,
   // whose touchers run no later than its last producer in every order (each
   // is one of its producers or an ancestor of one). A clone of the source
   // touches them (the originals), so between the buffer's producers and
-  // the late readers, wherever neither the buffer nor a copy is live
-  // (before the clones run), all of them are, and no base node touches
-  // them there.
+  // the late readers, wherever neither the buffer nor a copy is live and
+  // no clone of the choice has run yet, all of them are, and no base node
+  // touches them there.
   std::vector<std::vector<BufferId>> witnesses(sources.size());
   {
     std::vector<uint32_t> mark(base.numNodes(), 0);

@@ -605,19 +605,14 @@ mlir::memsched::rematerializeFunction(Operation *func,
       bound.schedule = options.schedule.search;
       bound.schedule.exactStateBudget = std::min(
           bound.schedule.exactStateBudget, options.candidateStateBudget);
-      // Automatic: a relaxation costs about the graph's size and on large
-      // graphs rarely proves more than the first: 4,000,000 / nodes^2, at
-      // least 8 (166 nodes: 145; 645: 9).
+      // A relaxation costs about the graph's size and on large graphs
+      // rarely proves more than the first: 4,000,000 / nodes^2, at least 8
+      // (166 nodes: 145; 645: 9).
       uint64_t n = in.graph.numNodes() + 1;
-      bound.relaxationBudget =
-          options.boundRelaxations
-              ? options.boundRelaxations
-              : std::max<uint64_t>(8, 4000000 / (n * n));
+      bound.relaxationBudget = std::max<uint64_t>(8, 4000000 / (n * n));
       ::memsched::RematBound proved =
           ::memsched::rematBound(in.graph, in.sources, in.cost, bound);
       result.limitBound = std::max(result.limitBound, proved.value);
-      result.limitBoundRelaxations += proved.relaxations;
-      result.limitBoundComplete &= proved.complete;
     }
   };
   if (result.status != RematerializeFunctionResult::Status::Rematerialized) {
