@@ -42,6 +42,15 @@ For each file it prints one line
   op where the segment that no order gets through starts).
 - leaked: buffers neither freed nor returned.
 
+With --remat-exhaustive BYTES, one more field for the files given:
+remat-within-BYTES=yes|no|unknown remat-states=S. "no" means that no
+recomputation strategy of any kind, at any cost, runs the function within
+BYTES: not only the orders of its ops, but any program that runs each op at
+least once and may run any op again (a copy of its output in a new buffer)
+wherever its inputs are held. The proof is an exhaustive search of the
+pebbling game below (remat_game, remat_search), which relaxes every such
+program, so its answer is a lower bound on them all.
+
 Sizes: element count times element size; with --count-alignment-padding an
 allocation with `alignment = N` counts size + N (what the generic allocation
 lowering requests from the allocator).
@@ -51,6 +60,7 @@ a memref is an error (the script never guesses).
 
 Usage: memref_peaks.py [--count-alignment-padding] [--func NAME] [FILE...]
                        [--cuts N] [--exact STATES] [--certify FILE]...
+                       [--remat-exhaustive BYTES [--remat-states N]]
 """
 
 import argparse
@@ -131,7 +141,29 @@ def function_body(lines, func):
     raise Error("function body not closed")
 
 
-def analyse(path, func="forward", padding=False, cuts=0, exact=0):
+# Named linalg ops that add into their outs (what --remat-exhaustive needs to
+# know; the other named ops, fill, map, transpose..., overwrite them).
+ACCUMULATING = ("conv", "matmul", "matvec", "vecmat", "dot", "pooling", "reduce")
+
+
+def reads_outs(name, nested, num_outs):
+    """Whether a linalg op reads the values its outs held before it: a named
+    accumulating op, or a generic whose body uses an out's block argument."""
+    if name != "linalg.generic":
+        return any(k in name for k in ACCUMULATING)
+    if not nested or not num_outs:
+        return False
+    header = nested[0].strip()
+    if not header.startswith("^bb0("):
+        raise Error(f"linalg.generic without a ^bb0 header: {header[:80]}")
+    block_args = VALUE.findall(header[:header.index(")")])
+    body = "\n".join(nested[1:])
+    return any(re.search(re.escape(a) + r"\b", body)
+               for a in block_args[len(block_args) - num_outs:])
+
+
+def analyse(path, func="forward", padding=False, cuts=0, exact=0,
+            remat=None, remat_states=0):
     lines = open(path).read().split("\n")
     sig, ops = function_body(lines, func)
 
@@ -154,6 +186,7 @@ def analyse(path, func="forward", padding=False, cuts=0, exact=0):
     preds = [set() for _ in ops]
     touchers = {}   # root -> set of op indices that read or write it
     names = []
+    updates = set()  # ops that read what their outs held before (accumulate)
 
     def access(i, value, writes):
         r = root[value]
@@ -218,6 +251,8 @@ def analyse(path, func="forward", padding=False, cuts=0, exact=0):
         elif name.startswith("linalg."):
             ins = [v for v in VALUE.findall(segment(first, "ins")) if v in root]
             outs = [v for v in VALUE.findall(segment(first, "outs")) if v in root]
+            if reads_outs(name, nested, len(outs)):
+                updates.add(i)
             for v in ins:
                 access(i, v, False)
             for v in outs:
@@ -315,6 +350,12 @@ def analyse(path, func="forward", padding=False, cuts=0, exact=0):
         if proved is not None:
             bound, bound_op, kind = peak, proved, "exhaustive"
 
+    remat_fields = {}
+    if remat is not None:
+        game = remat_game(n, names, accesses, size, alloc_roots, escaped, updates)
+        answer, states = remat_search(game, remat, remat_states)
+        remat_fields = {f"remat-within-{remat}": answer, "remat-states": states}
+
     leaked = [r for r in size if size[r] > 0 and r not in freed and r not in escaped]
     return {
         "peak-as-written": peak,
@@ -327,7 +368,200 @@ def analyse(path, func="forward", padding=False, cuts=0, exact=0):
         "ops": n,
         "leaked": len(leaked),
         **({"search-states": states} if exact else {}),
+        **remat_fields,
     }
+
+
+def remat_game(n, names, accesses, size, alloc_roots, escaped, updates):
+    """The pebbling game that relaxes every recomputation strategy.
+
+    Values are the versions of the allocated buffers: each op that writes a
+    buffer makes a new version of it (a fill, then a convolution that
+    accumulates into it: two versions); an op reads the version the last
+    writer before it in the file made (every valid order keeps that: two
+    accesses to a whole buffer, one a write, keep their order). A state is
+    the set of values held. A move frees a held value, or computes a value
+    whose inputs (the versions its op reads) are all held, with the held
+    bytes plus the value's size during the step; a value whose op updates
+    its buffer (reads what its outs held: an accumulation, `updates`) has the
+    previous version among its inputs and may also be computed in place,
+    which replaces that version with the same bytes held. An op that writes
+    no allocated buffer is a sink: it must run once, with its inputs held.
+    The game is won when every sink has run and the last version of every
+    returned buffer is held.
+
+    Why every recomputation strategy (each op run at least once, any op run
+    again with its output in a new buffer, in any order its inputs allow)
+    holds at every step at least the bytes of a play of the game: map each
+    buffer instance it holds to the version it contains; the game holds each
+    such version once, so its bytes are at most the program's. An op that
+    overwrites its buffer is the move "free the old version, compute the new
+    one"; one that updates it in place is the in-place move; either run on a
+    new buffer (an update on a copy holding the previous version) is the
+    plain move: the same bytes during and after each step. The game drops
+    an overwriting op's read of its own buffer and lets any version be made
+    from its op's inputs alone (no earlier writer needs to run): more plays,
+    so a lower least peak, never a higher one. Arguments cost nothing, as in
+    the peaks above. Ops that write an argument or more than one buffer are
+    not supported (an error: the script never guesses)."""
+    reads = [set() for _ in range(n)]
+    writes = [set() for _ in range(n)]
+    for r, acc in accesses.items():
+        for i, w, _ in acc:
+            (writes if w else reads)[i].add(r)
+    vsize, vinputs, vprev, sinks, current = [], [], [], [], {}
+    for i in range(n):
+        if any(r not in alloc_roots for r in writes[i]):
+            raise Error(f"--remat-exhaustive: {names[i]}#{i} writes a function argument")
+        if len(writes[i]) > 1:
+            raise Error(f"--remat-exhaustive: {names[i]}#{i} writes more than one buffer")
+        inputs = 0
+        for r in reads[i] - writes[i]:
+            if r not in alloc_roots:
+                continue
+            if r not in current:
+                raise Error(f"--remat-exhaustive: {names[i]}#{i} reads {r} before any write")
+            inputs |= 1 << current[r]
+        if writes[i]:
+            (x,) = writes[i]
+            prev = current.get(x, -1) if i in updates else -1
+            if prev >= 0:
+                inputs |= 1 << prev
+            current[x] = len(vsize)
+            vsize.append(size[x])
+            vinputs.append(inputs)
+            vprev.append(prev)
+        elif inputs:
+            # An op with no allocated buffer among its inputs either (an
+            # alloc, a view, arithmetic, a write to nothing counted) can run
+            # at any step with nothing held: no constraint.
+            sinks.append(inputs)
+    goal = 0
+    for r in escaped:
+        if r in alloc_roots:
+            if r not in current:
+                raise Error(f"--remat-exhaustive: {r} is returned but never written")
+            goal |= 1 << current[r]
+    # A value that no sink, no returned version and no such value's inputs
+    # need (e.g. the version a fill makes, which the op accumulating into the
+    # buffer overwrites here) is never computed: a play that computes it
+    # does as well without (the step and the bytes held are gone).
+    useful = goal
+    for inputs in sinks:
+        useful |= inputs
+    for x in range(len(vsize) - 1, -1, -1):
+        if useful >> x & 1:
+            useful |= vinputs[x]
+    # A value made from nothing (a fill) that only updates read (in place
+    # or not) is computed only right before such an update, as part of its
+    # move: computed earlier it holds its bytes longer for nothing, and
+    # moving it later changes no other step.
+    plain = sinks[:] + [vinputs[x] & ~(1 << vprev[x]) if vprev[x] >= 0
+                        else vinputs[x] for x in range(len(vsize))]
+    read_plain = 0
+    for inputs in plain:
+        read_plain |= inputs
+    fused = 0
+    for x in range(len(vsize)):
+        if not vinputs[x] and not (read_plain | goal) >> x & 1:
+            fused |= 1 << x
+    return vsize, vinputs, vprev, sinks, goal, useful & ~fused, fused
+
+
+def remat_search(game, budget, max_states=0):
+    """Whether the game of remat_game can be won with at most `budget` bytes
+    held during every step: a breadth-first search over every state reachable
+    within the budget, every move from each (no pruning), so "no" is a proof
+    over plays of any length. Returns ("yes" | "no" | "unknown", states);
+    "unknown" when more than max_states states (0: no limit) were reached.
+    A "yes" is checked by replaying the play it found."""
+    vsize, vinputs, vprev, sinks, goal, useful, fused = game
+    all_sinks = (1 << len(sinks)) - 1
+
+    def held_bytes(h):
+        total = 0
+        while h:
+            low = h & -h
+            total += vsize[low.bit_length() - 1]
+            h ^= low
+        return total
+
+    start = (0, 0)
+    parent = {start: None}
+    frontier = [start]
+    won = None
+    while frontier and won is None:
+        following = []
+        for state in frontier:
+            h, done = state
+            m = held_bytes(h)
+            moves = []
+            for x in range(len(vsize)):
+                if not useful >> x & 1 or h >> x & 1:
+                    continue
+                p = vprev[x]
+                if p >= 0 and fused >> p & 1 and not h >> p & 1:
+                    # The fill first, then the update, in one move.
+                    if vinputs[x] & ~(h | 1 << p) or m + vsize[p] > budget:
+                        continue
+                    if m + vsize[p] + vsize[x] <= budget:
+                        moves.append((h | 1 << p | 1 << x, done))
+                    moves.append((h | 1 << x, done))
+                    continue
+                if vinputs[x] & ~h:
+                    continue
+                if m + vsize[x] <= budget:
+                    moves.append((h | 1 << x, done))
+                if p >= 0:
+                    moves.append((h ^ (1 << p) | 1 << x, done))
+            for k, inputs in enumerate(sinks):
+                if not done >> k & 1 and not inputs & ~h:
+                    moves.append((h, done | 1 << k))
+            rest = h
+            while rest:
+                low = rest & -rest
+                moves.append((h ^ low, done))
+                rest ^= low
+            for nxt in moves:
+                if nxt in parent:
+                    continue
+                parent[nxt] = state
+                if nxt[0] & goal == goal and nxt[1] == all_sinks:
+                    won = nxt
+                    break
+                following.append(nxt)
+            if won is not None:
+                break
+            if max_states and len(parent) > max_states:
+                return "unknown", len(parent)
+        frontier = following
+    if won is None:
+        return "no", len(parent)
+    # Replay the play: each move legal, each step within the budget.
+    play = []
+    while won is not None:
+        play.append(won)
+        won = parent[won]
+    play.reverse()
+    for (h, done), (h2, done2) in zip(play, play[1:]):
+        if done2 != done:
+            (k,) = [k for k in range(len(sinks)) if (done2 ^ done) >> k & 1]
+            assert h2 == h and not sinks[k] & ~h
+        elif h2 & ~h:
+            x = (h2 & ~h).bit_length() - 1
+            p = vprev[x]
+            if p >= 0 and fused >> p & 1 and not h >> p & 1:
+                # The fill's step, then the update's on top of it.
+                assert held_bytes(h) + vsize[p] <= budget
+                h = h | 1 << p
+            assert not vinputs[x] & ~h
+            if h2 == h | 1 << x:
+                assert held_bytes(h) + vsize[x] <= budget
+            else:
+                assert h2 == h ^ (1 << p) | 1 << x
+        else:
+            assert h2 & ~h == 0 and bin(h ^ h2).count("1") == 1
+    return "yes", len(parent)
 
 
 def node_cut(v, n, preds, anc, desc, counted):
@@ -584,12 +818,18 @@ def main():
     ap.add_argument("--exact", type=int, default=0, metavar="STATES",
                     help="when the bound is below the peak, search every order "
                     "segment by segment for one below the peak (at most STATES states)")
+    ap.add_argument("--remat-exhaustive", type=int, default=None, metavar="BYTES",
+                    help="whether any recomputation strategy runs the function "
+                    "within BYTES (exhaustive; see remat_game)")
+    ap.add_argument("--remat-states", type=int, default=0, metavar="N",
+                    help="give up (answer unknown) past N states (0: no limit)")
     a = ap.parse_args()
     status = 0
     for f, search in [(f, False) for f in a.files] + [(f, True) for f in a.certify]:
         try:
             s = analyse(f, a.func, a.count_alignment_padding,
-                        a.cuts if search else 0, a.exact if search else 0)
+                        a.cuts if search else 0, a.exact if search else 0,
+                        a.remat_exhaustive, a.remat_states)
         except Error as e:
             print(f"{f}: error: {e}", file=sys.stderr)
             status = 1
