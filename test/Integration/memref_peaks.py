@@ -471,8 +471,9 @@ def remat_game(n, names, accesses, size, alloc_roots, escaped, updates):
 def remat_search(game, budget, max_states=0):
     """Whether the game of remat_game can be won with at most `budget` bytes
     held during every step: a breadth-first search over every state reachable
-    within the budget, every move from each (no pruning), so "no" is a proof
-    over plays of any length. Returns ("yes" | "no" | "unknown", states);
+    within the budget, every move of the game from each (its only reductions
+    are remat_game's two, each proved there), so "no" is a proof over plays
+    of any length. Returns ("yes" | "no" | "unknown", states);
     "unknown" when more than max_states states (0: no limit) were reached.
     A "yes" is checked by replaying the play it found."""
     vsize, vinputs, vprev, sinks, goal, useful, fused = game
