@@ -89,32 +89,6 @@ std::vector<NodeId> fixedPositionNodes(const MemoryGraph &g) {
 
 using test::XorShift;
 
-/// A DAG with buffers touched by arbitrary node sets (not only producer and
-/// consumers): random live-in/out flags, sizes (some 0), transient bytes,
-/// untouched buffers. Harsher than the generator families.
-MemoryGraph arbitraryGraph(uint64_t seed, unsigned maxNodes) {
-  XorShift rng{seed * 0x9E3779B97F4A7C15ULL + 99};
-  auto next = [&] { return rng.next(); };
-  MemoryGraph g;
-  unsigned n = 1 + next() % maxNodes;
-  unsigned edgePercent = next() % 60;
-  for (unsigned i = 0; i < n; ++i)
-    g.addNode(next() % 3 == 0 ? next() % 50 : 0);
-  for (unsigned i = 0; i < n; ++i)
-    for (unsigned j = i + 1; j < n; ++j)
-      if (next() % 100 < edgePercent / (1 + (j - i) / 3))
-        g.addEdge(i, j);
-  unsigned numBufs = next() % (2 * n + 2);
-  for (unsigned b = 0; b < numBufs; ++b) {
-    uint64_t size = next() % 10 == 0 ? 0 : 1 + next() % 100;
-    BufferId id = g.addBuffer(size, next() % 6 == 0, next() % 5 == 0);
-    for (unsigned t = next() % 4; t > 0; --t)
-      g.addTouch(id, next() % n);
-  }
-  g.finalize();
-  return g;
-}
-
 /// Two branches of two nodes each between a fork and a join.
 MemoryGraph branches() {
   MemoryGraph g;
@@ -740,6 +714,22 @@ TEST(SchedulerExact, BudgetExhaustionIsReported) {
     EXPECT_LE(r.expanded, 201u);
   }
   EXPECT_GT(gaveUp, 0u);
+}
+
+TEST(SchedulerExact, BudgetNotMemoryStopsLargeSegments) {
+  // A 2,000-node lattice the search cannot finish: with each state's sets
+  // stored as full bitsets (2 x 32 words) the memory cap stopped it at
+  // about 1.1 million of its 2.5 million states; stored as spans, the
+  // budget is what stops it.
+  MemoryGraph g = generateGraph(GraphFamily::Lattice, 2000, 1);
+  SegmentGraph seg = buildSegment(g, 0, g.numNodes());
+  uint64_t peak = 0;
+  heuristicSchedule(seg, 0, segmentStaticBound(seg), peak);
+  const uint64_t budget = 2500000;
+  ExactResult r = exactSearch(seg, peak, budget);
+  ASSERT_EQ(r.status, ExactStatus::GaveUp);
+  EXPECT_EQ(r.limit, ExactResult::Limit::States);
+  EXPECT_GT(r.expanded, budget);
 }
 
 //===----------------------------------------------------------------------===//

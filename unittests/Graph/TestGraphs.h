@@ -5,6 +5,7 @@
 
 #include "Analysis/Graph/GraphGenerators.h"
 #include "Analysis/Graph/MemoryGraph.h"
+#include "XorShift.h"
 
 #include <string>
 #include <vector>
@@ -60,6 +61,32 @@ inline std::vector<NodeId> randomOrder(const MemoryGraph &g, uint64_t seed) {
         ready.push_back(s);
   }
   return order;
+}
+
+/// A DAG with buffers touched by arbitrary node sets (not only producer and
+/// consumers): random live-in/out flags, sizes (some 0), transient bytes,
+/// untouched buffers. Harsher than the generator families.
+inline MemoryGraph arbitraryGraph(uint64_t seed, unsigned maxNodes) {
+  test::XorShift rng{seed * 0x9E3779B97F4A7C15ULL + 99};
+  auto next = [&] { return rng.next(); };
+  MemoryGraph g;
+  unsigned n = 1 + next() % maxNodes;
+  unsigned edgePercent = next() % 60;
+  for (unsigned i = 0; i < n; ++i)
+    g.addNode(next() % 3 == 0 ? next() % 50 : 0);
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = i + 1; j < n; ++j)
+      if (next() % 100 < edgePercent / (1 + (j - i) / 3))
+        g.addEdge(i, j);
+  unsigned numBufs = next() % (2 * n + 2);
+  for (unsigned b = 0; b < numBufs; ++b) {
+    uint64_t size = next() % 10 == 0 ? 0 : 1 + next() % 100;
+    BufferId id = g.addBuffer(size, next() % 6 == 0, next() % 5 == 0);
+    for (unsigned t = next() % 4; t > 0; --t)
+      g.addTouch(id, next() % n);
+  }
+  g.finalize();
+  return g;
 }
 
 } // namespace memsched

@@ -253,6 +253,62 @@ ExactResult exactSearch(const SegmentGraph &seg, uint64_t upperBound,
                         const NodeBounds *bounds = nullptr,
                         uint64_t floor = 0);
 
+/// What bandSearch found.
+struct BandResult {
+  /// Valid, with peak `peak` at most the reference's; the reference itself
+  /// when the band holds nothing better (or the search ran out of budget).
+  std::vector<LocalId> order;
+  uint64_t peak = 0;
+  /// The search finished within its budget: no order of the band has a
+  /// peak below max(peak, floor).
+  bool complete = false;
+  /// States created.
+  uint64_t states = 0;
+};
+
+/// Widest band bandSearch takes (bits of a mask).
+constexpr unsigned kMaxBandWidth = 63;
+/// Widest band coveringBandWidth checks.
+constexpr unsigned kMaxCoveringBandWidth = 31;
+constexpr unsigned kNoCoveringBand = ~0u;
+
+/// The least peak over the orders of `seg` in the band of width `width`
+/// around the valid order `reference` (SchedBand.cpp): at every step, with m
+/// the first position of the reference not yet run, nothing after position
+/// m + width has run. Exact within the band; the reference is in it. Creates
+/// at most `stateBudget` states (at most numNodes * 2^width exist); peaks up
+/// to `floor` count as equal. `bounds`, when given, must be
+/// segmentNodeBounds(seg): the search then skips sets whose remaining nodes
+/// cannot run below the reference's peak. Deterministic.
+BandResult bandSearch(const SegmentGraph &seg,
+                      const std::vector<LocalId> &reference, unsigned width,
+                      uint64_t stateBudget, uint64_t floor = 0,
+                      const NodeBounds *bounds = nullptr);
+
+/// The least width <= kMaxCoveringBandWidth whose band around `reference`
+/// holds every valid order of `seg` (each node of the reference is an
+/// ancestor of every node more than width positions later), or
+/// kNoCoveringBand. A complete bandSearch of at least that width is then an
+/// exact search of the whole segment. O(V + E).
+unsigned coveringBandWidth(const SegmentGraph &seg,
+                           const std::vector<LocalId> &reference);
+
+/// First band width and width increment of improveInBands.
+constexpr unsigned kFirstBandWidth = 6;
+constexpr unsigned kBandWidthStep = 3;
+
+/// Lowers the peak of the valid order `order` with bandSearch, within
+/// `stateBudget` states in all: around the best order so far, first in
+/// bands of width kFirstBandWidth, then wider while the narrower band holds
+/// nothing better. `exact` is set when a band held every valid order
+/// (coveringBandWidth) and its search completed: the result is then optimal,
+/// or within `floor`. The result's peak is at most the order's. `bounds`:
+/// as for bandSearch.
+BandResult improveInBands(const SegmentGraph &seg,
+                          const std::vector<LocalId> &order,
+                          uint64_t stateBudget, uint64_t floor,
+                          const NodeBounds *bounds, bool &exact);
+
 /// What repairAtPeak found.
 struct RepairResult {
   /// Valid, with a peak at most the given order's.

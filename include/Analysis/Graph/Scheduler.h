@@ -37,6 +37,9 @@ struct ScheduleOptions {
   /// computeLowerBound). No order can beat it, so a segment whose heuristic
   /// order keeps the global memory within it needs no exact search.
   uint64_t lowerBound = 0;
+  /// When the exact search gives up on a segment, search bands around the
+  /// best order found (sched::improveInBands) with the same state budget.
+  bool bandSearch = true;
   /// When a segment is left to the heuristics, lower the whole order's peak
   /// with node cuts afterwards (sched::repairAtPeak).
   bool cutRepair = true;
@@ -61,6 +64,8 @@ struct SegmentInfo {
   /// finished or did not run): "states", "work" or "memory".
   uint64_t expanded = 0;
   const char *limit = "";
+  /// States of the band search (improveInBands) after a failed exact search.
+  uint64_t bandStates = 0;
 };
 
 struct ScheduleResult {

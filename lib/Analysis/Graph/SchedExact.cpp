@@ -74,7 +74,8 @@ namespace {
 
 /// Search memory cap (states, table, queue): past it the search gives up.
 /// It grows with the state budget, so that the budget is what binds: a
-/// closed state takes 16 bytes per 64 nodes plus about 40, a queued child 8.
+/// closed state takes about 64 bytes plus 8 per word of its sets' spans
+/// (StateStore), a queued child 8.
 constexpr uint64_t kMinMemoryLimitBytes = uint64_t(512) << 20;
 constexpr uint64_t kMemoryBytesPerBudgetedState = 256;
 /// Work cap per budgeted state (ready nodes evaluated, children queued, set
@@ -104,6 +105,97 @@ struct ClosedState {
 struct OpenEntry {
   uint32_t parent;
   uint32_t node;
+};
+
+/// The executed and ready sets of the closed states, each stored as the
+/// span of words that differs from the default: for the executed set S the
+/// words from the first that is not all ones to the last that is not zero
+/// (below: all ones, above: zero), for the ready set R from its first to
+/// its last nonzero word. A down-set of a segment numbered in program order
+/// is mostly a prefix, so a state takes a few words where the full sets take
+/// 2 * (n + 63) / 64: on 2,000-node segments, the difference between a
+/// search that memory stops before its budget and one that the budget stops.
+/// The encoding is canonical, so two sets are equal iff their spans are.
+/// Records live in fixed-size chunks (no copying on growth).
+class StateStore {
+public:
+  explicit StateStore(size_t words) : words(words) {}
+
+  /// Appends the record of (s, r).
+  void add(const uint64_t *s, const uint64_t *r) {
+    Span es = spanOfExecuted(s), rs = spanOfReady(r);
+    size_t need = 2 + (es.hi - es.lo) + (rs.hi - rs.lo);
+    if (chunks.empty() || used + need > chunkWords) {
+      chunks.emplace_back(new uint64_t[std::max(chunkWords, need)]);
+      allocated += std::max(chunkWords, need);
+      used = 0;
+    }
+    uint64_t *dst = chunks.back().get() + used;
+    offsets.push_back((uint64_t(chunks.size() - 1) << 32) | used);
+    dst[0] = es.pack();
+    dst[1] = rs.pack();
+    dst = std::copy(s + es.lo, s + es.hi, dst + 2);
+    std::copy(r + rs.lo, r + rs.hi, dst);
+    used += need;
+  }
+  /// Whether state k's executed set is `s`.
+  bool executedEquals(uint32_t k, const uint64_t *s) const {
+    const uint64_t *rec = record(k);
+    Span es = spanOfExecuted(s);
+    return rec[0] == es.pack() && std::equal(s + es.lo, s + es.hi, rec + 2);
+  }
+  /// Expands state k into the full-width sets s and r.
+  void load(uint32_t k, uint64_t *s, uint64_t *r) const {
+    const uint64_t *rec = record(k);
+    Span es = Span::unpack(rec[0]), rs = Span::unpack(rec[1]);
+    const uint64_t *src = rec + 2;
+    std::fill(s, s + es.lo, ~uint64_t(0));
+    std::copy(src, src + (es.hi - es.lo), s + es.lo);
+    std::fill(s + es.hi, s + words, 0);
+    src += es.hi - es.lo;
+    std::fill(r, r + words, 0);
+    std::copy(src, src + (rs.hi - rs.lo), r + rs.lo);
+  }
+  /// Bytes held by the records.
+  uint64_t bytes() const {
+    return allocated * 8 + offsets.size() * 8;
+  }
+
+private:
+  struct Span {
+    uint32_t lo, hi;
+    uint64_t pack() const { return uint64_t(lo) << 32 | hi; }
+    static Span unpack(uint64_t x) {
+      return {static_cast<uint32_t>(x >> 32), static_cast<uint32_t>(x)};
+    }
+  };
+  Span spanOfExecuted(const uint64_t *s) const {
+    uint32_t lo = 0, hi = static_cast<uint32_t>(words);
+    while (lo < words && s[lo] == ~uint64_t(0))
+      ++lo;
+    while (hi > lo && s[hi - 1] == 0)
+      --hi;
+    return {lo, hi};
+  }
+  Span spanOfReady(const uint64_t *r) const {
+    uint32_t lo = 0, hi = static_cast<uint32_t>(words);
+    while (lo < words && r[lo] == 0)
+      ++lo;
+    while (hi > lo && r[hi - 1] == 0)
+      --hi;
+    return {lo, hi};
+  }
+  const uint64_t *record(uint32_t k) const {
+    uint64_t o = offsets[k];
+    return chunks[o >> 32].get() + (o & 0xFFFFFFFFu);
+  }
+
+  static constexpr size_t chunkWords = size_t(1) << 16;
+  size_t words;
+  std::vector<std::unique_ptr<uint64_t[]>> chunks;
+  std::vector<uint64_t> offsets;
+  size_t used = 0;
+  uint64_t allocated = 0;
 };
 
 /// The open list: one LIFO stack per key, smallest key first. Pushes never
@@ -171,9 +263,6 @@ private:
   bool inS(const uint64_t *s, uint32_t v) const {
     return (s[v >> 6] >> (v & 63)) & 1;
   }
-  const uint64_t *stateBits(uint32_t k) const {
-    return chunks[k / statesPerChunk].get() + (k % statesPerChunk) * 2 * words;
-  }
   /// Index of the closed state with executed set `s` and hash `h`, or
   /// UINT32_MAX.
   uint32_t find(const uint64_t *s, uint64_t h) const;
@@ -218,10 +307,8 @@ private:
   std::vector<uint64_t> staticCost;
   std::vector<LocalId> byStatic;
 
-  /// Per closed state: executed set then ready set, in fixed-size chunks
-  /// (no copying on growth).
-  std::vector<std::unique_ptr<uint64_t[]>> chunks;
-  size_t statesPerChunk = 0;
+  /// Per closed state: its executed and ready sets.
+  StateStore sets{0};
   std::vector<ClosedState> closed;
   std::vector<uint32_t> parentOf, nodeOf;
   std::vector<uint32_t> table;
@@ -293,7 +380,7 @@ void ExactSearch::prepare(const NodeBounds &bounds) {
   childR.assign(words, 0);
   table.assign(1024, 0);
   tableMask = table.size() - 1;
-  statesPerChunk = std::max<size_t>(1, (size_t(1) << 16) / (2 * words));
+  sets = StateStore(words);
   memoryLimit = std::max(kMinMemoryLimitBytes,
                          budget > UINT64_MAX / kMemoryBytesPerBudgetedState
                              ? UINT64_MAX
@@ -301,7 +388,7 @@ void ExactSearch::prepare(const NodeBounds &bounds) {
 }
 
 bool ExactSearch::overMemory(size_t queued) const {
-  uint64_t bytes = closed.size() * (16 * words + sizeof(ClosedState) + 8) +
+  uint64_t bytes = sets.bytes() + closed.size() * (sizeof(ClosedState) + 8) +
                    table.size() * sizeof(uint32_t) + queued * sizeof(OpenEntry);
   return bytes > memoryLimit || closed.size() >= UINT32_MAX / 4;
 }
@@ -312,7 +399,7 @@ uint32_t ExactSearch::find(const uint64_t *s, uint64_t h) const {
     if (e == 0)
       return UINT32_MAX;
     uint32_t k = e - 1;
-    if (closed[k].hash == h && std::equal(s, s + words, stateBits(k)))
+    if (closed[k].hash == h && sets.executedEquals(k, s))
       return k;
   }
 }
@@ -330,11 +417,7 @@ uint32_t ExactSearch::addState(uint64_t hash, const StateInfo &info,
   closed.push_back({hash, info});
   parentOf.push_back(parent);
   nodeOf.push_back(node);
-  if (k % statesPerChunk == 0)
-    chunks.emplace_back(new uint64_t[statesPerChunk * 2 * words]);
-  uint64_t *dst = chunks.back().get() + (k % statesPerChunk) * 2 * words;
-  std::copy(childS.begin(), childS.end(), dst);
-  std::copy(childR.begin(), childR.end(), dst + words);
+  sets.add(childS.data(), childR.data());
   if (closed.size() * 2 > table.size()) {
     table.assign(table.size() * 2, 0);
     tableMask = table.size() - 1;
@@ -347,9 +430,7 @@ uint32_t ExactSearch::addState(uint64_t hash, const StateInfo &info,
 }
 
 void ExactSearch::load(uint32_t k) {
-  const uint64_t *src = stateBits(k);
-  std::copy(src, src + words, curS.begin());
-  std::copy(src + words, src + 2 * words, curR.begin());
+  sets.load(k, curS.data(), curR.data());
 }
 
 void ExactSearch::advance(std::vector<uint64_t> &s, std::vector<uint64_t> &r,

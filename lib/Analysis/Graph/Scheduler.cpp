@@ -8,7 +8,9 @@
 //  2. the exact search (SchedExact.cpp) then either finds the optimum below
 //     that bound or proves the heuristic order optimal, within the budget;
 //  3. when the search gives up, local search improves the heuristic orders,
-//     and the bound the search proved before giving up may still prove it;
+//     the same search restricted to bands around the best of them improves
+//     it further (SchedBand.cpp; exact where the bands are separators), and
+//     the bound the search proved before giving up may still prove it;
 //  4. when some segment was left to the heuristics, the whole order is
 //     repaired at its peak with node cuts (SchedRepair.cpp).
 // The program order is one of the candidates, so no segment gets worse.
@@ -23,8 +25,10 @@
 // constant. Hence the minimum peak is the maximum over segments of their
 // minimum, reached by concatenating optimal segment orders.
 //
-// Effort: exactStateBudget states per segment, scaled down in proportion for
-// segments above kFullBudgetNodes nodes; the search also stops at a fixed
+// Effort: exactStateBudget states per segment for each of the two searches,
+// scaled down in proportion for segments above kFullBudgetNodes nodes (the
+// search's work per state grows with the segment's size in words); the
+// exact search also stops at a fixed
 // amount of work per state and of memory. All limits count work, not time,
 // so the result is deterministic.
 //
@@ -47,6 +51,7 @@ static constexpr uint64_t kFullBudgetNodes = 1024;
 /// The exact search first spends 1/kReverseShare of a segment's budget on
 /// the reversed segment.
 static constexpr uint64_t kReverseShare = 16;
+
 
 /// Automatic work budget of the repair at the peak: a base plus this much
 /// per node, edge and touch (half of what the lower bound's node cuts get:
@@ -256,6 +261,19 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
           order = heuristicSchedule(seg, options.localSearchRounds, bound,
                                     peak, peerParts[s]);
         exact = peak <= bound;
+        if (!exact && options.bandSearch) {
+          // The exact search restricted to bands around the best order:
+          // linear in the segment, never worse, and exact where the bands
+          // are separators.
+          bool bandExact = false;
+          BandResult banded = improveInBands(
+              seg, order, budget, std::max(floor, bound), &bounds,
+              bandExact);
+          info.bandStates = banded.states;
+          order = std::move(banded.order);
+          peak = banded.peak;
+          exact = bandExact || peak <= bound;
+        }
       }
     }
     peerParts[s].clear();
