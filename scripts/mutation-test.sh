@@ -73,6 +73,8 @@ BE = "lib/Analysis/MemSched/BlockEntry.cpp"
 BL = "lib/Analysis/MemSched/BodyLifetimes.cpp"
 SR = "lib/Analysis/Graph/SchedRepair.cpp"
 RM = "lib/Analysis/Graph/Remat.cpp"
+SB = "lib/Analysis/Graph/SchedBand.cpp"
+SE = "lib/Analysis/Graph/SchedExact.cpp"
 SS = "lib/Analysis/Graph/SchedSegment.cpp"
 RR = "lib/Transforms/MemSched/RematRewrite.cpp"
 MSP = "lib/Analysis/MemSched/MemorySpaces.cpp"
@@ -504,6 +506,26 @@ MUTANTS = [
          "smaller than them is all that is live)",
      "        for (BufferId i : sources[src].inner)\n          least = std::min(least, base.bufferSize(i));",
      "        for (BufferId i : sources[src].inner)\n          (void)i;"),
+    (SB, "band search: a node's own touch of a buffer counts as pending (the "
+         "buffer is never freed by its last toucher)",
+     "      if (q != self && !executed(s, q))",
+     "      if (!executed(s, q))"),
+    (SB, "coveringBandWidth: the distance 2G - 1 is not checked",
+     "      for (unsigned d = g; d < 2 * g && d <= j; ++d)",
+     "      for (unsigned d = g; d < 2 * g - 1 && d <= j; ++d)"),
+    (SB, "improveInBands: a band one narrower than the covering width is "
+         "called exact",
+     "    if (covering <= width) {",
+     "    if (covering <= width + 1) {"),
+    (SB, "band search: the estimate takes the maximum over all nodes after "
+         "the first missing one, those of the window that ran included "
+         "(overestimates)",
+     "n, size_t(m) + width + 1)]);",
+     "n, size_t(m) + 1)]);"),
+    (SE, "exact search's state store: the words below an executed set's span "
+         "are loaded as zeros",
+     "    std::fill(s, s + es.lo, ~uint64_t(0));",
+     "    std::fill(s, s + es.lo, uint64_t(0));"),
 ]
 
 def mutate(text, index):

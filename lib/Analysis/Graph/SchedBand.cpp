@@ -53,6 +53,13 @@ using namespace memsched::sched;
 
 namespace {
 
+/// Memory cap of a search (states, index, queue), as the exact search's:
+/// past it the search stops, incomplete.
+constexpr uint64_t kMinMemoryLimitBytes = uint64_t(512) << 20;
+constexpr uint64_t kMemoryBytesPerBudgetedState = 256;
+/// Bytes of an index entry besides the state (hash node and bucket).
+constexpr uint64_t kIndexEntryBytes = 48;
+
 struct BandState {
   uint64_t mask;
   uint64_t live;
@@ -114,6 +121,9 @@ public:
 
   BandResult run(uint64_t upperBound, uint64_t floor, uint64_t budget) {
     BandResult result;
+    budget = std::min<uint64_t>(budget, UINT32_MAX - 1); // state indices
+    uint64_t memoryLimit =
+        std::max(kMinMemoryLimitBytes, budget * kMemoryBytesPerBudgetedState);
     uint64_t live0 = 0;
     for (size_t b = 0; b < seg.numBuffers(); ++b)
       if (seg.liveIn[b])
@@ -124,6 +134,12 @@ public:
     std::priority_queue<QueueEntry> queue;
     queue.push({key0, 0, 0});
     while (!queue.empty()) {
+      if (states.size() * (sizeof(BandState) + kIndexEntryBytes) +
+              queue.size() * sizeof(QueueEntry) >
+          memoryLimit) {
+        result.states = states.size();
+        return result; // out of memory: incomplete
+      }
       QueueEntry top = queue.top();
       queue.pop();
       BandState s = states[top.state];
