@@ -11,6 +11,10 @@
 // RUN: %python %S/../Tools/graph_exact.py %t.graphs/synthetic.graph.json | FileCheck %s --check-prefix=EXACT
 // RUN: memsched-opt %t.mlir "--memsched-schedule=heuristic-only" | FileCheck %s --check-prefix=OFF
 // RUN: memsched-opt %t.mlir "--memsched-schedule=state-budget=100" | FileCheck %s --check-prefix=OFF
+// The remark then says what stopped the search and what the user can do;
+// with the search finished it says nothing of the kind.
+// RUN: memsched-opt %t.mlir "--memsched-schedule=state-budget=100 remarks=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STOPPED
+// RUN: memsched-opt %t.mlir "--memsched-schedule=remarks=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FINISHED
 // memsched-certify with a search budget proves the same bound on the body
 // as written (peak 45568); without one it stays with the cuts.
 // RUN: memsched-opt %t.mlir "--memsched-certify=search-budget=1000000" | FileCheck %s --check-prefix=CERTIFY
@@ -29,6 +33,8 @@
 // CERTIFY: #memsched.certificate<peak = 45568, lower_bound = 33920, bound_kind = "exhaustive", bound_op = "linalg.copy#0">
 // CERTIFY-CUTS: #memsched.certificate<peak = 45568, lower_bound = 33856, bound_kind = "window"
 // OFF: #memsched.certificate<peak = 33920, lower_bound = 33856, bound_kind = "window"
+// STOPPED: remark: memsched-schedule: peak 45568 -> 33920 bytes, lower bound 33856 bytes; the exact search stopped at its limits (state-budget=100) on 40 ops: a larger state-budget searches further{{$}}
+// FINISHED: remark: memsched-schedule: peak 45568 -> 33920 bytes, lower bound 33920 bytes (optimal){{$}}
 // SMALL: error: memsched-verify: inconsistent certificate on 'synthetic': it records a lower bound of 33920 bytes but only 33856 bytes can be proved for this body with an exact search of 50 states (if the certificate came from a larger memsched-schedule state-budget, give it as search-budget)
 // FORGED: error: memsched-verify: inconsistent certificate on 'synthetic': it records a lower bound of 34000 bytes but only 33920 bytes can be proved for this body with an exact search of 1000000 states
 // BUDGET: error: memsched-check-budget: 'synthetic' peaks at 45568 bytes, above the budget of 33900 bytes; no order of these ops fits: an exhaustive search of the orders from linalg.copy#0 on proves that every order needs at least 33920 bytes (rematerialisation or tiling is needed)

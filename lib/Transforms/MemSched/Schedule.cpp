@@ -113,6 +113,16 @@ struct SchedulePass
         if (result->minimisedSpace && *result->minimisedSpace == space.space)
           diag << " (minimised)";
       }
+      if (result->certificate && !result->certificate.isOptimal())
+        for (const ::memsched::SegmentInfo &segment : result->search.segments)
+          if (*segment.limit) {
+            // What the user can do about the gap.
+            diag << "; the exact search stopped at its limits (state-budget="
+                 << options.search.exactStateBudget << ") on "
+                 << segment.end - segment.begin
+                 << " ops: a larger state-budget searches further";
+            break;
+          }
       if (unsigned n = result->nestedBodiesReordered)
         diag << "; " << n << " loop or branch bod" << (n == 1 ? "y" : "ies")
              << " reordered";
