@@ -526,6 +526,10 @@ MUTANTS = [
          "are loaded as zeros",
      "    std::fill(s, s + es.lo, ~uint64_t(0));",
      "    std::fill(s, s + es.lo, uint64_t(0));"),
+    (SE, "exact search: a state rebuilt from an ancestor's record skips the "
+         "deferred node of a pair step",
+     "    if (replay[i] & kPairFlag)\n      advance(s, r, deferredFrom[v]);",
+     "    if (false)\n      advance(s, r, deferredFrom[v]);"),
 ]
 
 def mutate(text, index):

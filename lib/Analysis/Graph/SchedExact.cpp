@@ -74,13 +74,16 @@ namespace {
 
 /// Search memory cap (states, table, queue): past it the search gives up.
 /// It grows with the state budget, so that the budget is what binds: a
-/// closed state takes about 64 bytes plus 8 per word of its sets' spans
-/// (StateStore), a queued child 8.
+/// closed state takes about 50 bytes plus an eighth of a record of its sets
+/// (StateStore: 16 bytes and 8 per word of their spans), a queued child 8.
 constexpr uint64_t kMinMemoryLimitBytes = uint64_t(512) << 20;
 constexpr uint64_t kMemoryBytesPerBudgetedState = 256;
 /// Work cap per budgeted state (ready nodes evaluated, children queued, set
 /// words copied): bails out early on wide or huge segments, deterministically.
 constexpr uint64_t kWorkPerState = 256;
+/// One state in this many along a path records its sets (StateStore): the
+/// others are rebuilt from it by replaying at most kRecordEvery - 1 steps.
+constexpr unsigned kRecordEvery = 8;
 
 /// What is known about a state besides its sets.
 struct StateInfo {
@@ -116,12 +119,19 @@ struct OpenEntry {
 /// 2 * (n + 63) / 64: on 2,000-node segments, the difference between a
 /// search that memory stops before its budget and one that the budget stops.
 /// The encoding is canonical, so two sets are equal iff their spans are.
-/// Records live in fixed-size chunks (no copying on growth).
+/// Records live in fixed-size chunks (no copying on growth). A state may
+/// also have no record (addWithout): the search then rebuilds its sets from
+/// the nearest ancestor with one.
 class StateStore {
 public:
   explicit StateStore(size_t words) : words(words) {}
 
-  /// Appends the record of (s, r).
+  /// Appends a state without a record.
+  void addWithout() { offsets.push_back(kNone); }
+  /// Whether state k has a record.
+  bool has(uint32_t k) const { return offsets[k] != kNone; }
+
+  /// Appends a state with the record of (s, r).
   void add(const uint64_t *s, const uint64_t *r) {
     Span es = spanOfExecuted(s), rs = spanOfReady(r);
     size_t need = 2 + (es.hi - es.lo) + (rs.hi - rs.lo);
@@ -191,6 +201,7 @@ private:
   }
 
   static constexpr size_t chunkWords = size_t(1) << 16;
+  static constexpr uint64_t kNone = ~uint64_t(0);
   size_t words;
   std::vector<std::unique_ptr<uint64_t[]>> chunks;
   std::vector<uint64_t> offsets;
@@ -265,7 +276,11 @@ private:
   }
   /// Index of the closed state with executed set `s` and hash `h`, or
   /// UINT32_MAX.
-  uint32_t find(const uint64_t *s, uint64_t h) const;
+  uint32_t find(const uint64_t *s, uint64_t h);
+  /// The sets of state k into s and r: its record, or the nearest
+  /// ancestor's with the nodes run since replayed.
+  void rebuild(uint32_t k, std::vector<uint64_t> &s,
+               std::vector<uint64_t> &r);
   void insertIndex(uint32_t k);
   /// Stores childS/childR as a closed state reached from `parent` by `node`.
   uint32_t addState(uint64_t hash, const StateInfo &info, uint32_t parent,
@@ -307,8 +322,14 @@ private:
   std::vector<uint64_t> staticCost;
   std::vector<LocalId> byStatic;
 
-  /// Per closed state: its executed and ready sets.
+  /// Per closed state: its executed and ready sets, recorded for one state
+  /// in kRecordEvery along each path (sinceRecord: steps from the nearest
+  /// ancestor with a record), so that a state costs a few dozen bytes
+  /// whatever the span of its sets.
   StateStore sets{0};
+  std::vector<uint8_t> sinceRecord;
+  std::vector<uint64_t> scratchS, scratchR;
+  std::vector<uint32_t> replay;
   std::vector<ClosedState> closed;
   std::vector<uint32_t> parentOf, nodeOf;
   std::vector<uint32_t> table;
@@ -376,6 +397,8 @@ void ExactSearch::prepare(const NodeBounds &bounds) {
 
   curS.assign(words, 0);
   curR.assign(words, 0);
+  scratchS.assign(words, 0);
+  scratchR.assign(words, 0);
   childS.assign(words, 0);
   childR.assign(words, 0);
   table.assign(1024, 0);
@@ -388,19 +411,37 @@ void ExactSearch::prepare(const NodeBounds &bounds) {
 }
 
 bool ExactSearch::overMemory(size_t queued) const {
-  uint64_t bytes = sets.bytes() + closed.size() * (sizeof(ClosedState) + 8) +
+  uint64_t bytes = sets.bytes() + closed.size() * (sizeof(ClosedState) + 9) +
                    table.size() * sizeof(uint32_t) + queued * sizeof(OpenEntry);
   return bytes > memoryLimit || closed.size() >= UINT32_MAX / 4;
 }
 
-uint32_t ExactSearch::find(const uint64_t *s, uint64_t h) const {
+uint32_t ExactSearch::find(const uint64_t *s, uint64_t h) {
   for (uint64_t slot = h & tableMask;; slot = (slot + 1) & tableMask) {
     uint32_t e = table[slot];
     if (e == 0)
       return UINT32_MAX;
     uint32_t k = e - 1;
-    if (closed[k].hash == h && sets.executedEquals(k, s))
+    if (closed[k].hash != h)
+      continue;
+    if (sets.has(k) ? sets.executedEquals(k, s)
+                    : (rebuild(k, scratchS, scratchR),
+                       std::equal(s, s + words, scratchS.begin())))
       return k;
+  }
+}
+
+void ExactSearch::rebuild(uint32_t k, std::vector<uint64_t> &s,
+                          std::vector<uint64_t> &r) {
+  replay.clear();
+  for (; !sets.has(k); k = parentOf[k])
+    replay.push_back(nodeOf[k]);
+  sets.load(k, s.data(), r.data());
+  for (size_t i = replay.size(); i-- > 0;) {
+    LocalId v = replay[i] & ~kPairFlag;
+    if (replay[i] & kPairFlag)
+      advance(s, r, deferredFrom[v]);
+    advance(s, r, v);
   }
 }
 
@@ -417,7 +458,14 @@ uint32_t ExactSearch::addState(uint64_t hash, const StateInfo &info,
   closed.push_back({hash, info});
   parentOf.push_back(parent);
   nodeOf.push_back(node);
-  sets.add(childS.data(), childR.data());
+  unsigned since = parent == UINT32_MAX ? kRecordEvery : sinceRecord[parent] + 1;
+  if (since >= kRecordEvery) {
+    sets.add(childS.data(), childR.data());
+    since = 0;
+  } else {
+    sets.addWithout();
+  }
+  sinceRecord.push_back(static_cast<uint8_t>(since));
   if (closed.size() * 2 > table.size()) {
     table.assign(table.size() * 2, 0);
     tableMask = table.size() - 1;
@@ -429,9 +477,7 @@ uint32_t ExactSearch::addState(uint64_t hash, const StateInfo &info,
   return k;
 }
 
-void ExactSearch::load(uint32_t k) {
-  sets.load(k, curS.data(), curR.data());
-}
+void ExactSearch::load(uint32_t k) { rebuild(k, curS, curR); }
 
 void ExactSearch::advance(std::vector<uint64_t> &s, std::vector<uint64_t> &r,
                           LocalId v) const {
