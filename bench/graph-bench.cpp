@@ -272,7 +272,7 @@ int runOne(const Args &args) {
     for (const SegmentInfo &si : r.segments)
       std::printf("segment begin=%u nodes=%u contracted=%u heuristic_peak=%llu "
                   "static_bound=%llu peak=%llu proved_bound=%llu exact=%d "
-                  "expanded=%llu limit=%s band_states=%llu\n",
+                  "expanded=%llu limit=%s band_states=%llu twin_edges=%u\n",
                   si.begin, si.end - si.begin, si.contractedNodes,
                   (unsigned long long)si.heuristicPeak,
                   (unsigned long long)si.staticBound,
@@ -280,7 +280,7 @@ int runOne(const Args &args) {
                   (unsigned long long)si.provedBound, int(si.exact),
                   (unsigned long long)si.expanded,
                   *si.limit ? si.limit : "-",
-                  (unsigned long long)si.bandStates);
+                  (unsigned long long)si.bandStates, si.twinEdges);
   std::printf("family=%s nodes=%zu edges=%zu buffers=%zu seed=%llu "
               "input_peak=%llu peak=%llu ratio=%.4f static_bound=%llu "
               "segments=%u "

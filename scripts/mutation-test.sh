@@ -75,6 +75,7 @@ SR = "lib/Analysis/Graph/SchedRepair.cpp"
 RM = "lib/Analysis/Graph/Remat.cpp"
 SB = "lib/Analysis/Graph/SchedBand.cpp"
 SE = "lib/Analysis/Graph/SchedExact.cpp"
+SRD = "lib/Analysis/Graph/SchedReduce.cpp"
 SS = "lib/Analysis/Graph/SchedSegment.cpp"
 RR = "lib/Transforms/MemSched/RematRewrite.cpp"
 MSP = "lib/Analysis/MemSched/MemorySpaces.cpp"
@@ -530,6 +531,14 @@ MUTANTS = [
          "deferred node of a pair step",
      "    if (replay[i] & kPairFlag)\n      advance(s, r, deferredFrom[v]);",
      "    if (false)\n      advance(s, r, deferredFrom[v]);"),
+    (SRD, "rule (T): twins ordered by ascending release (t + freed bytes) "
+          "instead of descending",
+     "                           UINT64_MAX - (seg.transient[a] + fr), a);",
+     "                           seg.transient[a] + fr, a);"),
+    (SRD, "rule (T): a twin's buffer also touched by an unrelated node counts "
+          "as private",
+     "            ok &= t == a || side[t] != 0;",
+     "            ok &= true;"),
 ]
 
 def mutate(text, index):

@@ -1174,6 +1174,230 @@ TEST(SchedulerContract, KeepsTheOptimumOnArbitraryGraphs) {
   EXPECT_GT(merged, 1000u);
 }
 
+/// A fork, k twins between it and a join, and a few other nodes around
+/// them: the twins read shared buffers (some of the fork's), and each has
+/// private buffers (an input from the fork, an output for the join, a
+/// scratch buffer); sizes, transients and live-in/out flags random. Some
+/// twins also touch a buffer of an unrelated node (which rule (T) must
+/// notice).
+MemoryGraph twinGraph(uint64_t seed) {
+  XorShift rng{seed * 0x9E3779B97F4A7C15ULL + 5};
+  auto below = [&](uint64_t m) { return rng.next() % m; };
+  MemoryGraph g;
+  unsigned k = 2 + below(5), others = below(4);
+  unsigned n = k + 2 + others;
+  unsigned fork = 0, join = n - 1, first = k + 1; // others: first..join-1
+  for (unsigned i = 0; i < n; ++i)
+    g.addNode(below(3) == 0 ? below(40) : 0);
+  auto buffer = [&]() {
+    return g.addBuffer(below(10) == 0 ? 0 : 1 + below(60), below(6) == 0,
+                       below(6) == 0);
+  };
+  for (unsigned t = 1; t <= k; ++t) {
+    g.addEdge(fork, t);
+    g.addEdge(t, join);
+  }
+  // Other nodes: a chain off the fork, sometimes joined.
+  for (unsigned i = 0; i < others; ++i) {
+    unsigned v = first + i;
+    g.addEdge(i == 0 ? fork : v - 1, v);
+    if (below(2))
+      g.addEdge(v, join);
+    BufferId b = buffer();
+    g.addTouch(b, v);
+    if (i > 0)
+      g.addTouch(b, v - 1);
+  }
+  for (unsigned s = below(3); s > 0; --s) { // shared, by all or by some
+    BufferId b = buffer();
+    g.addTouch(b, fork);
+    bool all = below(4) != 0;
+    for (unsigned t = 1; t <= k; ++t)
+      if (all || below(2))
+        g.addTouch(b, t);
+  }
+  for (unsigned t = 1; t <= k; ++t) {
+    if (below(2)) {
+      BufferId in = buffer();
+      g.addTouch(in, fork);
+      g.addTouch(in, t);
+    }
+    BufferId out = buffer();
+    g.addTouch(out, t);
+    if (below(4) != 0)
+      g.addTouch(out, join);
+    if (below(3) == 0)
+      g.addTouch(buffer(), t);
+    if (others > 0 && below(6) == 0) {
+      BufferId b = g.addBuffer(1 + below(30));
+      g.addTouch(b, t);
+      g.addTouch(b, first + static_cast<unsigned>(below(others)));
+    }
+  }
+  g.addTouch(buffer(), join);
+  g.finalize();
+  return g;
+}
+
+/// Rule (T) on `g` (as one segment, and contracted): the twin graph is
+/// topologically numbered and has the same optimum, and its orders are
+/// orders of the segment with the same peaks.
+void checkTwins(const MemoryGraph &g, unsigned &edges) {
+  SegmentGraph seg = buildSegment(g, 0, static_cast<NodeId>(g.numNodes()));
+  for (bool contracted : {false, true}) {
+    SCOPED_TRACE(contracted ? "contracted" : "as built");
+    SegmentGraph base = contracted ? contractSegment(seg).graph : seg;
+    TwinOrder t = orderTwins(base);
+    edges += t.edges;
+    if (t.edges == 0)
+      continue;
+    MemoryGraph tg = graphOfSegment(t.graph);
+    ASSERT_TRUE(tg.isValidOrder(tg.programOrder()));
+    std::vector<NodeId> best;
+    uint64_t optimum = bruteForceMinPeak(graphOfSegment(base));
+    EXPECT_EQ(bruteForceMinPeak(tg, &best), optimum);
+    std::vector<LocalId> local(best.begin(), best.end()), old;
+    for (LocalId v : local)
+      old.push_back(t.oldId[v]);
+    ASSERT_TRUE(validLocalOrder(base, old));
+    EXPECT_EQ(segmentPeak(base, old), segmentPeak(t.graph, local));
+    ExactResult r = exactSearch(t.graph, segmentPeak(t.graph, local) + 1,
+                                1u << 20);
+    ASSERT_EQ(r.status, ExactStatus::Improved);
+    EXPECT_EQ(r.peak, segmentPeak(t.graph, local));
+  }
+}
+
+TEST(SchedulerTwins, KeepTheOptimumOnTwinGraphs) {
+  unsigned edges = 0;
+  for (uint64_t seed = 0; seed < 3000; ++seed) {
+    SCOPED_TRACE("twin graph seed " + std::to_string(seed));
+    checkTwins(twinGraph(seed), edges);
+  }
+  EXPECT_GT(edges, 4000u); // the rule does apply
+}
+
+TEST(SchedulerTwins, KeepTheOptimumOnEveryFamily) {
+  unsigned edges = 0;
+  for (GraphFamily f : allFamilies())
+    for (uint64_t seed = 0; seed < 200; ++seed) {
+      unsigned nodes = 2 + seed % 15;
+      SCOPED_TRACE(caseName(f, nodes, seed));
+      checkTwins(caseGraph(f, nodes, seed), edges);
+    }
+  for (uint64_t seed = 0; seed < 1000; ++seed) {
+    SCOPED_TRACE("arbitrary seed " + std::to_string(seed));
+    checkTwins(arbitraryGraph(seed, 14), edges);
+  }
+  EXPECT_GT(edges, 1500u);
+}
+
+/// A fork and a join around k twins: each twin frees its own input from
+/// the fork and writes its own output for the join (sometimes live-out),
+/// some with transient bytes; all read one buffer of the fork.
+MemoryGraph fanOfTwins(uint64_t seed, unsigned k) {
+  XorShift rng{seed * 0x9E3779B97F4A7C15ULL + 11};
+  auto below = [&](uint64_t m) { return rng.next() % m; };
+  MemoryGraph g;
+  static const uint64_t transients[] = {0, 0, 50, 100, 300};
+  g.addNode();
+  for (unsigned t = 1; t <= k; ++t)
+    g.addNode(transients[below(5)]);
+  g.addNode();
+  NodeId join = k + 1;
+  BufferId x = g.addBuffer(64);
+  for (NodeId v = 0; v <= k; ++v)
+    g.addTouch(x, v);
+  for (NodeId t = 1; t <= k; ++t) {
+    BufferId in = g.addBuffer(1 + below(100));
+    BufferId out = g.addBuffer(1 + below(100), false, below(2) == 0);
+    g.addTouch(in, 0);
+    g.addTouch(in, t);
+    g.addTouch(out, t);
+    g.addTouch(out, join);
+    g.addEdge(0, t);
+    g.addEdge(t, join);
+  }
+  g.addTouch(g.addBuffer(4, false, true), join);
+  g.finalize();
+  return g;
+}
+
+TEST(SchedulerTwins, FewerStatesOnFans) {
+  // The search of the twin-ordered segment finds the same optimum, and on
+  // some fans within a budget where the plain search gives up.
+  unsigned onlyWithTwins = 0, both = 0;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    SCOPED_TRACE("fan seed " + std::to_string(seed));
+    MemoryGraph g = fanOfTwins(seed, 30);
+    SegmentGraph seg = buildSegment(g, 1, 31); // the twins
+    TwinOrder t = orderTwins(seg);
+    ASSERT_GT(t.edges, 0u);
+    uint64_t peak = 0;
+    heuristicSchedule(seg, 0, segmentStaticBound(seg), peak);
+    ExactResult plain = exactSearch(seg, peak, 2000);
+    ExactResult twins = exactSearch(t.graph, peak, 2000);
+    if (plain.status != ExactStatus::GaveUp &&
+        twins.status != ExactStatus::GaveUp) {
+      ++both;
+      EXPECT_EQ(plain.status, twins.status);
+      EXPECT_EQ(plain.peak, twins.peak);
+    }
+    if (plain.status == ExactStatus::GaveUp &&
+        twins.status != ExactStatus::GaveUp) {
+      ++onlyWithTwins;
+      ExactResult full = exactSearch(seg, peak, 1u << 22);
+      ASSERT_NE(full.status, ExactStatus::GaveUp);
+      EXPECT_EQ(full.status, twins.status);
+      EXPECT_EQ(full.peak, twins.peak);
+    }
+    EXPECT_FALSE(twins.status == ExactStatus::GaveUp &&
+                 plain.status != ExactStatus::GaveUp);
+  }
+  EXPECT_GT(onlyWithTwins, 7u); // 14 when written
+  EXPECT_GT(both, 10u);         // 24
+}
+
+TEST(SchedulerTwins, OrderByHand) {
+  // A fork writes x (8 bytes, read by both twins); twin 1 writes 50 bytes
+  // for the join, twin 2 writes 10 and frees a 30-byte input of its own.
+  // p = transient + started: 50 and 10; w = transient + freed: 0 and 30.
+  // Twin 2 first (p 10 <= 50, w 30 >= 0): the edge 2 -> 1, and twin 2
+  // takes the lower id.
+  MemoryGraph g;
+  for (int i = 0; i < 4; ++i)
+    g.addNode();
+  BufferId x = g.addBuffer(8), in2 = g.addBuffer(30), o1 = g.addBuffer(50),
+           o2 = g.addBuffer(10), y = g.addBuffer(1, false, true);
+  for (NodeId v : {0, 1, 2})
+    g.addTouch(x, v);
+  g.addTouch(in2, 0);
+  g.addTouch(in2, 2);
+  g.addTouch(o1, 1);
+  g.addTouch(o1, 3);
+  g.addTouch(o2, 2);
+  g.addTouch(o2, 3);
+  g.addTouch(y, 3);
+  for (NodeId t : {1, 2}) {
+    g.addEdge(0, t);
+    g.addEdge(t, 3);
+  }
+  g.finalize();
+  SegmentGraph seg = buildSegment(g, 0, 4);
+  TwinOrder t = orderTwins(seg);
+  ASSERT_EQ(t.edges, 1u);
+  EXPECT_EQ(t.oldId, (std::vector<LocalId>{0, 2, 1, 3}));
+  ASSERT_EQ(t.graph.succs(1).size(), 2u);
+  EXPECT_EQ(t.graph.succs(1)[0], 2u); // old twin 2 -> old twin 1
+  // By hand, after the fork (x and in2 live, 38 bytes): twin 2 first runs
+  // at 38 + 10 = 48, then twin 1 at 8 + 10 + 50 = 68 (in2 freed), the join
+  // at 50 + 10 + 1 = 61; twin 1 first runs at 38 + 50 = 88. Optimum 68,
+  // reached only with twin 2 first.
+  EXPECT_EQ(bruteForceMinPeak(g), 68u);
+  std::vector<NodeId> best;
+  EXPECT_EQ(bruteForceMinPeak(graphOfSegment(t.graph), &best), 68u);
+}
+
 TEST(SchedulerContract, FillsSinkIntoTheirConsumer) {
   // Fills of an accumulator a (node 0) and of b (node 1) before the
   // matmul-like node 2, which touches both and x; node 3 reads b and x and

@@ -14,6 +14,7 @@
 #include "Analysis/Graph/MemoryGraph.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace memsched {
@@ -150,6 +151,29 @@ std::vector<LocalId> expandOrder(const ContractedSegment &contracted,
 /// most the segment order's.
 std::vector<LocalId> projectOrder(const ContractedSegment &contracted,
                                   const std::vector<LocalId> &order);
+
+/// The same segment with node v renumbered newId[v] (a permutation that
+/// keeps the numbering topological) and the edges `extraEdges` (pairs of old
+/// ids, each from a lower to a higher new id) added.
+SegmentGraph
+renumberSegment(const SegmentGraph &seg, const std::vector<LocalId> &newId,
+                const std::vector<std::pair<LocalId, LocalId>> &extraEdges);
+
+/// Twins ordered (rule (T), SchedReduce.cpp): nodes with the same
+/// predecessors and successors that some optimal order runs in a fixed order
+/// get edges in that order.
+struct TwinOrder {
+  /// The segment with the twins renumbered in their order and the edges
+  /// added; same optimal peak as the given segment, and each of its orders
+  /// (in old ids: oldId) is an order of the given one.
+  SegmentGraph graph;
+  std::vector<LocalId> oldId;
+  /// Edges added.
+  unsigned edges = 0;
+};
+
+/// Applies rule (T) to `seg`. O((V + E) log V + touches * degree).
+TwinOrder orderTwins(const SegmentGraph &seg);
 
 /// No deferral target (deferralTargets).
 constexpr LocalId kNoDeferral = UINT32_MAX;

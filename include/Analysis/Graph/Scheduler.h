@@ -66,6 +66,8 @@ struct SegmentInfo {
   const char *limit = "";
   /// States of the band search (improveInBands) after a failed exact search.
   uint64_t bandStates = 0;
+  /// Edges rule (T) added between twins for the exact search (orderTwins).
+  unsigned twinEdges = 0;
 };
 
 struct ScheduleResult {

@@ -36,6 +36,39 @@
 // one node; the exact search runs them as two steps (docs/lower-bounds.md
 // section 8b has the conditions and the proof).
 //
+// orderTwins (rule (T)) orders twins, nodes a and b with the same
+// predecessors and the same successors, the way Fradet, Girault and Honorat
+// order independent tasks: when some optimal order runs a before b, the edge
+// a -> b keeps the optimum and halves the executed sets the pair spans.
+// Conditions, for a class C of twins (same predecessors and successors):
+// every buffer a member touches is touched by every member ("shared"), or
+// its other touchers are all predecessors or successors of the class
+// ("private"). For a member a let
+//   st(a) = private bytes a starts (no toucher among the predecessors, not
+//           live-in), fr(a) = private bytes a frees (no toucher among the
+//           successors, not live-out),
+//   p(a)  = transient(a) + st(a), w(a) = transient(a) + fr(a).
+// Then some optimal order runs a before b whenever p(a) <= p(b) and
+// w(a) >= w(b). Proof: take an order with b at position i, a at j > i and
+// the nodes X between; swap a and b (valid: they have the same
+// predecessors and successors, so X holds none of either). The executed
+// sets differ only by a and b trading places, so a shared buffer (touched
+// by both) is started, live and freed at the same steps; a private buffer
+// of a is touched by nothing in X, so it adds d(a) = st(a) - fr(a) to
+// every step of X when a ran before them and nothing otherwise. With L the
+// memory before position i and M that before j, apart from a and b's
+// private buffers, and sh the shared bytes started at position i:
+//   b first: L + p(b) + sh,  X + d(b),  M + d(b) + p(a)
+//   a first: L + p(a) + sh,  X + d(a),  M + d(a) + p(b)
+// and d(a) - p(a) = -w(a), so p(a) <= p(b) and w(a) >= w(b) give
+// d(a) + p(b) <= d(b) + p(a) and d(a) <= d(b): no step of the second order
+// exceeds the matching step of the first. The members of C are split into
+// chains of such pairs; every optimal order can be turned into one that
+// runs each chain in its order by swapping members adjacent within the
+// chain (each swap one of the above, X holding anything else), and chains
+// are disjoint, so all the edges hold at once in some optimal order.
+// Members that break the conditions are left out of their class first.
+//
 // The contracted graph numbers its nodes by the original position of their
 // representative (the node the others were merged into); the identity order
 // is then the program order with each merged group moved to its
@@ -48,6 +81,8 @@
 #include <algorithm>
 #include <cassert>
 #include <iterator>
+#include <map>
+#include <tuple>
 
 using namespace memsched;
 using namespace memsched::sched;
@@ -403,4 +438,128 @@ sched::projectOrder(const ContractedSegment &contracted,
   std::sort(groups.begin(), groups.end(),
             [&](LocalId a, LocalId b) { return key[a] < key[b]; });
   return groups;
+}
+
+TwinOrder sched::orderTwins(const SegmentGraph &seg) {
+  size_t n = seg.numNodes();
+  TwinOrder result;
+  result.oldId.resize(n);
+  std::vector<LocalId> newId(n);
+  for (LocalId v = 0; v < n; ++v)
+    newId[v] = v;
+  // Classes: nodes with the same predecessor and successor lists (sorted
+  // ascending in a segment).
+  std::map<std::pair<std::vector<uint32_t>, std::vector<uint32_t>>,
+           std::vector<LocalId>>
+      byNeighbours;
+  for (LocalId v = 0; v < n; ++v)
+    byNeighbours[{std::vector<uint32_t>(seg.preds(v).begin(),
+                                        seg.preds(v).end()),
+                  std::vector<uint32_t>(seg.succs(v).begin(),
+                                        seg.succs(v).end())}]
+        .push_back(v);
+  std::vector<std::pair<LocalId, LocalId>> edges;
+  std::vector<uint8_t> side(n, 0); // 1: predecessor, 2: successor
+  std::vector<uint32_t> touching(seg.numBuffers(), 0);
+  for (auto &[neighbours, members] : byNeighbours) {
+    if (members.size() < 2)
+      continue;
+    for (uint32_t p : neighbours.first)
+      side[p] = 1;
+    for (uint32_t q : neighbours.second)
+      side[q] = 2;
+    // Leave out members with a buffer that is neither shared nor private,
+    // until none is left out.
+    std::vector<LocalId> kept = members;
+    for (bool changed = true; changed && kept.size() >= 2;) {
+      for (LocalId a : kept)
+        for (uint32_t b : seg.bufs(a))
+          ++touching[b];
+      std::vector<LocalId> next;
+      for (LocalId a : kept) {
+        bool ok = true;
+        for (uint32_t b : seg.bufs(a)) {
+          if (touching[b] == kept.size())
+            continue; // shared
+          for (LocalId t : seg.touchers(b))
+            ok &= t == a || side[t] != 0;
+        }
+        if (ok)
+          next.push_back(a);
+      }
+      for (LocalId a : kept)
+        for (uint32_t b : seg.bufs(a))
+          touching[b] = 0;
+      changed = next.size() != kept.size();
+      kept = std::move(next);
+    }
+    if (kept.size() >= 2) {
+      // (p, w) per member.
+      for (LocalId a : kept)
+        for (uint32_t b : seg.bufs(a))
+          ++touching[b];
+      std::vector<std::tuple<uint64_t, uint64_t, LocalId>> keyed;
+      for (LocalId a : kept) {
+        uint64_t st = 0, fr = 0;
+        for (uint32_t b : seg.bufs(a)) {
+          if (touching[b] == kept.size())
+            continue;
+          bool before = seg.liveIn[b], after = seg.liveOut[b];
+          for (LocalId t : seg.touchers(b)) {
+            before |= side[t] == 1;
+            after |= side[t] == 2;
+          }
+          if (!before)
+            st += seg.size[b];
+          if (!after)
+            fr += seg.size[b];
+        }
+        // w descending: sort by its complement.
+        keyed.emplace_back(seg.transient[a] + st,
+                           UINT64_MAX - (seg.transient[a] + fr), a);
+      }
+      for (LocalId a : kept)
+        for (uint32_t b : seg.bufs(a))
+          touching[b] = 0;
+      // Chains of members each of which may run before the next: sorted by
+      // p, each member joins the first chain whose last w is at least its
+      // own (the fewest chains, as in patience sorting).
+      std::sort(keyed.begin(), keyed.end());
+      std::vector<std::vector<LocalId>> chains;
+      std::vector<uint64_t> lastKey;
+      for (auto &[p, notW, a] : keyed) {
+        size_t c = 0;
+        while (c < chains.size() && lastKey[c] > notW)
+          ++c;
+        if (c == chains.size()) {
+          chains.emplace_back();
+          lastKey.push_back(0);
+        }
+        chains[c].push_back(a);
+        lastKey[c] = notW;
+      }
+      for (const std::vector<LocalId> &chain : chains) {
+        if (chain.size() < 2)
+          continue;
+        // The members take the chain's ids in its order: still a
+        // topological numbering, since twins have the same neighbours.
+        std::vector<LocalId> ids = chain;
+        std::sort(ids.begin(), ids.end());
+        for (size_t i = 0; i < chain.size(); ++i)
+          newId[chain[i]] = ids[i];
+        for (size_t i = 0; i + 1 < chain.size(); ++i)
+          edges.emplace_back(chain[i], chain[i + 1]);
+      }
+    }
+    for (uint32_t p : neighbours.first)
+      side[p] = 0;
+    for (uint32_t q : neighbours.second)
+      side[q] = 0;
+  }
+  result.edges = static_cast<unsigned>(edges.size());
+  if (!edges.empty())
+    result.graph = renumberSegment(seg, newId, edges);
+  for (LocalId v = 0; v < n; ++v)
+    result.oldId[newId[v]] = v;
+  return result;
 }

@@ -251,6 +251,58 @@ SegmentGraph sched::reverseSegment(const SegmentGraph &seg) {
   return rev;
 }
 
+SegmentGraph sched::renumberSegment(
+    const SegmentGraph &seg, const std::vector<LocalId> &newId,
+    const std::vector<std::pair<LocalId, LocalId>> &extraEdges) {
+  size_t n = seg.numNodes();
+  std::vector<LocalId> oldId(n);
+  for (LocalId v = 0; v < n; ++v)
+    oldId[newId[v]] = v;
+  // Extra edges, in new ids, by source and by target.
+  std::vector<std::vector<uint32_t>> extraSuccs(n), extraPreds(n);
+  for (auto [u, v] : extraEdges) {
+    assert(newId[u] < newId[v] && "an extra edge against the new order");
+    extraSuccs[newId[u]].push_back(newId[v]);
+    extraPreds[newId[v]].push_back(newId[u]);
+  }
+  SegmentGraph out;
+  out.begin = seg.begin;
+  out.transient.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    out.transient[i] = seg.transient[oldId[i]];
+  auto mapped = [&](IdRange r, const std::vector<uint32_t> &extra,
+                    std::vector<uint32_t> &list) {
+    size_t at = list.size();
+    for (uint32_t x : r)
+      list.push_back(newId[x]);
+    for (uint32_t x : extra)
+      list.push_back(x);
+    std::sort(list.begin() + at, list.end());
+    list.erase(std::unique(list.begin() + at, list.end()), list.end());
+  };
+  buildCsr(n, out.predStart, out.predList,
+           [&](size_t i, std::vector<uint32_t> &list) {
+             mapped(seg.preds(oldId[i]), extraPreds[i], list);
+           });
+  buildCsr(n, out.succStart, out.succList,
+           [&](size_t i, std::vector<uint32_t> &list) {
+             mapped(seg.succs(oldId[i]), extraSuccs[i], list);
+           });
+  buildCsr(n, out.bufStart, out.bufList,
+           [&](size_t i, std::vector<uint32_t> &list) {
+             for (uint32_t b : seg.bufs(oldId[i]))
+               list.push_back(b);
+           });
+  out.size = seg.size;
+  out.liveIn = seg.liveIn;
+  out.liveOut = seg.liveOut;
+  buildCsr(seg.numBuffers(), out.touchStart, out.touchList,
+           [&](size_t b, std::vector<uint32_t> &list) {
+             mapped(seg.touchers(b), {}, list);
+           });
+  return out;
+}
+
 uint64_t sched::segmentPeak(const SegmentGraph &seg,
                             const std::vector<LocalId> &order,
                             std::vector<uint64_t> *memoryAt,

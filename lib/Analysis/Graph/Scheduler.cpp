@@ -215,10 +215,22 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
       // The time reversal has the same orders' peaks but can need far fewer
       // states (the backward pass of a training step read backwards): a
       // short search there first, the rest of the budget forwards.
+      // Rule (T): the search sees the twins in a fixed order (the same
+      // optimum, fewer executed sets); its orders are the segment's.
+      TwinOrder twins;
+      NodeBounds twinBounds;
+      if (options.contract) {
+        twins = orderTwins(seg);
+        if (twins.edges)
+          twinBounds = segmentNodeBounds(twins.graph);
+      }
+      info.twinEdges = twins.edges;
+      const SegmentGraph &searched = twins.edges ? twins.graph : seg;
+      const NodeBounds &searchedBounds = twins.edges ? twinBounds : bounds;
       ExactResult r;
       uint64_t reverseBudget = budget / kReverseShare;
       if (reverseBudget >= seg.numNodes()) {
-        SegmentGraph reversed = reverseSegment(seg);
+        SegmentGraph reversed = reverseSegment(searched);
         NodeBounds reversedBounds = segmentNodeBounds(reversed);
         r = exactSearch(reversed, peak, reverseBudget, &reversedBounds,
                         floor);
@@ -229,12 +241,16 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
         }
       }
       if (r.status == ExactStatus::GaveUp) {
-        ExactResult forward = exactSearch(
-            seg, peak, budget - std::min(budget, r.expanded), &bounds, floor);
+        ExactResult forward =
+            exactSearch(searched, peak, budget - std::min(budget, r.expanded),
+                        &searchedBounds, floor);
         forward.lowerBound = std::max(forward.lowerBound, r.lowerBound);
         forward.expanded += r.expanded;
         r = std::move(forward);
       }
+      if (r.status == ExactStatus::Improved && twins.edges)
+        for (LocalId &v : r.order)
+          v = twins.oldId[v];
       info.expanded = r.expanded;
       switch (r.limit) {
       case ExactResult::Limit::None:
