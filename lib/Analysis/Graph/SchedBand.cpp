@@ -42,6 +42,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/Graph/SchedSegment.h"
+#include "SearchLimits.h"
 
 #include <algorithm>
 #include <cassert>
@@ -53,10 +54,6 @@ using namespace memsched::sched;
 
 namespace {
 
-/// Memory cap of a search (states, index, queue), as the exact search's:
-/// past it the search stops, incomplete.
-constexpr uint64_t kMinMemoryLimitBytes = uint64_t(512) << 20;
-constexpr uint64_t kMemoryBytesPerBudgetedState = 256;
 /// Bytes of an index entry besides the state (hash node and bucket).
 constexpr uint64_t kIndexEntryBytes = 48;
 
@@ -122,8 +119,8 @@ public:
   BandResult run(uint64_t upperBound, uint64_t floor, uint64_t budget) {
     BandResult result;
     budget = std::min<uint64_t>(budget, UINT32_MAX - 1); // state indices
-    uint64_t memoryLimit =
-        std::max(kMinMemoryLimitBytes, budget * kMemoryBytesPerBudgetedState);
+    // Past the memory cap the search stops, incomplete.
+    uint64_t memoryLimit = searchMemoryLimit(budget);
     uint64_t live0 = 0;
     for (size_t b = 0; b < seg.numBuffers(); ++b)
       if (seg.liveIn[b])

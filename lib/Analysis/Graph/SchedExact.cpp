@@ -60,6 +60,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/Graph/SchedSegment.h"
+#include "SearchLimits.h"
 
 #include <algorithm>
 #include <cassert>
@@ -72,12 +73,9 @@ using namespace memsched::sched;
 
 namespace {
 
-/// Search memory cap (states, table, queue): past it the search gives up.
-/// It grows with the state budget, so that the budget is what binds: a
-/// closed state takes about 50 bytes plus an eighth of a record of its sets
-/// (StateStore: 16 bytes and 8 per word of their spans), a queued child 8.
-constexpr uint64_t kMinMemoryLimitBytes = uint64_t(512) << 20;
-constexpr uint64_t kMemoryBytesPerBudgetedState = 256;
+// Memory (searchMemoryLimit: states, table, queue): a closed state takes
+// about 50 bytes plus an eighth of a record of its sets (StateStore: 16
+// bytes and 8 per word of their spans), a queued child 8.
 /// Work cap per budgeted state (ready nodes evaluated, children queued, set
 /// words copied): bails out early on wide or huge segments, deterministically.
 constexpr uint64_t kWorkPerState = 256;
@@ -404,10 +402,7 @@ void ExactSearch::prepare(const NodeBounds &bounds) {
   table.assign(1024, 0);
   tableMask = table.size() - 1;
   sets = StateStore(words);
-  memoryLimit = std::max(kMinMemoryLimitBytes,
-                         budget > UINT64_MAX / kMemoryBytesPerBudgetedState
-                             ? UINT64_MAX
-                             : budget * kMemoryBytesPerBudgetedState);
+  memoryLimit = searchMemoryLimit(budget);
 }
 
 bool ExactSearch::overMemory(size_t queued) const {
