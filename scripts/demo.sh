@@ -73,6 +73,23 @@ peers() {
   echo
 }
 
+# When the exact search stops at its budget, the remark says so and what to
+# raise; a larger budget finishes the proof. A generated 300-op program with
+# no op every order must pass through (bench/synthetic.py).
+budget() {
+  local file="$OUT/synthetic300.mlir"
+  python3 "$MEMSCHED_ROOT/bench/synthetic.py" --ops 300 --seed 1 >"$file"
+  echo "=== a generated 300-op program (bench/synthetic.py --ops 300 --seed 1): the search's budget"
+  "$OPT" "$file" --memsched-schedule=remarks --mlir-print-op-on-diagnostic=false \
+    -o /dev/null 2>&1 | sed -n 's/.*remark: /  /p'
+  echo "with --memsched-schedule=state-budget=5000000:"
+  "$OPT" "$file" "--memsched-schedule=state-budget=5000000 remarks" \
+    --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | sed -n 's/.*remark: /  /p'
+  echo "(the budget counts search states: time and memory grow with it, here to about 7 s and"
+  echo " 600 MB; docs/lower-bounds.md sections 8c and 8f)"
+  echo
+}
+
 # For a device: results as out-params (the caller provides them, as embedded
 # runtimes do), so every buffer of the function goes into the arena.
 deploy() {
@@ -201,6 +218,7 @@ demo train_step_resnet8 "one training step of MLPerf Tiny's ResNet-8 (batch norm
 demo train_step_resnet20 "one training step of a CIFAR ResNet-20 (645 ops, no op every order must pass through)"
 demo train_step_transformer "one training step of a 4-layer transformer (the min-cut bound stops short; the exact search proves the order optimal: bound_kind \"exhaustive\")"
 peers train_step_resnet8
+budget
 blocks
 spaces
 remat
