@@ -539,6 +539,10 @@ MUTANTS = [
           "as private",
      "            ok &= t == a || side[t] != 0;",
      "            ok &= true;"),
+    (SE, "exact search, partial expansion: children one byte above the key "
+         "being expanded are never queued",
+     "    else if (childKey > at)\n      rest = std::min(rest, childKey);",
+     "    else if (childKey > at + 1)\n      rest = std::min(rest, childKey);"),
 ]
 
 def mutate(text, index):

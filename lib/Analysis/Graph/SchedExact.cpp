@@ -56,6 +56,15 @@
 //     so a ready u is expanded only as the pair S + u + v (when v is ready
 //     after u), at max(mem(S,u), mem(S+u,v)); S + u is never a state. A
 //     state reached by a pair records v with kPairFlag.
+// (e) Partial expansion (as in Yoshizumi, Miura and Ishida's partial
+//     expansion A*): an expanded state queues only its children whose key
+//     is its own; one entry (kRestOfParent) at the least key of the others
+//     stands for them, and when popped queues the children at that key and
+//     again one entry for the rest. Every child still enters the queue at its
+//     own key, at the latest when the search reaches that key and before it
+//     leaves it, so keys are popped in nondecreasing order as before and all
+//     of the above holds; the queue no longer holds the many children of
+//     wide states at keys the search never reaches.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,9 +88,12 @@ namespace {
 /// Work cap per budgeted state (ready nodes evaluated, children queued, set
 /// words copied): bails out early on wide or huge segments, deterministically.
 constexpr uint64_t kWorkPerState = 256;
-/// One state in this many along a path records its sets (StateStore): the
-/// others are rebuilt from it by replaying at most kRecordEvery - 1 steps.
-constexpr unsigned kRecordEvery = 8;
+/// One state in recordEvery along a path records its sets (StateStore): the
+/// others are rebuilt from it by replaying at most recordEvery - 1 steps.
+/// recordEvery is half the words of a set, within these limits: a record of
+/// wide spans then costs a state about 16 bytes, and the replay stays
+/// within the work of copying the sets, which every expansion does anyway.
+constexpr unsigned kMinRecordEvery = 8, kMaxRecordEvery = 64;
 
 /// What is known about a state besides its sets.
 struct StateInfo {
@@ -247,6 +259,9 @@ private:
 
 /// nodeOf / OpenEntry::node flag: the pair deferredFrom[v], v ran.
 constexpr uint32_t kPairFlag = uint32_t(1) << 31;
+/// OpenEntry::node of an entry that stands for the children of `parent`
+/// not queued yet (partial expansion, rule (e)).
+constexpr uint32_t kRestOfParent = uint32_t(1) << 30;
 
 /// Evaluation of one ready node at a state.
 struct ReadyNode {
@@ -294,6 +309,11 @@ private:
   /// live.
   ReadyNode evaluate(LocalId v, uint64_t live, const uint64_t *s) const;
   void evaluateReady(uint64_t live);
+  /// Queues the children of state k (in curS/curR, `info`, ready nodes
+  /// evaluated; expanded at key `own`) whose key is `at`; returns the least
+  /// key above `at` of the others, or UINT64_MAX. Adds to `work`.
+  uint64_t queueChildren(uint32_t k, const StateInfo &info, uint64_t own,
+                         uint64_t at, OpenList &open, uint64_t &work);
   /// Info of the child by `r` of the state with executed set `s` and `info`.
   StateInfo childInfo(const StateInfo &info, const ReadyNode &r,
                       const uint64_t *s) const;
@@ -321,15 +341,18 @@ private:
   std::vector<LocalId> byStatic;
 
   /// Per closed state: its executed and ready sets, recorded for one state
-  /// in kRecordEvery along each path (sinceRecord: steps from the nearest
+  /// in recordEvery along each path (sinceRecord: steps from the nearest
   /// ancestor with a record), so that a state costs a few dozen bytes
   /// whatever the span of its sets.
   StateStore sets{0};
   std::vector<uint8_t> sinceRecord;
+  unsigned recordEvery = kMinRecordEvery;
   std::vector<uint64_t> scratchS, scratchR;
   std::vector<uint32_t> replay;
   std::vector<ClosedState> closed;
   std::vector<uint32_t> parentOf, nodeOf;
+  /// The key each state was expanded at (rule (e) needs it again).
+  std::vector<uint64_t> keyOf;
   std::vector<uint32_t> table;
   uint64_t tableMask = 0;
 
@@ -402,11 +425,13 @@ void ExactSearch::prepare(const NodeBounds &bounds) {
   table.assign(1024, 0);
   tableMask = table.size() - 1;
   sets = StateStore(words);
+  recordEvery = static_cast<unsigned>(std::clamp<size_t>(
+      words / 2, kMinRecordEvery, kMaxRecordEvery));
   memoryLimit = searchMemoryLimit(budget);
 }
 
 bool ExactSearch::overMemory(size_t queued) const {
-  uint64_t bytes = sets.bytes() + closed.size() * (sizeof(ClosedState) + 9) +
+  uint64_t bytes = sets.bytes() + closed.size() * (sizeof(ClosedState) + 17) +
                    table.size() * sizeof(uint32_t) + queued * sizeof(OpenEntry);
   return bytes > memoryLimit || closed.size() >= UINT32_MAX / 4;
 }
@@ -453,8 +478,10 @@ uint32_t ExactSearch::addState(uint64_t hash, const StateInfo &info,
   closed.push_back({hash, info});
   parentOf.push_back(parent);
   nodeOf.push_back(node);
-  unsigned since = parent == UINT32_MAX ? kRecordEvery : sinceRecord[parent] + 1;
-  if (since >= kRecordEvery) {
+  keyOf.push_back(0);
+  unsigned since =
+      parent == UINT32_MAX ? recordEvery : sinceRecord[parent] + 1u;
+  if (since >= recordEvery) {
     sets.add(childS.data(), childR.data());
     since = 0;
   } else {
@@ -554,6 +581,41 @@ std::vector<LocalId> ExactSearch::pathTo(uint32_t k) const {
   return order;
 }
 
+uint64_t ExactSearch::queueChildren(uint32_t k, const StateInfo &info,
+                                    uint64_t own, uint64_t at, OpenList &open,
+                                    uint64_t &work) {
+  uint64_t rest = UINT64_MAX;
+  for (const ReadyNode &r : ready) {
+    if (r.mem >= upperBound) // (a)
+      continue;
+    StateInfo c = childInfo(info, r, curS.data());
+    uint64_t childKey = std::max({own, r.mem, bound(c)});
+    uint32_t node = r.node;
+    if (LocalId v = deferTo[r.node]; v != kNoDeferral) {
+      // (d): the pair r.node, v as one child, or none when v is not ready
+      // once r.node ran.
+      pairS = curS;
+      pairR = curR;
+      advance(pairS, pairR, r.node);
+      if (!inS(pairR.data(), v))
+        continue;
+      ReadyNode second = evaluate(v, c.live, pairS.data());
+      c = childInfo(c, second, pairS.data());
+      childKey = std::max({childKey, second.mem, bound(c)});
+      node = v | kPairFlag;
+      work += words;
+    }
+    if (childKey >= upperBound) // (a)
+      continue;
+    ++work;
+    if (childKey == at)
+      open.push(childKey, {k, node});
+    else if (childKey > at)
+      rest = std::min(rest, childKey);
+  }
+  return rest;
+}
+
 ExactResult ExactSearch::run() {
   ExactResult result;
   NodeBounds computed;
@@ -595,6 +657,25 @@ ExactResult ExactSearch::run() {
     uint32_t k = root;
     if (!atRoot) {
       OpenEntry top = open.pop(key);
+      if (top.node == kRestOfParent) {
+        // (e): the parent's children at this key, and the rest later.
+        result.lowerBound = std::max(result.lowerBound, key);
+        work += words;
+        if (work > workCap || overMemory(open.size())) {
+          result.limit = work > workCap ? ExactResult::Limit::Work
+                                        : ExactResult::Limit::Memory;
+          return result;
+        }
+        StateInfo info = closed[top.parent].info;
+        load(top.parent);
+        evaluateReady(info.live);
+        work += ready.size();
+        uint64_t rest = queueChildren(top.parent, info, keyOf[top.parent],
+                                      key, open, work);
+        if (rest != UINT64_MAX)
+          open.push(rest, {top.parent, kRestOfParent});
+        continue;
+      }
       load(top.parent);
       StateInfo c = closed[top.parent].info;
       uint64_t h = closed[top.parent].hash;
@@ -663,31 +744,10 @@ ExactResult ExactSearch::run() {
         continue;
       }
 
-      for (const ReadyNode &r : ready) {
-        if (r.mem >= upperBound) // (a)
-          continue;
-        StateInfo c = childInfo(info, r, curS.data());
-        uint64_t childKey = std::max({key, r.mem, bound(c)});
-        uint32_t node = r.node;
-        if (LocalId v = deferTo[r.node]; v != kNoDeferral) {
-          // (d): the pair r.node, v as one child, or none when v is not
-          // ready once r.node ran.
-          pairS = curS;
-          pairR = curR;
-          advance(pairS, pairR, r.node);
-          if (!inS(pairR.data(), v))
-            continue;
-          ReadyNode second = evaluate(v, c.live, pairS.data());
-          c = childInfo(c, second, pairS.data());
-          childKey = std::max({childKey, second.mem, bound(c)});
-          node = v | kPairFlag;
-          work += words;
-        }
-        if (childKey >= upperBound) // (a)
-          continue;
-        ++work;
-        open.push(childKey, {k, node});
-      }
+      keyOf[k] = key;
+      uint64_t rest = queueChildren(k, info, key, key, open, work);
+      if (rest != UINT64_MAX)
+        open.push(rest, {k, kRestOfParent});
       break;
     }
   }
