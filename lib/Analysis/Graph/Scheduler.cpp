@@ -52,7 +52,6 @@ static constexpr uint64_t kFullBudgetNodes = 1024;
 /// the reversed segment.
 static constexpr uint64_t kReverseShare = 16;
 
-
 /// Automatic work budget of the repair at the peak: a base plus this much
 /// per node, edge and touch (half of what the lower bound's node cuts get:
 /// doubling it gained nothing on the 100,000-node generated graphs).
@@ -212,9 +211,6 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
       uint64_t floor = options.lowerBound > spanning[s]
                            ? options.lowerBound - spanning[s]
                            : 0;
-      // The time reversal has the same orders' peaks but can need far fewer
-      // states (the backward pass of a training step read backwards): a
-      // short search there first, the rest of the budget forwards.
       // Rule (T): the search sees the twins in a fixed order (the same
       // optimum, fewer executed sets); its orders are the segment's.
       TwinOrder twins;
@@ -227,6 +223,9 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
       info.twinEdges = twins.edges;
       const SegmentGraph &searched = twins.edges ? twins.graph : seg;
       const NodeBounds &searchedBounds = twins.edges ? twinBounds : bounds;
+      // The time reversal has the same orders' peaks but can need far fewer
+      // states (the backward pass of a training step read backwards): a
+      // short search there first, the rest of the budget forwards.
       ExactResult r;
       uint64_t reverseBudget = budget / kReverseShare;
       if (reverseBudget >= seg.numNodes()) {
