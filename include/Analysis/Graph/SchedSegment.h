@@ -326,8 +326,9 @@ constexpr unsigned kBandWidthStep = 3;
 /// bands of width kFirstBandWidth, then wider while the narrower band holds
 /// nothing better. `exact` is set when a band held every valid order
 /// (coveringBandWidth) and its search completed: the result is then optimal,
-/// or within `floor`. The result's peak is at most the order's. `bounds`:
-/// as for bandSearch.
+/// or within `floor`; `complete` is cleared when the last search ran out of
+/// budget. The result's peak is at most the order's. `bounds`: as for
+/// bandSearch.
 BandResult improveInBands(const SegmentGraph &seg,
                           const std::vector<LocalId> &order,
                           uint64_t stateBudget, uint64_t floor,

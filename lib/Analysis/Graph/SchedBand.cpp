@@ -338,13 +338,15 @@ BandResult sched::improveInBands(const SegmentGraph &seg,
   exact = false;
   uint64_t used = 0;
   unsigned width = kFirstBandWidth;
+  unsigned covering = coveringBandWidth(seg, best.order);
   while (used < stateBudget && best.peak > floor) {
-    unsigned covering = coveringBandWidth(seg, best.order);
     BandResult r =
         bandSearch(seg, best.order, width, stateBudget - used, floor, bounds);
     used += r.states;
-    if (!r.complete)
+    if (!r.complete) {
+      best.complete = false;
       break;
+    }
     if (covering <= width) {
       // The band held every order: r is optimal (or within the floor).
       exact = true;
@@ -356,6 +358,7 @@ BandResult sched::improveInBands(const SegmentGraph &seg,
       // The band moves with the order: search around the new one.
       best.order = std::move(r.order);
       best.peak = r.peak;
+      covering = coveringBandWidth(seg, best.order);
       continue;
     }
     if (width == kMaxBandWidth)

@@ -629,8 +629,9 @@ ExactResult ExactSearch::run() {
     result.status = ExactStatus::NoneBelowBound;
     return result;
   }
-  // A complete order passes through n states.
-  if (n > budget)
+  // A complete order passes through n states; node ids must stay below the
+  // flags of OpenEntry::node.
+  if (n > budget || n >= kRestOfParent)
     return result;
   prepare(bounds);
   uint64_t workCap =
