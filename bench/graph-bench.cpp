@@ -3,6 +3,7 @@
 // memsched-graph-bench --family layered --nodes 10000 --seed 1
 //     [--budget N] [--rounds N] [--heuristic-only] [--no-peers]
 //     [--no-repair] [--repair-work-budget N] [--write-graph FILE]
+//     [--no-contract] [--no-chains]
 //   Schedules one generated graph (--write-graph: and writes it as a graph
 //   file, docs/graph-format.md, to try other tools on the same graph) and prints one key=value line: nodes,
 //   edges, buffers, input and result peak, the scheduler's static lower bound
@@ -62,6 +63,7 @@ int usage(const char *prog) {
                "usage: %s [--family F] [--nodes N] [--seed S] [--budget N]\n"
                "          [--rounds N] [--heuristic-only] [--certify] [-v]\n"
                "          [--no-peers] [--no-repair] [--repair-work-budget N] [--write-graph FILE]\n"
+               "          [--no-contract] [--no-chains]\n"
                "       %s --graph FILE [same options]\n"
                "       %s --optimality N [--seed S]\n"
                "families:",
@@ -95,6 +97,10 @@ bool parseArgs(int argc, char **argv, Args &args) {
     }
     if (a == "--no-contract") {
       args.options.contract = false;
+      continue;
+    }
+    if (a == "--no-chains") {
+      args.options.parallelChains = false;
       continue;
     }
     if (a == "--certify") {
@@ -272,7 +278,8 @@ int runOne(const Args &args) {
     for (const SegmentInfo &si : r.segments)
       std::printf("segment begin=%u nodes=%u contracted=%u heuristic_peak=%llu "
                   "static_bound=%llu peak=%llu proved_bound=%llu exact=%d "
-                  "expanded=%llu limit=%s band_states=%llu twin_edges=%u\n",
+                  "expanded=%llu limit=%s band_states=%llu twin_edges=%u "
+                  "chain_edges=%u\n",
                   si.begin, si.end - si.begin, si.contractedNodes,
                   (unsigned long long)si.heuristicPeak,
                   (unsigned long long)si.staticBound,
@@ -280,7 +287,8 @@ int runOne(const Args &args) {
                   (unsigned long long)si.provedBound, int(si.exact),
                   (unsigned long long)si.expanded,
                   *si.limit ? si.limit : "-",
-                  (unsigned long long)si.bandStates, si.twinEdges);
+                  (unsigned long long)si.bandStates, si.twinEdges,
+                  si.chainEdges);
   std::printf("family=%s nodes=%zu edges=%zu buffers=%zu seed=%llu "
               "input_peak=%llu peak=%llu ratio=%.4f static_bound=%llu "
               "segments=%u "

@@ -77,6 +77,7 @@ SB = "lib/Analysis/Graph/SchedBand.cpp"
 SE = "lib/Analysis/Graph/SchedExact.cpp"
 SRD = "lib/Analysis/Graph/SchedReduce.cpp"
 SS = "lib/Analysis/Graph/SchedSegment.cpp"
+SPL = "lib/Analysis/Graph/SchedParallel.cpp"
 RR = "lib/Transforms/MemSched/RematRewrite.cpp"
 MSP = "lib/Analysis/MemSched/MemorySpaces.cpp"
 
@@ -543,6 +544,24 @@ MUTANTS = [
          "being expanded are never queued",
      "    else if (childKey > at)\n      rest = std::min(rest, childKey);",
      "    else if (childKey > at + 1)\n      rest = std::min(rest, childKey);"),
+    (SPL, "rule (P): blocks that start more than they free are sorted by "
+          "ascending fall instead of descending",
+     "  return lateX ? x.fall > y.fall : x.rise < y.rise;",
+     "  return lateX ? x.fall < y.fall : x.rise < y.rise;"),
+    (SPL, "rule (P): blocks that start more than they free come first",
+     "  if (lateX != lateY)\n    return lateY;",
+     "  if (lateX != lateY)\n    return lateX;"),
+    (SPL, "rule (P): a chain's steps are never merged into blocks",
+     "          while (blocks.size() >= base + 2 &&",
+     "          while (false && blocks.size() >= base + 2 &&"),
+    (SPL, "rule (P): a buffer shared with another chain or node counts as "
+          "private",
+     "            if (shared && !(before && after)) {",
+     "            if (false && shared && !(before && after)) {"),
+    (SPL, "rule (P): a composed block's rise forgets the first block's net "
+          "change",
+     "  c.rise = std::max(x.rise, netX + y.rise);",
+     "  c.rise = std::max(x.rise, y.rise);"),
 ]
 
 def mutate(text, index):

@@ -1082,39 +1082,6 @@ TEST(SchedulerCases, LiveInFreedEarly) {
 
 namespace {
 
-/// A segment graph as a MemoryGraph (same nodes, buffers, edges, flags).
-MemoryGraph graphOfSegment(const SegmentGraph &seg) {
-  MemoryGraph g;
-  for (LocalId v = 0; v < seg.numNodes(); ++v)
-    g.addNode(seg.transient[v]);
-  for (uint32_t b = 0; b < seg.numBuffers(); ++b) {
-    BufferId id = g.addBuffer(seg.size[b], seg.liveIn[b], seg.liveOut[b]);
-    for (LocalId t : seg.touchers(b))
-      g.addTouch(id, t);
-  }
-  for (LocalId v = 0; v < seg.numNodes(); ++v)
-    for (LocalId s : seg.succs(v))
-      g.addEdge(v, s);
-  g.finalize();
-  return g;
-}
-
-bool validLocalOrder(const SegmentGraph &seg, const std::vector<LocalId> &o) {
-  if (o.size() != seg.numNodes())
-    return false;
-  std::vector<size_t> pos(o.size(), SIZE_MAX);
-  for (size_t i = 0; i < o.size(); ++i) {
-    if (o[i] >= o.size() || pos[o[i]] != SIZE_MAX)
-      return false;
-    pos[o[i]] = i;
-  }
-  for (LocalId v = 0; v < seg.numNodes(); ++v)
-    for (LocalId s : seg.succs(v))
-      if (pos[v] > pos[s])
-        return false;
-  return true;
-}
-
 /// Contraction keeps the optimum (brute force on both graphs), expands every
 /// contracted order to a valid order of the same peak, and projects every
 /// valid order to a valid contracted order that is no worse.
@@ -1247,7 +1214,7 @@ void checkTwins(const MemoryGraph &g, unsigned &edges) {
   for (bool contracted : {false, true}) {
     SCOPED_TRACE(contracted ? "contracted" : "as built");
     SegmentGraph base = contracted ? contractSegment(seg).graph : seg;
-    TwinOrder t = orderTwins(base);
+    OrderedSegment t = orderTwins(base);
     edges += t.edges;
     if (t.edges == 0)
       continue;
@@ -1331,7 +1298,7 @@ TEST(SchedulerTwins, FewerStatesOnFans) {
     SCOPED_TRACE("fan seed " + std::to_string(seed));
     MemoryGraph g = fanOfTwins(seed, 30);
     SegmentGraph seg = buildSegment(g, 1, 31); // the twins
-    TwinOrder t = orderTwins(seg);
+    OrderedSegment t = orderTwins(seg);
     ASSERT_GT(t.edges, 0u);
     uint64_t peak = 0;
     heuristicSchedule(seg, 0, segmentStaticBound(seg), peak);
@@ -1384,7 +1351,7 @@ TEST(SchedulerTwins, OrderByHand) {
   }
   g.finalize();
   SegmentGraph seg = buildSegment(g, 0, 4);
-  TwinOrder t = orderTwins(seg);
+  OrderedSegment t = orderTwins(seg);
   ASSERT_EQ(t.edges, 1u);
   EXPECT_EQ(t.oldId, (std::vector<LocalId>{0, 2, 1, 3}));
   ASSERT_EQ(t.graph.succs(1).size(), 2u);

@@ -5,8 +5,10 @@
 
 #include "Analysis/Graph/GraphGenerators.h"
 #include "Analysis/Graph/MemoryGraph.h"
+#include "Analysis/Graph/SchedSegment.h"
 #include "XorShift.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -87,6 +89,43 @@ inline MemoryGraph arbitraryGraph(uint64_t seed, unsigned maxNodes) {
   }
   g.finalize();
   return g;
+}
+
+/// A segment graph as a MemoryGraph (same nodes, buffers, edges, flags).
+inline MemoryGraph graphOfSegment(const sched::SegmentGraph &seg) {
+  using sched::LocalId;
+  MemoryGraph g;
+  for (LocalId v = 0; v < seg.numNodes(); ++v)
+    g.addNode(seg.transient[v]);
+  for (uint32_t b = 0; b < seg.numBuffers(); ++b) {
+    BufferId id = g.addBuffer(seg.size[b], seg.liveIn[b], seg.liveOut[b]);
+    for (LocalId t : seg.touchers(b))
+      g.addTouch(id, t);
+  }
+  for (LocalId v = 0; v < seg.numNodes(); ++v)
+    for (LocalId s : seg.succs(v))
+      g.addEdge(v, s);
+  g.finalize();
+  return g;
+}
+
+/// Is `o` a valid order of the segment (each node once, edges forward)?
+inline bool validLocalOrder(const sched::SegmentGraph &seg,
+                            const std::vector<sched::LocalId> &o) {
+  using sched::LocalId;
+  if (o.size() != seg.numNodes())
+    return false;
+  std::vector<size_t> pos(o.size(), SIZE_MAX);
+  for (size_t i = 0; i < o.size(); ++i) {
+    if (o[i] >= o.size() || pos[o[i]] != SIZE_MAX)
+      return false;
+    pos[o[i]] = i;
+  }
+  for (LocalId v = 0; v < seg.numNodes(); ++v)
+    for (LocalId s : seg.succs(v))
+      if (pos[v] > pos[s])
+        return false;
+  return true;
 }
 
 } // namespace memsched

@@ -159,21 +159,30 @@ SegmentGraph
 renumberSegment(const SegmentGraph &seg, const std::vector<LocalId> &newId,
                 const std::vector<std::pair<LocalId, LocalId>> &extraEdges);
 
-/// Twins ordered (rule (T), SchedReduce.cpp): nodes with the same
-/// predecessors and successors that some optimal order runs in a fixed order
-/// get edges in that order.
-struct TwinOrder {
-  /// The segment with the twins renumbered in their order and the edges
-  /// added; same optimal peak as the given segment, and each of its orders
-  /// (in old ids: oldId) is an order of the given one.
+/// A segment with edges added that keep its optimal peak: same optimum, and
+/// each of its orders (in old ids: oldId) is an order of the given segment.
+struct OrderedSegment {
+  /// The segment renumbered (still topologically) with the edges added;
+  /// empty when no edge was added.
   SegmentGraph graph;
   std::vector<LocalId> oldId;
   /// Edges added.
   unsigned edges = 0;
 };
 
-/// Applies rule (T) to `seg`. O((V + E) log V + touches * degree).
-TwinOrder orderTwins(const SegmentGraph &seg);
+/// Twins ordered (rule (T), SchedReduce.cpp): nodes with the same
+/// predecessors and successors that some optimal order runs in a fixed order
+/// get edges in that order. O((V + E) log V + touches * degree).
+OrderedSegment orderTwins(const SegmentGraph &seg);
+
+/// Parallel chains merged (rule (P), SchedParallel.cpp): chains with the same
+/// predecessors and successors whose buffers are private to them or live
+/// across them become one chain, in the order of their blocks that some
+/// optimal order follows (Johnson's rule on rises and falls); rounds repeat
+/// while merged chains form new groups, so series-parallel pieces with such
+/// buffers become paths. O(rounds * (V + E) log V + touches * degree), plus
+/// a transitive reduction with reachability bitsets up to 4,096 nodes.
+OrderedSegment mergeParallelChains(const SegmentGraph &seg);
 
 /// No deferral target (deferralTargets).
 constexpr LocalId kNoDeferral = UINT32_MAX;

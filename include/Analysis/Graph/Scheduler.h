@@ -33,6 +33,10 @@ struct ScheduleOptions {
   /// Merge nodes that some optimal order runs next to each other before
   /// searching a segment (same optimal peak, fewer states).
   bool contract = true;
+  /// With `contract`: before the exact search, merge parallel chains whose
+  /// buffers are their own or live across them into one chain
+  /// (sched::mergeParallelChains; same optimal peak, fewer states).
+  bool parallelChains = true;
   /// A proven lower bound on the peak of every valid order (e.g. from
   /// computeLowerBound). No order can beat it, so a segment whose heuristic
   /// order keeps the global memory within it needs no exact search.
@@ -68,6 +72,9 @@ struct SegmentInfo {
   uint64_t bandStates = 0;
   /// Edges rule (T) added between twins for the exact search (orderTwins).
   unsigned twinEdges = 0;
+  /// Edges rule (P) added between parallel chains for the exact search
+  /// (mergeParallelChains).
+  unsigned chainEdges = 0;
 };
 
 struct ScheduleResult {

@@ -85,6 +85,8 @@ const char *memsched::familyName(GraphFamily family) {
     return "training";
   case GraphFamily::Lattice:
     return "lattice";
+  case GraphFamily::MultiBranch:
+    return "multi-branch";
   }
   return "unknown";
 }
@@ -94,7 +96,8 @@ const std::vector<GraphFamily> &memsched::allFamilies() {
       GraphFamily::Random,          GraphFamily::Layered,
       GraphFamily::SeriesParallel,  GraphFamily::SkipConnections,
       GraphFamily::WideFan,         GraphFamily::InPlace,
-      GraphFamily::Training,        GraphFamily::Lattice};
+      GraphFamily::Training,        GraphFamily::Lattice,
+      GraphFamily::MultiBranch};
   return families;
 }
 
@@ -346,6 +349,30 @@ MemoryGraph memsched::generateGraph(GraphFamily family, unsigned numNodes,
         row.push_back(add(in));
       }
       above = row;
+    }
+    break;
+  }
+  case GraphFamily::MultiBranch: {
+    uint64_t narrow = std::max<uint64_t>(maxSize / 32, 1);
+    NodeId head = add({});
+    while (all.size() < numNodes) {
+      unsigned branches = static_cast<unsigned>(rng.range(8, 32));
+      std::vector<NodeId> tails{head};
+      for (unsigned br = 0; br < branches && all.size() + 1 < numNodes;
+           ++br) {
+        // A bottleneck: wide intermediates, a narrow output for the sum.
+        NodeId cur = head;
+        for (unsigned i = static_cast<unsigned>(rng.range(2, 4));
+             i > 0 && all.size() + 1 < numNodes; --i) {
+          cur = b.op({cur}, false,
+                     i == 1 ? rng.range(1, narrow) : rng.range(1, maxSize));
+          all.push_back(cur);
+        }
+        tails.push_back(cur);
+      }
+      std::sort(tails.begin(), tails.end());
+      tails.erase(std::unique(tails.begin(), tails.end()), tails.end());
+      head = add(tails);
     }
     break;
   }

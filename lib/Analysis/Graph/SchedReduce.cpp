@@ -440,9 +440,9 @@ sched::projectOrder(const ContractedSegment &contracted,
   return groups;
 }
 
-TwinOrder sched::orderTwins(const SegmentGraph &seg) {
+OrderedSegment sched::orderTwins(const SegmentGraph &seg) {
   size_t n = seg.numNodes();
-  TwinOrder result;
+  OrderedSegment result;
   result.oldId.resize(n);
   std::vector<LocalId> newId(n);
   for (LocalId v = 0; v < n; ++v)

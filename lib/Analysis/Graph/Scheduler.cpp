@@ -211,18 +211,25 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
       uint64_t floor = options.lowerBound > spanning[s]
                            ? options.lowerBound - spanning[s]
                            : 0;
-      // Rule (T): the search sees the twins in a fixed order (the same
-      // optimum, fewer executed sets); its orders are the segment's.
-      TwinOrder twins;
-      NodeBounds twinBounds;
+      // Rules (T) and (P): the search sees twins in a fixed order and
+      // independent parallel chains merged (the same optimum, fewer
+      // executed sets); its orders are the segment's.
+      OrderedSegment twins, chains;
+      NodeBounds reducedBounds;
       if (options.contract) {
         twins = orderTwins(seg);
-        if (twins.edges)
-          twinBounds = segmentNodeBounds(twins.graph);
+        if (options.parallelChains)
+          chains = mergeParallelChains(twins.edges ? twins.graph : seg);
+        if (twins.edges || chains.edges)
+          reducedBounds = segmentNodeBounds(
+              chains.edges ? chains.graph : twins.graph);
       }
       info.twinEdges = twins.edges;
-      const SegmentGraph &searched = twins.edges ? twins.graph : seg;
-      const NodeBounds &searchedBounds = twins.edges ? twinBounds : bounds;
+      info.chainEdges = chains.edges;
+      const SegmentGraph &searched =
+          chains.edges ? chains.graph : twins.edges ? twins.graph : seg;
+      const NodeBounds &searchedBounds =
+          twins.edges || chains.edges ? reducedBounds : bounds;
       // The time reversal has the same orders' peaks but can need far fewer
       // states (the backward pass of a training step read backwards): a
       // short search there first, the rest of the budget forwards.
@@ -247,9 +254,13 @@ ScheduleResult memsched::schedule(const MemoryGraph &graph,
         forward.expanded += r.expanded;
         r = std::move(forward);
       }
-      if (r.status == ExactStatus::Improved && twins.edges)
-        for (LocalId &v : r.order)
-          v = twins.oldId[v];
+      if (r.status == ExactStatus::Improved)
+        for (LocalId &v : r.order) {
+          if (chains.edges)
+            v = chains.oldId[v];
+          if (twins.edges)
+            v = twins.oldId[v];
+        }
       info.expanded = r.expanded;
       switch (r.limit) {
       case ExactResult::Limit::None:

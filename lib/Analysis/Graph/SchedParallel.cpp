@@ -1,0 +1,345 @@
+//===- SchedParallel.cpp - parallel chains merged (rule P) -------*- C++ -*-===//
+//
+// Rule (P): chains that run side by side between the same nodes are merged
+// into one chain in an order that some optimal order of the whole segment
+// follows, so the search sees a series-parallel piece as a path.
+//
+// A chain is a maximal path x1 -> ... -> xL whose inner links are the only
+// successor of the one and the only predecessor of the other. Chains with
+// the same predecessors P (of x1) and successors S (of xL) form a group. In
+// every valid order a chain's nodes run after all of P and before all of S,
+// in the chain's order; between the last node of P and the first of S (the
+// window) they interleave with each other and with every other node O that
+// runs there, and no node of O depends on a chain node or the reverse.
+//
+// A chain is independent when each buffer it touches is
+//   private: its other touchers are all in P or S (or it has none), or
+//   through: live-in or touched in P, and live-out or touched in S,
+// so that it is live during the whole window. Through buffers are started
+// before the window and freed after it whatever runs in it; a private
+// buffer is started by the chain's first toucher unless live-in or touched
+// in P, and freed after its last unless live-out or touched in S. So the
+// memory at any step of the window is a constant plus the bytes each chain
+// has live at that point plus those of O plus the step's own rise: each
+// independent chain is a sequence of steps with a rise
+//   A(x) = transient(x) + bytes x starts
+// and a fall
+//   B(x) = transient(x) + bytes x frees
+// (the memory while x runs is the level before it plus A(x); the level after
+// it is that minus B(x)), and the sequences only add up.
+//
+// Such sequences interleave as jobs of the two-machine flow shop do
+// (Johnson 1954; Abdel-Wahab and Kameda 1978 for maximum cumulative cost).
+// A block of consecutive steps has A = its highest memory above its start
+// level and B = that memory above its end level (X then Y: A = max(A_X,
+// A_X - B_X + A_Y), B = A - (A_X - B_X) - (A_Y - B_Y)). Two adjacent blocks
+// of different sequences, X then Y, reach at most the memory of Y then X
+// (the levels around the pair are the same) when
+//   min(A_X, B_Y) <= min(A_Y, B_X)                                      (J)
+// and (J) holds whenever X's key is at most Y's, the key being (0, A) for a
+// block with A <= B (it frees at least what it starts) and (1, -B) for the
+// others: blocks that free first, least rise first, then the rest, greatest
+// fall first.
+//
+// Blocks: each chain's steps are taken in order onto a stack, and while the
+// top block's key is below the one under it the two merge. The blocks of a
+// chain then have non-decreasing keys. Merging X and the next block Y of the
+// same chain, key(Y) < key(X), keeps some optimal order: take one where the
+// blocks formed so far are contiguous, with Z (whole blocks of other
+// sequences) between X and Y. If key(Z) <= key(X), Z moves before X;
+// otherwise key(Y) < key(Z) and Y moves before Z (Y depends on X alone
+// there). Either step is (J), so the order stays optimal, and X and Y are
+// adjacent. Once every chain (and O, a sequence in the order's fixed order)
+// is cut into blocks that run contiguously, adjacent blocks of different
+// sequences out of key order swap by (J) until all blocks are sorted by key,
+// ties by sequence then position. Restricted to the group's chains that is
+// their blocks sorted by (key, chain, position) whatever O is, so every
+// optimal order can be turned into an optimal order that runs the group's
+// chains in that merged order: the rule adds its links as edges.
+//
+// The merged chain has P's edges into its first node and its last node's
+// into S (the edges from P to the other first nodes and from the other last
+// nodes to S follow from it and are dropped), so it is itself a chain and
+// may join a group of the next round: series-parallel pieces whose buffers
+// are independent become one path, bottom up. Chains that are not
+// independent (a buffer read by several chains and freed by the last, the
+// input of an inception block that the join does not read) are left as
+// they are.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/Graph/SchedSegment.h"
+
+#include <algorithm>
+#include <cassert>
+#include <map>
+#include <queue>
+
+using namespace memsched;
+using namespace memsched::sched;
+
+namespace {
+
+/// A block of consecutive steps of one chain.
+struct Block {
+  int64_t rise = 0, fall = 0; // A and B
+  uint32_t chain = 0, first = 0, last = 0; // positions in the chain
+};
+
+/// (J)'s key: does X run before Y in the merged order (strictly)?
+bool keyBefore(const Block &x, const Block &y) {
+  bool lateX = x.rise > x.fall, lateY = y.rise > y.fall;
+  if (lateX != lateY)
+    return lateY;
+  return lateX ? x.fall > y.fall : x.rise < y.rise;
+}
+
+Block compose(const Block &x, const Block &y) {
+  Block c = x;
+  int64_t netX = x.rise - x.fall, netY = y.rise - y.fall;
+  c.rise = std::max(x.rise, netX + y.rise);
+  c.fall = c.rise - netX - netY;
+  c.last = y.last;
+  return c;
+}
+
+/// Removes every edge u -> v such that another successor of u reaches v.
+void transitiveReduction(const SegmentGraph &seg,
+                         std::vector<std::vector<LocalId>> &succs,
+                         std::vector<std::vector<LocalId>> &preds) {
+  size_t n = seg.numNodes(), words = (n + 63) / 64;
+  std::vector<uint64_t> desc = reachBits(seg, false);
+  for (LocalId u = 0; u < n; ++u) {
+    std::vector<LocalId> kept;
+    for (LocalId v : succs[u]) {
+      bool implied = false;
+      for (LocalId w : succs[u])
+        if (w != v && (desc[w * words + (v >> 6)] >> (v & 63)) & 1) {
+          implied = true;
+          break;
+        }
+      if (implied)
+        preds[v].erase(std::find(preds[v].begin(), preds[v].end(), u));
+      else
+        kept.push_back(v);
+    }
+    succs[u] = std::move(kept);
+  }
+}
+
+} // namespace
+
+/// Segments up to this many nodes get the transitive reduction (reachability
+/// bitsets, n^2 / 8 bytes); above, chains are found on the edges as given.
+constexpr size_t kMaxReductionNodes = 4096;
+/// Rounds of merging (each can turn one more level of nesting into chains).
+constexpr unsigned kMaxRounds = 64;
+
+OrderedSegment sched::mergeParallelChains(const SegmentGraph &seg) {
+  size_t n = seg.numNodes();
+  OrderedSegment result;
+  result.oldId.resize(n);
+  for (LocalId v = 0; v < n; ++v)
+    result.oldId[v] = v;
+  // Byte counts are added as signed 64-bit numbers below.
+  uint64_t total = 0;
+  const uint64_t cap = uint64_t(1) << 60;
+  for (uint64_t t : seg.transient)
+    total += std::min(t, cap);
+  for (uint64_t s : seg.size)
+    total += std::min(s, cap);
+  if (n < 2 || total >= cap)
+    return result;
+
+  std::vector<std::vector<LocalId>> preds(n), succs(n);
+  for (LocalId v = 0; v < n; ++v) {
+    preds[v].assign(seg.preds(v).begin(), seg.preds(v).end());
+    succs[v].assign(seg.succs(v).begin(), seg.succs(v).end());
+  }
+  if (n <= kMaxReductionNodes)
+    transitiveReduction(seg, succs, preds);
+
+  std::vector<std::pair<LocalId, LocalId>> added;
+  std::vector<uint32_t> chainOf(n), positionOf(n);
+  std::vector<uint8_t> side(n, 0); // 1: in P, 2: in S
+  std::vector<uint32_t> dirty(n, 0), inMerge(n, 0);
+  for (unsigned round = 1; round <= kMaxRounds; ++round) {
+    // The chains: x -> y is a link when y is x's only successor and x is
+    // y's only predecessor.
+    auto linked = [&](LocalId x) {
+      return succs[x].size() == 1 && preds[succs[x][0]].size() == 1;
+    };
+    std::vector<std::vector<LocalId>> chains;
+    for (LocalId v = 0; v < n; ++v) {
+      if (preds[v].size() == 1 && linked(preds[v][0]))
+        continue; // not a first node
+      chains.emplace_back();
+      for (LocalId x = v;; x = succs[x][0]) {
+        chainOf[x] = static_cast<uint32_t>(chains.size() - 1);
+        positionOf[x] = static_cast<uint32_t>(chains.back().size());
+        chains.back().push_back(x);
+        if (!linked(x))
+          break;
+      }
+    }
+    std::map<std::pair<std::vector<LocalId>, std::vector<LocalId>>,
+             std::vector<uint32_t>>
+        groups;
+    for (uint32_t c = 0; c < chains.size(); ++c)
+      groups[{preds[chains[c].front()], succs[chains[c].back()]}].push_back(c);
+
+    bool changed = false;
+    for (auto &[ends, members] : groups) {
+      if (members.size() < 2)
+        continue;
+      const std::vector<LocalId> &P = ends.first, &S = ends.second;
+      // A group whose nodes an earlier merge of this round rewired waits
+      // for the next round, where its chains and ends are found again.
+      bool stale = false;
+      for (LocalId p : P)
+        stale |= dirty[p] == round;
+      for (LocalId s : S)
+        stale |= dirty[s] == round;
+      for (uint32_t c : members)
+        for (LocalId x : chains[c])
+          stale |= dirty[x] == round;
+      if (stale)
+        continue;
+      for (LocalId p : P)
+        side[p] = 1;
+      for (LocalId s : S)
+        side[s] = 2;
+      // The independent chains, each cut into blocks.
+      std::vector<Block> blocks;
+      std::vector<uint32_t> merged;
+      for (uint32_t c : members) {
+        const std::vector<LocalId> &chain = chains[c];
+        std::vector<int64_t> started(chain.size(), 0), freed(chain.size(), 0);
+        bool independent = true;
+        for (size_t i = 0; i < chain.size() && independent; ++i)
+          for (uint32_t b : seg.bufs(chain[i])) {
+            bool before = seg.liveIn[b], after = seg.liveOut[b];
+            bool shared = false;
+            uint32_t firstAt = UINT32_MAX, lastAt = 0;
+            for (LocalId t : seg.touchers(b)) {
+              if (side[t] == 1) {
+                before = true;
+              } else if (side[t] == 2) {
+                after = true;
+              } else if (chainOf[t] == c) {
+                firstAt = std::min(firstAt, positionOf[t]);
+                lastAt = std::max(lastAt, positionOf[t]);
+              } else {
+                shared = true;
+              }
+            }
+            if (shared && !(before && after)) {
+              independent = false;
+              break;
+            }
+            // Count each buffer once, at its first toucher in the chain.
+            if (positionOf[chain[i]] != firstAt)
+              continue;
+            int64_t size = static_cast<int64_t>(seg.size[b]);
+            if (!before)
+              started[firstAt] += size;
+            if (!after)
+              freed[lastAt] += size;
+          }
+        if (!independent)
+          continue;
+        merged.push_back(c);
+        size_t base = blocks.size();
+        for (uint32_t i = 0; i < chain.size(); ++i) {
+          int64_t transient = static_cast<int64_t>(seg.transient[chain[i]]);
+          Block step;
+          step.rise = transient + started[i];
+          step.fall = transient + freed[i];
+          step.chain = c;
+          step.first = step.last = i;
+          blocks.push_back(step);
+          while (blocks.size() >= base + 2 &&
+                 keyBefore(blocks.back(), blocks[blocks.size() - 2])) {
+            Block top = blocks.back();
+            blocks.pop_back();
+            blocks.back() = compose(blocks.back(), top);
+          }
+        }
+      }
+      for (LocalId p : P)
+        side[p] = 0;
+      for (LocalId s : S)
+        side[s] = 0;
+      if (merged.size() < 2)
+        continue;
+      // Sorted by key; the stable sort keeps chains, then positions, in
+      // order among equal keys (each chain's keys are non-decreasing).
+      std::stable_sort(blocks.begin(), blocks.end(), keyBefore);
+      std::vector<LocalId> order;
+      for (const Block &blk : blocks)
+        for (uint32_t i = blk.first; i <= blk.last; ++i)
+          order.push_back(chains[blk.chain][i]);
+      // Rewire: P -> order[0] -> ... -> order.back() -> S.
+      for (uint32_t c : merged)
+        inMerge[c] = round;
+      auto isMerged = [&](LocalId x) { return inMerge[chainOf[x]] == round; };
+      for (LocalId p : P) {
+        std::vector<LocalId> &list = succs[p];
+        list.erase(std::remove_if(list.begin(), list.end(), isMerged),
+                   list.end());
+        list.insert(std::lower_bound(list.begin(), list.end(), order.front()),
+                    order.front());
+        dirty[p] = round;
+      }
+      for (LocalId s : S) {
+        std::vector<LocalId> &list = preds[s];
+        list.erase(std::remove_if(list.begin(), list.end(), isMerged),
+                   list.end());
+        list.insert(std::lower_bound(list.begin(), list.end(), order.back()),
+                    order.back());
+        dirty[s] = round;
+      }
+      for (size_t i = 0; i < order.size(); ++i) {
+        LocalId x = order[i];
+        dirty[x] = round;
+        bool wasLinked = i > 0 && chainOf[order[i - 1]] == chainOf[x] &&
+                         positionOf[order[i - 1]] + 1 == positionOf[x];
+        if (i > 0 && !wasLinked)
+          added.emplace_back(order[i - 1], x);
+        preds[x] = i == 0 ? P : std::vector<LocalId>{order[i - 1]};
+        succs[x] = i + 1 == order.size() ? S
+                                         : std::vector<LocalId>{order[i + 1]};
+      }
+      changed = true;
+    }
+    if (!changed)
+      break;
+  }
+  result.edges = static_cast<unsigned>(added.size());
+  if (added.empty())
+    return result;
+  // A topological numbering of the rewired graph (which implies every edge
+  // of the segment), lowest old id first: the program order where the
+  // merges allow it.
+  std::vector<uint32_t> indegree(n);
+  std::priority_queue<LocalId, std::vector<LocalId>, std::greater<LocalId>>
+      ready;
+  for (LocalId v = 0; v < n; ++v)
+    if ((indegree[v] = static_cast<uint32_t>(preds[v].size())) == 0)
+      ready.push(v);
+  std::vector<LocalId> newId(n);
+  LocalId next = 0;
+  while (!ready.empty()) {
+    LocalId v = ready.top();
+    ready.pop();
+    newId[v] = next++;
+    for (LocalId w : succs[v])
+      if (--indegree[w] == 0)
+        ready.push(w);
+  }
+  assert(next == n && "the rewired graph has a cycle");
+  result.graph = renumberSegment(seg, newId, added);
+  for (LocalId v = 0; v < n; ++v)
+    result.oldId[newId[v]] = v;
+  return result;
+}
