@@ -36,9 +36,10 @@ enum class GraphFamily {
   /// A grid: node (i, j) reads the outputs of (i - 1, j) and (i, j - 1),
   /// rows of 3 to 12 nodes (wavefront pipelines, stencils).
   Lattice,
-  /// ResNeXt-like: blocks of 4 to 12 parallel bottleneck branches of 2 to 6
-  /// ops each (wide intermediates, a narrow last output), joined by a sum
-  /// that also reads the block's input (the residual).
+  /// ResNeXt-like: blocks of 8 to 32 parallel bottleneck branches of 3 to
+  /// 10 ops each (wide intermediates, a last output of at most 1/32 of the
+  /// largest size), joined by a sum that also reads the block's input (the
+  /// residual).
   MultiBranch,
 };
 

@@ -362,7 +362,7 @@ MemoryGraph memsched::generateGraph(GraphFamily family, unsigned numNodes,
            ++br) {
         // A bottleneck: wide intermediates, a narrow output for the sum.
         NodeId cur = head;
-        for (unsigned i = static_cast<unsigned>(rng.range(2, 4));
+        for (unsigned i = static_cast<unsigned>(rng.range(3, 10));
              i > 0 && all.size() + 1 < numNodes; --i) {
           cur = b.op({cur}, false,
                      i == 1 ? rng.range(1, narrow) : rng.range(1, maxSize));

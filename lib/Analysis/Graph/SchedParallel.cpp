@@ -72,7 +72,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <map>
 #include <queue>
 
 using namespace memsched;
@@ -103,11 +102,20 @@ Block compose(const Block &x, const Block &y) {
   return c;
 }
 
-/// Removes every edge u -> v such that another successor of u reaches v.
+/// Pairs of successors transitiveReduction may compare in all.
+constexpr uint64_t kMaxReductionWork = uint64_t(1) << 26;
+
+/// Removes every edge u -> v such that another successor of u reaches v;
+/// nothing when that would compare more than kMaxReductionWork pairs.
 void transitiveReduction(const SegmentGraph &seg,
                          std::vector<std::vector<LocalId>> &succs,
                          std::vector<std::vector<LocalId>> &preds) {
   size_t n = seg.numNodes(), words = (n + 63) / 64;
+  uint64_t work = 0;
+  for (LocalId u = 0; u < n; ++u)
+    work += uint64_t(succs[u].size()) * succs[u].size();
+  if (work > kMaxReductionWork)
+    return;
   std::vector<uint64_t> desc = reachBits(seg, false);
   for (LocalId u = 0; u < n; ++u) {
     std::vector<LocalId> kept;
@@ -125,6 +133,89 @@ void transitiveReduction(const SegmentGraph &seg,
     }
     succs[u] = std::move(kept);
   }
+}
+
+/// Chains as one flat list: chain c is nodes[start[c], start[c + 1]).
+struct Chains {
+  std::vector<LocalId> nodes;
+  std::vector<uint32_t> start;
+  size_t size() const { return start.size() - 1; }
+  const LocalId *begin(uint32_t c) const { return nodes.data() + start[c]; }
+  const LocalId *end(uint32_t c) const { return nodes.data() + start[c + 1]; }
+  uint32_t length(uint32_t c) const { return start[c + 1] - start[c]; }
+  LocalId first(uint32_t c) const { return nodes[start[c]]; }
+  LocalId last(uint32_t c) const { return nodes[start[c + 1] - 1]; }
+};
+
+/// The chains of the graph whose sorted predecessor and successor lists
+/// `preds` and `succs` give (a segment's ranges or the lists being
+/// rewired), with each node's chain and position; returns the groups of at
+/// least two chains with the same ends, each in ascending chain order.
+template <typename PredsOf, typename SuccsOf>
+std::vector<std::vector<uint32_t>>
+findGroups(size_t n, PredsOf preds, SuccsOf succs, Chains &chains,
+           std::vector<uint32_t> &chainOf, std::vector<uint32_t> &positionOf) {
+  // x -> y is a link when y is x's only successor and x is y's only
+  // predecessor.
+  auto linked = [&](LocalId x) {
+    return succs(x).size() == 1 && preds(succs(x)[0]).size() == 1;
+  };
+  chains.nodes.clear();
+  chains.start.assign(1, 0);
+  for (LocalId v = 0; v < n; ++v) {
+    if (preds(v).size() == 1 && linked(preds(v)[0]))
+      continue; // not a first node
+    uint32_t c = static_cast<uint32_t>(chains.start.size() - 1);
+    for (LocalId x = v;; x = succs(x)[0]) {
+      chainOf[x] = c;
+      positionOf[x] = static_cast<uint32_t>(chains.nodes.size()) -
+                      chains.start.back();
+      chains.nodes.push_back(x);
+      if (!linked(x))
+        break;
+    }
+    chains.start.push_back(static_cast<uint32_t>(chains.nodes.size()));
+  }
+  // Chains sorted by a hash of their ends, then split where the ends
+  // differ.
+  auto sameEnds = [&](uint32_t a, uint32_t b) {
+    auto pa = preds(chains.first(a)), pb = preds(chains.first(b));
+    auto sa = succs(chains.last(a)), sb = succs(chains.last(b));
+    return std::equal(pa.begin(), pa.end(), pb.begin(), pb.end()) &&
+           std::equal(sa.begin(), sa.end(), sb.begin(), sb.end());
+  };
+  std::vector<std::pair<uint64_t, uint32_t>> byHash(chains.size());
+  for (uint32_t c = 0; c < chains.size(); ++c) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (LocalId p : preds(chains.first(c)))
+      h = (h ^ p) * 0x100000001B3ULL;
+    h = (h ^ 0xFFFFFFFFu) * 0x100000001B3ULL;
+    for (LocalId q : succs(chains.last(c)))
+      h = (h ^ q) * 0x100000001B3ULL;
+    byHash[c] = {h, c};
+  }
+  std::sort(byHash.begin(), byHash.end());
+  std::vector<std::vector<uint32_t>> groups;
+  for (size_t i = 0; i < byHash.size();) {
+    size_t j = i;
+    while (j < byHash.size() && byHash[j].first == byHash[i].first)
+      ++j;
+    std::vector<uint32_t> left;
+    if (j - i >= 2)
+      for (size_t k = i; k < j; ++k)
+        left.push_back(byHash[k].second);
+    while (left.size() >= 2) {
+      std::vector<uint32_t> group, rest;
+      for (uint32_t c : left)
+        (group.empty() || sameEnds(c, group.front()) ? group : rest)
+            .push_back(c);
+      if (group.size() >= 2)
+        groups.push_back(std::move(group));
+      left = std::move(rest);
+    }
+    i = j;
+  }
+  return groups;
 }
 
 } // namespace
@@ -151,48 +242,40 @@ OrderedSegment sched::mergeParallelChains(const SegmentGraph &seg) {
   if (n < 2 || total >= cap)
     return result;
 
+  Chains chains;
+  std::vector<uint32_t> chainOf(n), positionOf(n);
+  // Without the reduction, a segment with no group is left as it is
+  // before its lists are copied (most large segments).
+  bool reduce = n <= kMaxReductionNodes;
+  if (!reduce &&
+      findGroups(
+          n, [&](LocalId v) { return seg.preds(v); },
+          [&](LocalId v) { return seg.succs(v); }, chains, chainOf,
+          positionOf)
+          .empty())
+    return result;
+
   std::vector<std::vector<LocalId>> preds(n), succs(n);
   for (LocalId v = 0; v < n; ++v) {
     preds[v].assign(seg.preds(v).begin(), seg.preds(v).end());
     succs[v].assign(seg.succs(v).begin(), seg.succs(v).end());
   }
-  if (n <= kMaxReductionNodes)
+  if (reduce)
     transitiveReduction(seg, succs, preds);
 
   std::vector<std::pair<LocalId, LocalId>> added;
-  std::vector<uint32_t> chainOf(n), positionOf(n);
   std::vector<uint8_t> side(n, 0); // 1: in P, 2: in S
   std::vector<uint32_t> dirty(n, 0), inMerge(n, 0);
   for (unsigned round = 1; round <= kMaxRounds; ++round) {
-    // The chains: x -> y is a link when y is x's only successor and x is
-    // y's only predecessor.
-    auto linked = [&](LocalId x) {
-      return succs[x].size() == 1 && preds[succs[x][0]].size() == 1;
-    };
-    std::vector<std::vector<LocalId>> chains;
-    for (LocalId v = 0; v < n; ++v) {
-      if (preds[v].size() == 1 && linked(preds[v][0]))
-        continue; // not a first node
-      chains.emplace_back();
-      for (LocalId x = v;; x = succs[x][0]) {
-        chainOf[x] = static_cast<uint32_t>(chains.size() - 1);
-        positionOf[x] = static_cast<uint32_t>(chains.back().size());
-        chains.back().push_back(x);
-        if (!linked(x))
-          break;
-      }
-    }
-    std::map<std::pair<std::vector<LocalId>, std::vector<LocalId>>,
-             std::vector<uint32_t>>
-        groups;
-    for (uint32_t c = 0; c < chains.size(); ++c)
-      groups[{preds[chains[c].front()], succs[chains[c].back()]}].push_back(c);
-
+    std::vector<std::vector<uint32_t>> groups = findGroups(
+        n,
+        [&](LocalId v) -> const std::vector<LocalId> & { return preds[v]; },
+        [&](LocalId v) -> const std::vector<LocalId> & { return succs[v]; },
+        chains, chainOf, positionOf);
     bool changed = false;
-    for (auto &[ends, members] : groups) {
-      if (members.size() < 2)
-        continue;
-      const std::vector<LocalId> &P = ends.first, &S = ends.second;
+    for (const std::vector<uint32_t> &members : groups) {
+      const std::vector<LocalId> P = preds[chains.first(members.front())];
+      const std::vector<LocalId> S = succs[chains.last(members.front())];
       // A group whose nodes an earlier merge of this round rewired waits
       // for the next round, where its chains and ends are found again.
       bool stale = false;
@@ -201,8 +284,8 @@ OrderedSegment sched::mergeParallelChains(const SegmentGraph &seg) {
       for (LocalId s : S)
         stale |= dirty[s] == round;
       for (uint32_t c : members)
-        for (LocalId x : chains[c])
-          stale |= dirty[x] == round;
+        for (const LocalId *x = chains.begin(c); x != chains.end(c); ++x)
+          stale |= dirty[*x] == round;
       if (stale)
         continue;
       for (LocalId p : P)
@@ -213,10 +296,11 @@ OrderedSegment sched::mergeParallelChains(const SegmentGraph &seg) {
       std::vector<Block> blocks;
       std::vector<uint32_t> merged;
       for (uint32_t c : members) {
-        const std::vector<LocalId> &chain = chains[c];
-        std::vector<int64_t> started(chain.size(), 0), freed(chain.size(), 0);
+        const LocalId *chain = chains.begin(c);
+        uint32_t length = chains.length(c);
+        std::vector<int64_t> started(length, 0), freed(length, 0);
         bool independent = true;
-        for (size_t i = 0; i < chain.size() && independent; ++i)
+        for (uint32_t i = 0; i < length && independent; ++i)
           for (uint32_t b : seg.bufs(chain[i])) {
             bool before = seg.liveIn[b], after = seg.liveOut[b];
             bool shared = false;
@@ -250,7 +334,7 @@ OrderedSegment sched::mergeParallelChains(const SegmentGraph &seg) {
           continue;
         merged.push_back(c);
         size_t base = blocks.size();
-        for (uint32_t i = 0; i < chain.size(); ++i) {
+        for (uint32_t i = 0; i < length; ++i) {
           int64_t transient = static_cast<int64_t>(seg.transient[chain[i]]);
           Block step;
           step.rise = transient + started[i];
@@ -278,7 +362,7 @@ OrderedSegment sched::mergeParallelChains(const SegmentGraph &seg) {
       std::vector<LocalId> order;
       for (const Block &blk : blocks)
         for (uint32_t i = blk.first; i <= blk.last; ++i)
-          order.push_back(chains[blk.chain][i]);
+          order.push_back(chains.begin(blk.chain)[i]);
       // Rewire: P -> order[0] -> ... -> order.back() -> S.
       for (uint32_t c : merged)
         inMerge[c] = round;
