@@ -92,47 +92,12 @@ MemoryGraph seriesParallelGraph(uint64_t seed, unsigned maxNodes,
   return g;
 }
 
-/// Rule (P) on `g` (as one segment, and contracted): the merged graph is
-/// topologically numbered and has the same optimum, and its orders are
-/// orders of the segment with the same peaks.
-void checkMerge(const MemoryGraph &g, unsigned &edges) {
-  SegmentGraph seg = buildSegment(g, 0, static_cast<NodeId>(g.numNodes()));
-  for (bool contracted : {false, true}) {
-    SCOPED_TRACE(contracted ? "contracted" : "as built");
-    SegmentGraph base = contracted ? contractSegment(seg).graph : seg;
-    OrderedSegment m = mergeParallelChains(base);
-    edges += m.edges;
-    if (m.edges == 0)
-      continue;
-    MemoryGraph mg = graphOfSegment(m.graph);
-    ASSERT_TRUE(mg.isValidOrder(mg.programOrder()));
-    // Every edge of the segment is kept.
-    std::vector<LocalId> newId(base.numNodes());
-    for (LocalId v = 0; v < base.numNodes(); ++v)
-      newId[m.oldId[v]] = v;
-    for (LocalId v = 0; v < base.numNodes(); ++v)
-      for (LocalId s : base.succs(v)) {
-        auto succs = m.graph.succs(newId[v]);
-        EXPECT_NE(std::find(succs.begin(), succs.end(), newId[s]),
-                  succs.end());
-      }
-    std::vector<NodeId> best;
-    uint64_t optimum = bruteForceMinPeak(graphOfSegment(base));
-    EXPECT_EQ(bruteForceMinPeak(mg, &best), optimum);
-    std::vector<LocalId> local(best.begin(), best.end()), old;
-    for (LocalId v : local)
-      old.push_back(m.oldId[v]);
-    ASSERT_TRUE(validLocalOrder(base, old));
-    EXPECT_EQ(segmentPeak(base, old), segmentPeak(m.graph, local));
-  }
-}
-
 TEST(SchedParallel, KeepTheOptimumOnSeriesParallelGraphs) {
   unsigned edges = 0;
   for (uint64_t seed = 0; seed < 3000; ++seed) {
     SCOPED_TRACE("series-parallel seed " + std::to_string(seed));
-    checkMerge(seriesParallelGraph(seed, 6 + seed % 10, 60, seed % 3 != 0),
-               edges);
+    checkEdgeRule(seriesParallelGraph(seed, 6 + seed % 10, 60, seed % 3 != 0),
+                  mergeParallelChains, edges);
   }
   EXPECT_GT(edges, 3000u); // the rule does apply
 }
@@ -143,12 +108,12 @@ TEST(SchedParallel, KeepTheOptimumOnEveryFamily) {
     for (uint64_t seed = 0; seed < 200; ++seed) {
       unsigned nodes = 2 + seed % 15;
       SCOPED_TRACE(graphCaseName(f, nodes, seed));
-      checkMerge(generateGraph(f, nodes, seed * 0x2545F4914F6CDD1DULL + 5),
-                 edges);
+      checkEdgeRule(generateGraph(f, nodes, seed * 0x2545F4914F6CDD1DULL + 5),
+                    mergeParallelChains, edges);
     }
   for (uint64_t seed = 0; seed < 1000; ++seed) {
     SCOPED_TRACE("arbitrary seed " + std::to_string(seed));
-    checkMerge(arbitraryGraph(seed, 14), edges);
+    checkEdgeRule(arbitraryGraph(seed, 14), mergeParallelChains, edges);
   }
   EXPECT_GT(edges, 300u);
 }

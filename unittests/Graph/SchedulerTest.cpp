@@ -1206,40 +1206,11 @@ MemoryGraph twinGraph(uint64_t seed) {
   return g;
 }
 
-/// Rule (T) on `g` (as one segment, and contracted): the twin graph is
-/// topologically numbered and has the same optimum, and its orders are
-/// orders of the segment with the same peaks.
-void checkTwins(const MemoryGraph &g, unsigned &edges) {
-  SegmentGraph seg = buildSegment(g, 0, static_cast<NodeId>(g.numNodes()));
-  for (bool contracted : {false, true}) {
-    SCOPED_TRACE(contracted ? "contracted" : "as built");
-    SegmentGraph base = contracted ? contractSegment(seg).graph : seg;
-    OrderedSegment t = orderTwins(base);
-    edges += t.edges;
-    if (t.edges == 0)
-      continue;
-    MemoryGraph tg = graphOfSegment(t.graph);
-    ASSERT_TRUE(tg.isValidOrder(tg.programOrder()));
-    std::vector<NodeId> best;
-    uint64_t optimum = bruteForceMinPeak(graphOfSegment(base));
-    EXPECT_EQ(bruteForceMinPeak(tg, &best), optimum);
-    std::vector<LocalId> local(best.begin(), best.end()), old;
-    for (LocalId v : local)
-      old.push_back(t.oldId[v]);
-    ASSERT_TRUE(validLocalOrder(base, old));
-    EXPECT_EQ(segmentPeak(base, old), segmentPeak(t.graph, local));
-    ExactResult r = exactSearch(t.graph, segmentPeak(t.graph, local) + 1,
-                                1u << 20);
-    ASSERT_EQ(r.status, ExactStatus::Improved);
-    EXPECT_EQ(r.peak, segmentPeak(t.graph, local));
-  }
-}
-
 TEST(SchedulerTwins, KeepTheOptimumOnTwinGraphs) {
   unsigned edges = 0;
   for (uint64_t seed = 0; seed < 3000; ++seed) {
     SCOPED_TRACE("twin graph seed " + std::to_string(seed));
-    checkTwins(twinGraph(seed), edges);
+    checkEdgeRule(twinGraph(seed), orderTwins, edges);
   }
   EXPECT_GT(edges, 4000u); // the rule does apply
 }
@@ -1250,11 +1221,11 @@ TEST(SchedulerTwins, KeepTheOptimumOnEveryFamily) {
     for (uint64_t seed = 0; seed < 200; ++seed) {
       unsigned nodes = 2 + seed % 15;
       SCOPED_TRACE(caseName(f, nodes, seed));
-      checkTwins(caseGraph(f, nodes, seed), edges);
+      checkEdgeRule(caseGraph(f, nodes, seed), orderTwins, edges);
     }
   for (uint64_t seed = 0; seed < 1000; ++seed) {
     SCOPED_TRACE("arbitrary seed " + std::to_string(seed));
-    checkTwins(arbitraryGraph(seed, 14), edges);
+    checkEdgeRule(arbitraryGraph(seed, 14), orderTwins, edges);
   }
   EXPECT_GT(edges, 1500u);
 }

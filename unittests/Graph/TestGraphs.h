@@ -6,7 +6,12 @@
 #include "Analysis/Graph/GraphGenerators.h"
 #include "Analysis/Graph/MemoryGraph.h"
 #include "Analysis/Graph/SchedSegment.h"
+#include "Analysis/Graph/Scheduler.h"
 #include "XorShift.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include <cstdint>
 #include <string>
@@ -126,6 +131,52 @@ inline bool validLocalOrder(const sched::SegmentGraph &seg,
       if (pos[v] > pos[s])
         return false;
   return true;
+}
+
+/// A rule that adds edges keeping the optimum (sched::orderTwins,
+/// sched::mergeParallelChains) checked on `g` as one segment, as built and
+/// contracted: the new graph keeps every edge of the segment, is
+/// topologically numbered and has the same optimum (bruteForceMinPeak); an
+/// optimal order of it is an order of the segment with the same peak, and
+/// the exact search on it reaches that peak. Adds the rule's edges to
+/// `edges`.
+inline void
+checkEdgeRule(const MemoryGraph &g,
+              sched::OrderedSegment (*rule)(const sched::SegmentGraph &),
+              unsigned &edges) {
+  using namespace sched;
+  SegmentGraph seg = buildSegment(g, 0, static_cast<NodeId>(g.numNodes()));
+  for (bool contracted : {false, true}) {
+    SCOPED_TRACE(contracted ? "contracted" : "as built");
+    SegmentGraph base = contracted ? contractSegment(seg).graph : seg;
+    OrderedSegment m = rule(base);
+    edges += m.edges;
+    if (m.edges == 0)
+      continue;
+    MemoryGraph mg = graphOfSegment(m.graph);
+    ASSERT_TRUE(mg.isValidOrder(mg.programOrder()));
+    std::vector<LocalId> newId(base.numNodes());
+    for (LocalId v = 0; v < base.numNodes(); ++v)
+      newId[m.oldId[v]] = v;
+    for (LocalId v = 0; v < base.numNodes(); ++v)
+      for (LocalId s : base.succs(v)) {
+        auto succs = m.graph.succs(newId[v]);
+        EXPECT_NE(std::find(succs.begin(), succs.end(), newId[s]),
+                  succs.end());
+      }
+    std::vector<NodeId> best;
+    uint64_t optimum = bruteForceMinPeak(graphOfSegment(base));
+    EXPECT_EQ(bruteForceMinPeak(mg, &best), optimum);
+    std::vector<LocalId> local(best.begin(), best.end()), old;
+    for (LocalId v : local)
+      old.push_back(m.oldId[v]);
+    ASSERT_TRUE(validLocalOrder(base, old));
+    uint64_t peak = segmentPeak(m.graph, local);
+    EXPECT_EQ(segmentPeak(base, old), peak);
+    ExactResult r = exactSearch(m.graph, peak + 1, 1u << 20);
+    ASSERT_EQ(r.status, ExactStatus::Improved);
+    EXPECT_EQ(r.peak, peak);
+  }
 }
 
 } // namespace memsched

@@ -367,22 +367,17 @@ OrderedSegment sched::mergeParallelChains(const SegmentGraph &seg) {
       for (uint32_t c : merged)
         inMerge[c] = round;
       auto isMerged = [&](LocalId x) { return inMerge[chainOf[x]] == round; };
-      for (LocalId p : P) {
-        std::vector<LocalId> &list = succs[p];
+      // An end's list of the group's nodes becomes the one node `to`.
+      auto rewire = [&](LocalId end, std::vector<LocalId> &list, LocalId to) {
         list.erase(std::remove_if(list.begin(), list.end(), isMerged),
                    list.end());
-        list.insert(std::lower_bound(list.begin(), list.end(), order.front()),
-                    order.front());
-        dirty[p] = round;
-      }
-      for (LocalId s : S) {
-        std::vector<LocalId> &list = preds[s];
-        list.erase(std::remove_if(list.begin(), list.end(), isMerged),
-                   list.end());
-        list.insert(std::lower_bound(list.begin(), list.end(), order.back()),
-                    order.back());
-        dirty[s] = round;
-      }
+        list.insert(std::lower_bound(list.begin(), list.end(), to), to);
+        dirty[end] = round;
+      };
+      for (LocalId p : P)
+        rewire(p, succs[p], order.front());
+      for (LocalId s : S)
+        rewire(s, preds[s], order.back());
       for (size_t i = 0; i < order.size(); ++i) {
         LocalId x = order[i];
         dirty[x] = round;
