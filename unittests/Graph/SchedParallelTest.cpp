@@ -251,6 +251,28 @@ MemoryGraph widePiece(uint64_t seed, unsigned chains, unsigned length,
   return g;
 }
 
+TEST(SchedParallel, HugeSegmentsAreLeftAlone) {
+  // Three independent nodes (one group, P and S empty) whose bytes add up
+  // to 2^64 and more: c frees a 1000-byte live-in buffer, d starts and
+  // frees 8 buffers of 2^60 bytes, a starts 8 live-out ones. Summed in 64
+  // bits the bytes wrap to a small number and a's rise (2^63) to a
+  // negative one, which sorted a first; the optimum is 2^63 (c, d, a) and
+  // the order d, a, c peaks 1000 bytes higher. The rule leaves segments
+  // of 2^60 bytes or more alone.
+  MemoryGraph g;
+  NodeId c = g.addNode(), d = g.addNode(), a = g.addNode();
+  const uint64_t huge = uint64_t(1) << 60;
+  g.addTouch(g.addBuffer(1000, /*liveIn=*/true), c);
+  for (int i = 0; i < 8; ++i) {
+    g.addTouch(g.addBuffer(huge), d);
+    g.addTouch(g.addBuffer(huge, false, /*liveOut=*/true), a);
+  }
+  g.finalize();
+  EXPECT_EQ(bruteForceMinPeak(g), huge * 8);
+  OrderedSegment m = mergeParallelChains(buildSegment(g, 0, 3));
+  EXPECT_EQ(m.edges, 0u);
+}
+
 TEST(SchedParallel, FewerStatesOnWidePieces) {
   // Six chains of four: the plain search needs many states, the merged
   // graph is a path and the search runs along it; both find the same

@@ -46,22 +46,30 @@
 // chain then have non-decreasing keys. Merging X and the next block Y of the
 // same chain, key(Y) < key(X), keeps some optimal order: take one where the
 // blocks formed so far are contiguous, with Z (whole blocks of other
-// sequences) between X and Y. If key(Z) <= key(X), Z moves before X;
-// otherwise key(Y) < key(Z) and Y moves before Z (Y depends on X alone
-// there). Either step is (J), so the order stays optimal, and X and Y are
-// adjacent. Once every chain (and O, a sequence in the order's fixed order)
-// is cut into blocks that run contiguously, adjacent blocks of different
-// sequences out of key order swap by (J) until all blocks are sorted by key,
-// ties by sequence then position. Restricted to the group's chains that is
-// their blocks sorted by (key, chain, position) whatever O is, so every
-// optimal order can be turned into an optimal order that runs the group's
-// chains in that merged order: the rule adds its links as edges.
+// sequences) between X and Y, and compose Z into one block. If key(Z) <=
+// key(X), Z moves before X; otherwise key(Y) < key(Z) and Y moves before Z
+// (Y depends on X alone there). Either step is (J), so the order stays
+// optimal, and X and Y are adjacent. O, the nodes of the window in the
+// order's fixed order, is a sequence like the chains (none of its nodes
+// depends on a chain node or the reverse) and is cut into blocks the same
+// way. Once every sequence is cut into blocks of non-decreasing keys that
+// run contiguously, adjacent blocks of different sequences out of key order
+// swap by (J) until all blocks are sorted by key, ties by sequence then
+// position. Restricted to the group's chains that is their blocks sorted by
+// (key, chain, position) whatever O is, so every optimal order can be
+// turned into an optimal order that runs the group's chains in that merged
+// order: the rule adds its links as edges.
 //
 // The merged chain has P's edges into its first node and its last node's
-// into S (the edges from P to the other first nodes and from the other last
-// nodes to S follow from it and are dropped), so it is itself a chain and
-// may join a group of the next round: series-parallel pieces whose buffers
-// are independent become one path, bottom up. Chains that are not
+// into S (in the lists the rounds work on, the edges from P to the other
+// first nodes and from the other last nodes to S follow from it and are
+// dropped; the graph returned keeps every edge of the segment), so it is
+// itself a chain and may join a group of the next round: series-parallel
+// pieces whose buffers are independent become one path, bottom up. Several
+// groups merge in one round only when no node of a later group (its chains,
+// P or S) was rewired by an earlier one: the later group's argument then
+// holds in the graph with the earlier edges, since it moves only its own
+// chain nodes, which no earlier edge touches. Chains that are not
 // independent (a buffer read by several chains and freed by the last, the
 // input of an inception block that the join does not read) are left as
 // they are.
@@ -232,13 +240,17 @@ OrderedSegment sched::mergeParallelChains(const SegmentGraph &seg) {
   result.oldId.resize(n);
   for (LocalId v = 0; v < n; ++v)
     result.oldId[v] = v;
-  // Byte counts are added as signed 64-bit numbers below.
-  uint64_t total = 0;
+  // Byte counts are added as signed 64-bit numbers below: every rise, fall
+  // and composition stays within twice the segment's bytes, so below 2^61.
   const uint64_t cap = uint64_t(1) << 60;
+  uint64_t total = 0;
+  auto add = [&](uint64_t bytes) {
+    total = bytes >= cap - total ? cap : total + bytes; // saturating
+  };
   for (uint64_t t : seg.transient)
-    total += std::min(t, cap);
+    add(t);
   for (uint64_t s : seg.size)
-    total += std::min(s, cap);
+    add(s);
   if (n < 2 || total >= cap)
     return result;
 
