@@ -556,12 +556,20 @@ MUTANTS = [
      "          while (false && blocks.size() >= base + 2 &&"),
     (SPL, "rule (P): a buffer shared with another chain or node counts as "
           "private",
-     "            if (shared && !(before && after)) {",
-     "            if (false && shared && !(before && after)) {"),
+     "                ok &= !outside || (before && after);",
+     "                ok &= true;"),
     (SPL, "rule (P): a composed block's rise forgets the first block's net "
           "change",
      "  c.rise = std::max(x.rise, netX + y.rise);",
      "  c.rise = std::max(x.rise, y.rise);"),
+    (SPL, "rule (P): a merge with owners of shared buffers is kept without "
+          "checking that each owner touches its buffer last",
+     "                         (after || last[k] == owner[b]);",
+     "                         true;"),
+    (SPL, "rule (P): a shared buffer counts in no chain's steps, its owner's "
+          "included",
+     "                  (foreign && owner[b] != c))",
+     "                  foreign)"),
 ]
 
 def mutate(text, index):

@@ -102,6 +102,18 @@ TEST(SchedParallel, KeepTheOptimumOnSeriesParallelGraphs) {
   EXPECT_GT(edges, 3000u); // the rule does apply
 }
 
+TEST(SchedParallel, KeepTheOptimumWithSharedInputs) {
+  // No join reads its fork's output: the branches' first nodes share it,
+  // and a merge holds only with an owner whose touches come first and last.
+  unsigned edges = 0;
+  for (uint64_t seed = 0; seed < 3000; ++seed) {
+    SCOPED_TRACE("series-parallel seed " + std::to_string(seed));
+    checkEdgeRule(seriesParallelGraph(seed, 6 + seed % 10, 0, seed % 3 != 0),
+                  mergeParallelChains, edges);
+  }
+  EXPECT_GT(edges, 1000u); // 1,060 when written (388 without owners)
+}
+
 TEST(SchedParallel, KeepTheOptimumOnEveryFamily) {
   unsigned edges = 0;
   for (GraphFamily f : allFamilies())

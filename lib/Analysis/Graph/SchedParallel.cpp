@@ -14,7 +14,8 @@
 //
 // A chain is independent when each buffer it touches is
 //   private: its other touchers are all in P or S (or it has none), or
-//   through: live-in or touched in P, and live-out or touched in S,
+//   through: live-in or touched in P, and live-out or touched in S
+//   (shared buffers, touched by several chains of a group, come below),
 // so that it is live during the whole window. Through buffers are started
 // before the window and freed after it whatever runs in it; a private
 // buffer is started by the chain's first toucher unless live-in or touched
@@ -69,10 +70,23 @@
 // groups merge in one round only when no node of a later group (its chains,
 // P or S) was rewired by an earlier one: the later group's argument then
 // holds in the graph with the earlier edges, since it moves only its own
-// chain nodes, which no earlier edge touches. Chains that are not
-// independent (a buffer read by several chains and freed by the last, the
-// input of an inception block that the join does not read) are left as
-// they are.
+// chain nodes, which no earlier edge touches.
+//
+// Shared buffers. A buffer touched by several chains of the group and by
+// nothing else in the window, not live across it (the input of an
+// inception block that the join does not read, freed by whichever branch
+// reads it last), couples the chains. Give it an owner, one of those
+// chains, and count it in the owner's steps only. This relaxation never
+// raises an order's memory (the buffer's live range shrinks to the owner's
+// touches), and the merge above is optimal for it. When the merged order
+// has every shared buffer first touched by its owner (unless started before
+// the window) and last touched by it (unless kept after), the relaxation is
+// exact on that order: every order is at least its relaxed memory, which is
+// at least the merged order's, which is exact, so the merge keeps some
+// optimal order. Owners are tried from nobody, then after the touches of
+// the last merge (the last reader owns a buffer freed in the window), a few
+// times; chains whose shared buffer never comes out exact are left as they
+// are, with every chain that then shares a buffer with them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -233,6 +247,8 @@ findGroups(size_t n, PredsOf preds, SuccsOf succs, Chains &chains,
 constexpr size_t kMaxReductionNodes = 4096;
 /// Rounds of merging (each can turn one more level of nesting into chains).
 constexpr unsigned kMaxRounds = 64;
+/// Merges tried per group with owners of its shared buffers.
+constexpr unsigned kOwnerAttempts = 4;
 
 OrderedSegment sched::mergeParallelChains(const SegmentGraph &seg) {
   size_t n = seg.numNodes();
@@ -277,7 +293,13 @@ OrderedSegment sched::mergeParallelChains(const SegmentGraph &seg) {
 
   std::vector<std::pair<LocalId, LocalId>> added;
   std::vector<uint8_t> side(n, 0); // 1: in P, 2: in S
-  std::vector<uint32_t> dirty(n, 0), inMerge(n, 0);
+  std::vector<uint32_t> dirty(n, 0), inMerge(n, 0), keptAt(n, 0);
+  // Per buffer: the chain that owns it while a group is merged
+  // (UINT32_MAX: not shared; UINT32_MAX - 1: shared, no owner yet), and
+  // its index among the group's shared buffers.
+  std::vector<uint32_t> owner(seg.numBuffers(), UINT32_MAX),
+      sharedIndex(seg.numBuffers(), 0);
+  uint32_t stamp = 0;
   for (unsigned round = 1; round <= kMaxRounds; ++round) {
     std::vector<std::vector<uint32_t>> groups = findGroups(
         n,
@@ -304,77 +326,192 @@ OrderedSegment sched::mergeParallelChains(const SegmentGraph &seg) {
         side[p] = 1;
       for (LocalId s : S)
         side[s] = 2;
-      // The independent chains, each cut into blocks.
-      std::vector<Block> blocks;
-      std::vector<uint32_t> merged;
-      for (uint32_t c : members) {
-        const LocalId *chain = chains.begin(c);
-        uint32_t length = chains.length(c);
-        std::vector<int64_t> started(length, 0), freed(length, 0);
-        bool independent = true;
-        for (uint32_t i = 0; i < length && independent; ++i)
-          for (uint32_t b : seg.bufs(chain[i])) {
-            bool before = seg.liveIn[b], after = seg.liveOut[b];
-            bool shared = false;
-            uint32_t firstAt = UINT32_MAX, lastAt = 0;
-            for (LocalId t : seg.touchers(b)) {
-              if (side[t] == 1) {
-                before = true;
-              } else if (side[t] == 2) {
-                after = true;
-              } else if (chainOf[t] == c) {
-                firstAt = std::min(firstAt, positionOf[t]);
-                lastAt = std::max(lastAt, positionOf[t]);
-              } else {
-                shared = true;
+      // Each chain's steps (rises and falls: its private buffers and the
+      // shared ones it owns) cut into blocks of non-decreasing keys, for
+      // the chains `of`, in that order. The stable sort of the merge keeps
+      // chains, then positions, in order among equal keys.
+      auto chainBlocks = [&](const std::vector<uint32_t> &of) {
+        std::vector<Block> blocks;
+        for (uint32_t c : of) {
+          const LocalId *chain = chains.begin(c);
+          uint32_t length = chains.length(c);
+          std::vector<int64_t> started(length, 0), freed(length, 0);
+          for (uint32_t i = 0; i < length; ++i)
+            for (uint32_t b : seg.bufs(chain[i])) {
+              bool before = seg.liveIn[b], after = seg.liveOut[b];
+              bool foreign = false;
+              uint32_t firstAt = UINT32_MAX, lastAt = 0;
+              for (LocalId t : seg.touchers(b)) {
+                if (side[t] == 1) {
+                  before = true;
+                } else if (side[t] == 2) {
+                  after = true;
+                } else if (chainOf[t] == c) {
+                  firstAt = std::min(firstAt, positionOf[t]);
+                  lastAt = std::max(lastAt, positionOf[t]);
+                } else {
+                  foreign = true;
+                }
               }
+              // Count each buffer once, at its first toucher in the chain;
+              // one touched elsewhere only when this chain owns it.
+              if (positionOf[chain[i]] != firstAt ||
+                  (foreign && owner[b] != c))
+                continue;
+              int64_t size = static_cast<int64_t>(seg.size[b]);
+              if (!before)
+                started[firstAt] += size;
+              if (!after)
+                freed[lastAt] += size;
             }
-            if (shared && !(before && after)) {
-              independent = false;
-              break;
+          size_t base = blocks.size();
+          for (uint32_t i = 0; i < length; ++i) {
+            int64_t transient = static_cast<int64_t>(seg.transient[chain[i]]);
+            Block step;
+            step.rise = transient + started[i];
+            step.fall = transient + freed[i];
+            step.chain = c;
+            step.first = step.last = i;
+            blocks.push_back(step);
+            while (blocks.size() >= base + 2 &&
+                   keyBefore(blocks.back(), blocks[blocks.size() - 2])) {
+              Block top = blocks.back();
+              blocks.pop_back();
+              blocks.back() = compose(blocks.back(), top);
             }
-            // Count each buffer once, at its first toucher in the chain.
-            if (positionOf[chain[i]] != firstAt)
-              continue;
-            int64_t size = static_cast<int64_t>(seg.size[b]);
-            if (!before)
-              started[firstAt] += size;
-            if (!after)
-              freed[lastAt] += size;
-          }
-        if (!independent)
-          continue;
-        merged.push_back(c);
-        size_t base = blocks.size();
-        for (uint32_t i = 0; i < length; ++i) {
-          int64_t transient = static_cast<int64_t>(seg.transient[chain[i]]);
-          Block step;
-          step.rise = transient + started[i];
-          step.fall = transient + freed[i];
-          step.chain = c;
-          step.first = step.last = i;
-          blocks.push_back(step);
-          while (blocks.size() >= base + 2 &&
-                 keyBefore(blocks.back(), blocks[blocks.size() - 2])) {
-            Block top = blocks.back();
-            blocks.pop_back();
-            blocks.back() = compose(blocks.back(), top);
           }
         }
+        return blocks;
+      };
+      // The chains to merge: a fixpoint that drops every chain with a
+      // buffer touched outside the kept chains, P and S unless it is live
+      // across the window; buffers of several kept chains are shared.
+      ++stamp;
+      std::vector<uint32_t> merged(members);
+      for (uint32_t c : merged)
+        keptAt[c] = stamp;
+      auto classify = [&](uint32_t b, bool &before, bool &after,
+                          bool &outside, bool &several) {
+        before = seg.liveIn[b];
+        after = seg.liveOut[b];
+        outside = several = false;
+        uint32_t one = UINT32_MAX;
+        for (LocalId t : seg.touchers(b)) {
+          if (side[t] == 1)
+            before = true;
+          else if (side[t] == 2)
+            after = true;
+          else if (keptAt[chainOf[t]] != stamp)
+            outside = true;
+          else if (one == UINT32_MAX)
+            one = chainOf[t];
+          else
+            several |= chainOf[t] != one;
+        }
+      };
+      std::vector<LocalId> order;
+      while (merged.size() >= 2) {
+        for (bool dropped = true; dropped && merged.size() >= 2;) {
+          std::vector<uint32_t> next;
+          for (uint32_t c : merged) {
+            bool ok = true;
+            for (const LocalId *x = chains.begin(c); ok && x != chains.end(c);
+                 ++x)
+              for (uint32_t b : seg.bufs(*x)) {
+                bool before, after, outside, several;
+                classify(b, before, after, outside, several);
+                ok &= !outside || (before && after);
+              }
+            if (ok)
+              next.push_back(c);
+            else
+              keptAt[c] = 0;
+          }
+          dropped = next.size() != merged.size();
+          merged = std::move(next);
+        }
+        if (merged.size() < 2)
+          break;
+        // Shared buffers (of several kept chains, not live across the
+        // window) count for one chain each, their owner: the others' touches
+        // are left out, which never raises any order's memory. The merge
+        // is kept when, in its order, each owner touches its buffers first
+        // (unless started before the window) and last (unless kept after
+        // it): the memory of the merged order is then exact. Owners start
+        // as nobody and follow the touches of the last merge.
+        std::vector<uint32_t> shared;
+        for (uint32_t c : merged)
+          for (const LocalId *x = chains.begin(c); x != chains.end(c); ++x)
+            for (uint32_t b : seg.bufs(*x)) {
+              bool before, after, outside, several;
+              classify(b, before, after, outside, several);
+              if (several && !(before && after) && owner[b] != UINT32_MAX - 1) {
+                owner[b] = UINT32_MAX - 1; // listed, no owner yet
+                shared.push_back(b);
+              }
+            }
+        std::vector<uint32_t> inconsistent;
+        for (unsigned attempt = 0; attempt < kOwnerAttempts; ++attempt) {
+          std::vector<Block> blocks = chainBlocks(merged);
+          std::stable_sort(blocks.begin(), blocks.end(), keyBefore);
+          order.clear();
+          for (const Block &blk : blocks)
+            for (uint32_t i = blk.first; i <= blk.last; ++i)
+              order.push_back(chains.begin(blk.chain)[i]);
+          // The first and last chains to touch each shared buffer.
+          inconsistent.clear();
+          std::vector<uint32_t> first(shared.size(), UINT32_MAX),
+              last(shared.size(), UINT32_MAX);
+          for (size_t k = 0; k < shared.size(); ++k)
+            sharedIndex[shared[k]] = static_cast<uint32_t>(k);
+          for (LocalId x : order)
+            for (uint32_t b : seg.bufs(x))
+              if (owner[b] != UINT32_MAX) {
+                uint32_t k = sharedIndex[b];
+                if (first[k] == UINT32_MAX)
+                  first[k] = chainOf[x];
+                last[k] = chainOf[x];
+              }
+          for (size_t k = 0; k < shared.size(); ++k) {
+            uint32_t b = shared[k];
+            bool before, after, outside, several;
+            classify(b, before, after, outside, several);
+            uint32_t want = !after ? last[k] : first[k];
+            bool exact = (before || first[k] == owner[b]) &&
+                         (after || last[k] == owner[b]);
+            if (!exact)
+              inconsistent.push_back(b);
+            owner[b] = want;
+          }
+          if (inconsistent.empty())
+            break;
+        }
+        if (inconsistent.empty())
+          break;
+        // Chains touching a buffer no owner made exact are left out.
+        for (uint32_t b : inconsistent)
+          for (LocalId t : seg.touchers(b))
+            if (keptAt[chainOf[t]] == stamp && side[t] == 0)
+              keptAt[chainOf[t]] = 0;
+        std::vector<uint32_t> next;
+        for (uint32_t c : merged)
+          if (keptAt[c] == stamp)
+            next.push_back(c);
+        merged = std::move(next);
+        for (uint32_t b : shared)
+          owner[b] = UINT32_MAX;
+        order.clear();
       }
       for (LocalId p : P)
         side[p] = 0;
       for (LocalId s : S)
         side[s] = 0;
+      for (uint32_t c : members)
+        for (const LocalId *x = chains.begin(c); x != chains.end(c); ++x)
+          for (uint32_t b : seg.bufs(*x))
+            owner[b] = UINT32_MAX;
       if (merged.size() < 2)
         continue;
-      // Sorted by key; the stable sort keeps chains, then positions, in
-      // order among equal keys (each chain's keys are non-decreasing).
-      std::stable_sort(blocks.begin(), blocks.end(), keyBefore);
-      std::vector<LocalId> order;
-      for (const Block &blk : blocks)
-        for (uint32_t i = blk.first; i <= blk.last; ++i)
-          order.push_back(chains.begin(blk.chain)[i]);
       // Rewire: P -> order[0] -> ... -> order.back() -> S.
       for (uint32_t c : merged)
         inMerge[c] = round;
