@@ -178,9 +178,10 @@ OrderedSegment orderTwins(const SegmentGraph &seg);
 /// Parallel chains merged (rule (P), SchedParallel.cpp): chains with the same
 /// predecessors and successors whose buffers are private to them or live
 /// across them become one chain, in the order of their blocks that some
-/// optimal order follows (Johnson's rule on rises and falls); rounds repeat
-/// while merged chains form new groups, so series-parallel pieces with such
-/// buffers become paths. O(rounds * (V + E) log V + touches * degree), plus
+/// optimal order follows (Johnson's rule on rises and falls); a buffer only
+/// they share counts for one owner, when the merged order makes the owner's
+/// touches its first and last; rounds repeat while merged chains form new
+/// groups, so series-parallel pieces with such buffers become paths. O(rounds * (V + E) log V + touches * degree), plus
 /// a transitive reduction with reachability bitsets up to 4,096 nodes.
 OrderedSegment mergeParallelChains(const SegmentGraph &seg);
 
