@@ -293,7 +293,7 @@ OrderedSegment sched::mergeParallelChains(const SegmentGraph &seg) {
 
   std::vector<std::pair<LocalId, LocalId>> added;
   std::vector<uint8_t> side(n, 0); // 1: in P, 2: in S
-  std::vector<uint32_t> dirty(n, 0), inMerge(n, 0), keptAt(n, 0);
+  std::vector<uint32_t> dirty(n, 0), keptAt(n, 0);
   // Per buffer: the chain that owns it while a group is merged
   // (UINT32_MAX: not shared; UINT32_MAX - 1: shared, no owner yet), and
   // its index among the group's shared buffers.
@@ -512,10 +512,9 @@ OrderedSegment sched::mergeParallelChains(const SegmentGraph &seg) {
             owner[b] = UINT32_MAX;
       if (merged.size() < 2)
         continue;
-      // Rewire: P -> order[0] -> ... -> order.back() -> S.
-      for (uint32_t c : merged)
-        inMerge[c] = round;
-      auto isMerged = [&](LocalId x) { return inMerge[chainOf[x]] == round; };
+      // Rewire: P -> order[0] -> ... -> order.back() -> S. The merged
+      // chains are those still kept.
+      auto isMerged = [&](LocalId x) { return keptAt[chainOf[x]] == stamp; };
       // An end's list of the group's nodes becomes the one node `to`.
       auto rewire = [&](LocalId end, std::vector<LocalId> &list, LocalId to) {
         list.erase(std::remove_if(list.begin(), list.end(), isMerged),

@@ -215,40 +215,63 @@ SegmentGraph sched::buildSegment(const MemoryGraph &graph, NodeId begin,
   return seg;
 }
 
-SegmentGraph sched::reverseSegment(const SegmentGraph &seg) {
-  SegmentGraph rev;
+/// The segment with its nodes relabelled: node i of the result is node
+/// oldId[i] of `seg` (newId is the inverse). With `reverse`, time runs
+/// backwards: predecessors and successors, live-in and live-out swap.
+/// `extraPreds` and `extraSuccs` (in new ids, per new node; empty for none)
+/// are edges added. Every list comes out sorted, without duplicates.
+static SegmentGraph
+relabelSegment(const SegmentGraph &seg, const std::vector<LocalId> &oldId,
+               const std::vector<LocalId> &newId, bool reverse,
+               const std::vector<std::vector<uint32_t>> &extraPreds = {},
+               const std::vector<std::vector<uint32_t>> &extraSuccs = {}) {
   size_t n = seg.numNodes();
-  rev.begin = seg.begin;
-  rev.transient.resize(n);
+  SegmentGraph out;
+  out.begin = seg.begin;
+  out.transient.resize(n);
   for (size_t i = 0; i < n; ++i)
-    rev.transient[i] = seg.transient[n - 1 - i];
-  auto flip = [&](IdRange r, std::vector<uint32_t> &out) {
-    size_t at = out.size();
+    out.transient[i] = seg.transient[oldId[i]];
+  auto mapped = [&](IdRange r, const std::vector<std::vector<uint32_t>> &extra,
+                    size_t i, std::vector<uint32_t> &list) {
+    size_t at = list.size();
     for (uint32_t x : r)
-      out.push_back(static_cast<uint32_t>(n - 1 - x));
-    std::reverse(out.begin() + at, out.end());
+      list.push_back(newId[x]);
+    if (!extra.empty())
+      list.insert(list.end(), extra[i].begin(), extra[i].end());
+    std::sort(list.begin() + at, list.end());
+    list.erase(std::unique(list.begin() + at, list.end()), list.end());
   };
-  buildCsr(n, rev.predStart, rev.predList,
-           [&](size_t i, std::vector<uint32_t> &out) {
-             flip(seg.succs(n - 1 - i), out);
+  buildCsr(n, out.predStart, out.predList,
+           [&](size_t i, std::vector<uint32_t> &list) {
+             LocalId v = oldId[i];
+             mapped(reverse ? seg.succs(v) : seg.preds(v), extraPreds, i, list);
            });
-  buildCsr(n, rev.succStart, rev.succList,
-           [&](size_t i, std::vector<uint32_t> &out) {
-             flip(seg.preds(n - 1 - i), out);
+  buildCsr(n, out.succStart, out.succList,
+           [&](size_t i, std::vector<uint32_t> &list) {
+             LocalId v = oldId[i];
+             mapped(reverse ? seg.preds(v) : seg.succs(v), extraSuccs, i, list);
            });
-  buildCsr(n, rev.bufStart, rev.bufList,
-           [&](size_t i, std::vector<uint32_t> &out) {
-             for (uint32_t b : seg.bufs(n - 1 - i))
-               out.push_back(b);
+  buildCsr(n, out.bufStart, out.bufList,
+           [&](size_t i, std::vector<uint32_t> &list) {
+             for (uint32_t b : seg.bufs(oldId[i]))
+               list.push_back(b);
            });
-  rev.size = seg.size;
-  rev.liveIn = seg.liveOut;
-  rev.liveOut = seg.liveIn;
-  buildCsr(seg.numBuffers(), rev.touchStart, rev.touchList,
-           [&](size_t b, std::vector<uint32_t> &out) {
-             flip(seg.touchers(b), out);
+  out.size = seg.size;
+  out.liveIn = reverse ? seg.liveOut : seg.liveIn;
+  out.liveOut = reverse ? seg.liveIn : seg.liveOut;
+  buildCsr(seg.numBuffers(), out.touchStart, out.touchList,
+           [&](size_t b, std::vector<uint32_t> &list) {
+             mapped(seg.touchers(b), {}, b, list);
            });
-  return rev;
+  return out;
+}
+
+SegmentGraph sched::reverseSegment(const SegmentGraph &seg) {
+  size_t n = seg.numNodes();
+  std::vector<LocalId> flipped(n);
+  for (size_t i = 0; i < n; ++i)
+    flipped[i] = static_cast<LocalId>(n - 1 - i);
+  return relabelSegment(seg, flipped, flipped, /*reverse=*/true);
 }
 
 SegmentGraph sched::renumberSegment(
@@ -265,42 +288,8 @@ SegmentGraph sched::renumberSegment(
     extraSuccs[newId[u]].push_back(newId[v]);
     extraPreds[newId[v]].push_back(newId[u]);
   }
-  SegmentGraph out;
-  out.begin = seg.begin;
-  out.transient.resize(n);
-  for (size_t i = 0; i < n; ++i)
-    out.transient[i] = seg.transient[oldId[i]];
-  auto mapped = [&](IdRange r, const std::vector<uint32_t> &extra,
-                    std::vector<uint32_t> &list) {
-    size_t at = list.size();
-    for (uint32_t x : r)
-      list.push_back(newId[x]);
-    for (uint32_t x : extra)
-      list.push_back(x);
-    std::sort(list.begin() + at, list.end());
-    list.erase(std::unique(list.begin() + at, list.end()), list.end());
-  };
-  buildCsr(n, out.predStart, out.predList,
-           [&](size_t i, std::vector<uint32_t> &list) {
-             mapped(seg.preds(oldId[i]), extraPreds[i], list);
-           });
-  buildCsr(n, out.succStart, out.succList,
-           [&](size_t i, std::vector<uint32_t> &list) {
-             mapped(seg.succs(oldId[i]), extraSuccs[i], list);
-           });
-  buildCsr(n, out.bufStart, out.bufList,
-           [&](size_t i, std::vector<uint32_t> &list) {
-             for (uint32_t b : seg.bufs(oldId[i]))
-               list.push_back(b);
-           });
-  out.size = seg.size;
-  out.liveIn = seg.liveIn;
-  out.liveOut = seg.liveOut;
-  buildCsr(seg.numBuffers(), out.touchStart, out.touchList,
-           [&](size_t b, std::vector<uint32_t> &list) {
-             mapped(seg.touchers(b), {}, list);
-           });
-  return out;
+  return relabelSegment(seg, oldId, newId, /*reverse=*/false, extraPreds,
+                        extraSuccs);
 }
 
 uint64_t sched::segmentPeak(const SegmentGraph &seg,
