@@ -61,6 +61,12 @@ struct BufferInfo {
   std::string escape;
   /// Nodes touching the buffer or an alias of it, in block order.
   llvm::SmallVector<unsigned, 4> touchers;
+  /// The touchers that may write or free it (through any alias, nested op
+  /// or callee; an op with unknown effects on an alias writes), in block
+  /// order: the one notion of "may write this buffer" the scheduler's
+  /// dependences, rematerialisation and its checks share
+  /// (docs/user-guide.md, "What may write a buffer").
+  llvm::SmallVector<unsigned, 2> writers;
   /// Side-effect free ops of the block that use an alias of the buffer but
   /// feed no node (views nobody reads, the operands of the deallocation):
   /// they must still come before the deallocation.

@@ -7,11 +7,14 @@
 // - every use of the buffer is its deallocation, a side-effect free view
 //   (transitively), or an op of the block that touches it only through
 //   those values and whose effects on it are all known;
-// - the ops that write it (producers) all come before the ops that only
-//   read it (readers), and there are at least two readers;
-// - a producer has no results, writes nothing but the buffer (its other
-//   effects read memrefs), does not allocate or free, and contains no call
-//   nor op with unknown effects; it may read the buffer (an accumulation).
+// - the ops that may write or free it (BufferInfo::writers: through any
+//   alias, as the scheduler's dependences see them; its producers) all
+//   come before the ops that only read it (readers), and there are at
+//   least two readers;
+// - a producer has no results, writes nothing but the buffer, and that
+//   through a chain of views of it (its other effects read memrefs), does
+//   not allocate or free, and contains no call nor op with unknown effects;
+//   it may read the buffer (an accumulation).
 // For each such buffer, chains too: the buffers its producers read that are
 // recomputable the same way (read once is enough), with their producers,
 // up to three buffers deep by default, each chain a source of its own.

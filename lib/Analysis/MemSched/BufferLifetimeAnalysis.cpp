@@ -774,6 +774,13 @@ LogicalResult LifetimeBuilder::collectAccesses() {
       }
     });
   }
+  for (auto [b, accesses] : llvm::enumerate(bufferAccesses))
+    for (const Access &acc : accesses)
+      if (acc.write) {
+        SmallVector<unsigned, 2> &w = a.buffers[b].writers;
+        if (w.empty() || w.back() != acc.node)
+          w.push_back(acc.node);
+      }
   if (freeingCall) {
     auto callee = cast<CallOpInterface>(freeingCall).resolveCallable();
     return unsupported(

@@ -123,14 +123,23 @@ static Recomputable classifyBuffer(const BufferLifetimeAnalysis &analysis,
     return r;
   for (unsigned t : buf.touchers) {
     Operation *op = nodes[t].op;
+    // Whether the node may write or free the buffer is the analysis's
+    // answer (through any alias: region arguments, selects, the base of
+    // extract_strided_metadata, callees), the one the scheduler orders by.
+    // The syntactic view of the op only decides whether a writer can be
+    // cloned onto a copy: a clone writes the copy only where the producer
+    // names the buffer through a chain of views.
+    bool writes = llvm::is_contained(buf.writers, t);
     BufferAccess access = classify(op, buf.value);
     if (access.unknown || nodes[t].barrier)
       return r;
-    if (access.writes) {
-      if (access.notClonable || op->getNumResults() != 0)
+    if (writes) {
+      if (!access.writes || access.notClonable || op->getNumResults() != 0)
         return r;
       r.producers.push_back(t);
     } else {
+      if (access.writes)
+        return r;
       r.readers.push_back(t);
     }
   }

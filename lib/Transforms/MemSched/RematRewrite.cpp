@@ -16,9 +16,14 @@
 // the chain's inner buffers) comes before its producer. (A dependency
 // between an earlier producer of the chain and this one, e.g. the op that
 // writes one of this producer's other inputs, is not a hazard: the
-// producer saw its effect, and so does the clone.) A recomputation that
-// fails this is dropped and the rewrite is redone without it. The rewritten body is then scheduled again; when its peak is
-// not below the peak before, the body is restored.
+// producer saw its effect, and so does the clone.) Each late reader must
+// also see the writes its producers made and only those: the sources'
+// producers are every op that may write or free the buffer (RematSources,
+// BufferInfo::writers), and on the rewritten body nothing but the clones
+// may write or free a copy. A recomputation that fails either check is
+// dropped and the rewrite is redone without it. The rewritten body is then
+// scheduled again; when its peak is not below the peak before, the body is
+// restored.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,8 +53,10 @@ struct RematSite {
   /// The chain's inner buffers: allocation, deallocation, value.
   SmallVector<std::tuple<Operation *, Operation *, Value>> inner;
   SmallVector<Operation *> producers, lateReaders;
-  /// Filled by the rewrite.
+  /// Filled by the rewrite: the clones of the producers, and the copies'
+  /// allocations (the buffer's, then the inner buffers').
   SmallVector<Operation *> clones;
+  SmallVector<Operation *, 2> copies;
 };
 } // namespace
 
@@ -87,10 +94,13 @@ static void rewriteSite(RematSite &site) {
   OpBuilder builder(site.lateReaders.front());
   IRMapping map;
   Operation *copy = builder.clone(*site.alloc);
+  site.copies.push_back(copy);
   map.map(site.buffer, copy->getResult(0));
   SmallVector<Value> chain{site.buffer};
   for (auto [alloc, dealloc, value] : site.inner) {
-    map.map(value, builder.clone(*alloc)->getResult(0));
+    Operation *innerCopy = builder.clone(*alloc);
+    site.copies.push_back(innerCopy);
+    map.map(value, innerCopy->getResult(0));
     chain.push_back(value);
   }
   for (Operation *producer : site.producers) {
@@ -174,10 +184,13 @@ collectSites(const BufferLifetimeAnalysis &analysis,
   return sites;
 }
 
-/// The first site with a clone that depends on an op placed after the
-/// clone's own producer, on the rewritten body (its block `block`, where
-/// the sites are); -1 when all are safe, -2 when the body can no longer be
-/// analysed.
+/// The first site that is not safe on the rewritten body (its block
+/// `block`, where the sites are): a clone that depends on an op placed
+/// after the clone's own producer, or a copy that something other than the
+/// clones may write or free (BufferInfo::writers, the notion the
+/// scheduler's dependences use): a late reader must see the writes its
+/// producers made, and only those. -1 when all are safe, -2 when the body
+/// can no longer be analysed.
 static int findUnsafeSite(Operation *func, SizeModel sizes, unsigned block,
                           ArrayRef<RematSite> sites) {
   BodyLifetimes body(func, sizes);
@@ -185,7 +198,18 @@ static int findUnsafeSite(Operation *func, SizeModel sizes, unsigned block,
     return -2;
   const BufferLifetimeAnalysis &check = body.getBlock(block);
   const ::memsched::MemoryGraph &graph = check.getGraph();
+  DenseMap<Operation *, const BufferInfo *> bufferOf;
+  for (const BufferInfo &buf : check.getBuffers())
+    bufferOf[buf.allocOp] = &buf;
   for (auto [i, site] : llvm::enumerate(sites)) {
+    for (Operation *copy : site.copies) {
+      const BufferInfo *buf = bufferOf.lookup(copy);
+      if (!buf)
+        return i;
+      for (unsigned w : buf->writers)
+        if (!llvm::is_contained(site.clones, check.getNodes()[w].op))
+          return i;
+    }
     for (auto [clone, producer] : llvm::zip_equal(site.clones, site.producers)) {
       std::optional<unsigned> node = check.getNodeIndex(clone);
       if (!node)
