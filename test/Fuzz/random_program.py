@@ -43,8 +43,17 @@
 # default space for runtime functions, results copied to the default space;
 # a `// memory spaces:` header line tells run_fuzz.py).
 #
+# Off by default, with --aliases (or --alias-form F): writes to a buffer
+# through aliases of it between its producer and its later readers
+# (ALIAS_FORMS: scf.for iter_args, extract_strided_metadata +
+# reinterpret_cast of the base, arith.select of the buffer with itself or
+# with another one, subviews, buffers of vectors, recursion through
+# func.call_indirect), drawn from a random stream of their own: without the
+# flag every seed gives the program it gave before.
+#
 # Usage: random_program.py --seed N [--calls] [--classic] [--without G]
 #                          [--only G] [--avoid BUG] [--chain N]
+#                          [--aliases] [--alias-form F]
 #                          [--min-ops A] [--max-ops B] [-o FILE]
 #
 # ===-----------------------------------------------------------------------===#
@@ -270,7 +279,7 @@ def unranked_type(space):
 class Gen:
     def __init__(self, seed, min_ops, max_ops, calls=False, avoid=(),
                  classic=False, without=(), flags="", chain=0,
-                 only_blocks=False, only_spaces=False):
+                 only_blocks=False, only_spaces=False, aliases=()):
         self.rng = random.Random(seed)
         self.seed = seed
         # The last statement and the closing deallocations overshoot the
@@ -370,6 +379,17 @@ class Gen:
         self.nrng = random.Random(seed * 998244353 + 0x4E57)
         self.p_nested = (self.nrng.choice([0.0, 0.5, 0.9]) if self.nested_on
                          else 0.0)
+        # Writes through aliases (--aliases, README.md "Aliases"): off by
+        # default. A stream of its own, which the alias statements also use
+        # for every helper they call (st_alias swaps it in): without
+        # --aliases nothing draws from it and every seed gives the program
+        # it gave before; with it, a program that draws no alias statement
+        # is that program too.
+        self.alias_forms = sorted(aliases)
+        self.arng = random.Random(seed * 1000037 + 0xA11A5)
+        self.p_alias = (self.arng.choice([0.15, 0.25, 0.4])
+                        if self.alias_forms else 0.0)
+        self.vec_pending = []    # vector buffers not read yet (form vector)
         if self.new:
             rng = self.rng
             self.p_ptr = rng.choice([0.0, 0.3, 0.6])
@@ -3099,6 +3119,463 @@ class Gen:
         self.features.add("scf.execute_region")
         return True
 
+    # ---- writes through aliases (--aliases) -------------------------------
+    def with_arng(self, fn, *args):
+        """fn(*args) with self.rng the alias stream (every helper it calls
+        draws from that stream; the main stream is left as it was)."""
+        saved, self.rng = self.rng, self.arng
+        try:
+            return fn(*args)
+        finally:
+            self.rng = saved
+
+    def st_alias(self):
+        """A write to a buffer through an alias of it (README.md,
+        "Aliases"), between the buffer's producer and its later readers
+        (the buffers chosen are preferably ones whose data no buffer has
+        read yet: the generator reads those first later)."""
+        return self.with_arng(self._st_alias)
+
+    def _st_alias(self):
+        if self.vec_pending and self.rng.random() < 0.4:
+            self.vector_read(self.vec_pending.pop(0))
+            return True
+        form = self.rng.choice(self.alias_forms)
+        return getattr(self, "alias_" + form.replace("-", "_"))()
+
+    @staticmethod
+    def alias_of(v, ssa):
+        """Another SSA value with v's buffer, layout and type."""
+        return Value(ssa, v.root, v.shape, v.strides, v.offset, v.dyn,
+                     v.identity, v.shift, space=v._space)
+
+    def storage_of(self, *roots):
+        """The roots sharing storage with one of `roots` (the inputs of a
+        write through an alias of them must come from elsewhere)."""
+        st = set(id(r.storage) for r in roots)
+        return tuple(r for r in self.roots if id(r.storage) in st)
+
+    def alias_target(self, plain=False, full=True):
+        """A live, writable buffer for a write through an alias: fully
+        initialised (full), a plain static allocation of the default space
+        (plain: its base buffer is its own first element). Preferably one
+        whose data has not reached another buffer yet (its readers are
+        still to come)."""
+        cands = [r for r in self.live_roots(readable=True)
+                 if r.writable and not r.returned and
+                 r not in self.deferred and (not full or all(r.init))]
+        if plain:
+            cands = [r for r in cands if r.kind == "alloc" and
+                     not r.arena and r.alloc_type is None and
+                     r.storage is r and r.space is None and
+                     r.value.shift == 0 and not isinstance(r, AliasRoot)]
+        if not cands:
+            return None
+        fresh = [r for r in cands if not r.consumed]
+        return self.rng.choice(fresh if fresh and self.rng.random() < 0.75
+                               else cands)
+
+    def alias_region_open(self, kinds=("top", "execute_region", "if",
+                                       "for")):
+        """Opens the region an alias and its write are made in (the
+        top level, scf.execute_region, an scf.if whose condition holds, an
+        scf.for of one trip); returns its kind for alias_region_close."""
+        kind = self.rng.choice(kinds)
+        if kind == "execute_region":
+            self.emit("scf.execute_region {", top_op=True)
+        elif kind == "if":
+            c = self.fresh("cond")
+            a = self.rng.randint(0, 4)
+            self.emit("%s = arith.cmpi slt, %s, %s : index" % (
+                c, self.idx(a), self.idx(a + self.rng.randint(1, 3))))
+            self.emit("scf.if %s {" % c, top_op=True)
+        elif kind == "for":
+            iv = self.fresh("i")
+            self.emit("scf.for %s = %s to %s step %s {" % (
+                iv, self.idx(0), self.idx(1), self.idx(1)), top_op=True)
+        if kind != "top":
+            self.indent += 1
+            self.features.add("alias-in-" + kind)
+        return kind
+
+    def alias_region_close(self, kind):
+        if kind == "top":
+            return
+        if kind == "execute_region":
+            self.emit("scf.yield")
+        self.indent -= 1
+        self.emit("}")
+
+    def alias_write(self, av, excl, kinds=None):
+        """A write through alias av: an accumulation from another buffer,
+        a fill, a memref.store of one element, or any computation of it
+        (compute_into)."""
+        rng = self.rng
+        init = all(av.root.init[e] for e in av.elements())
+        kinds = list(kinds or ["accum", "accum", "fill", "store", "compute"])
+        if not init:
+            kinds = [k for k in kinds if k not in ("accum", "store")] or \
+                ["fill"]
+        kind = rng.choice(kinds)
+        if kind == "accum":
+            inp = self.pick_input(av.shape, exclude=excl)
+            if inp is not None and not self.alias_overlap(inp, av):
+                self.generic([inp], av, "accum")
+                self.mark_write(av, [inp])
+                return "accum"
+            kind = "fill"
+        if kind == "store":
+            got = self.pick_loaded() if rng.random() < 0.5 else None
+            if got is not None and got[1].storage is not av.root.storage:
+                x = got[0]
+                got[1].consumed = True
+            else:
+                x = self.fconst(self.coef())
+            pos = [rng.randrange(n) for n in av.shape]
+            self.store_elem(x, av, pos, None, top_op=True)
+            self.features.add("memref.store")
+            return "store"
+        if kind == "compute" and self.compute_into(av, in_place_ok=init):
+            return "compute"
+        c = self.fconst(self.coef())
+        self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+            c, av.ssa, av.type), top_op=True)
+        self.features.add("linalg.fill")
+        self.mark_write(av, [])
+        return "fill"
+
+    def alias_read(self, av, excl):
+        """Sometimes a read through the alias too (into another buffer)."""
+        if self.rng.random() < 0.4:
+            out = self.pick_output(av.shape, exclude=excl)
+            if out is not None and not self.alias_overlap(av, out):
+                self.generic([av], out, "accum" if all(
+                    out.root.init[e] for e in out.elements()) else "scale")
+                self.mark_write(out, [av])
+
+    def alias_view(self, root, read=True):
+        """The root's value, or a view of it (of a shape that fits)."""
+        if self.rng.random() < 0.5:
+            return self.base_value(root)
+        shape = self.rng.choice(self.shapes_within(root))
+        return self.make_view(root, shape, read=read) or \
+            self.base_value(root)
+
+    def alias_iter_args(self):
+        """scf.for ... iter_args(%x = %b): the body writes %x (a linalg op,
+        a memref.store at the induction variable, a fill) and yields it;
+        the loop's result is read sometimes."""
+        rng = self.rng
+        root = self.alias_target()
+        if root is None:
+            return False
+        v = self.alias_view(root)
+        excl = self.storage_of(root)
+        trips = rng.randint(1, 3)
+        kind = rng.choice(["accum", "accum", "store", "fill"])
+        inp = None
+        if kind == "accum":
+            inp = self.pick_input(v.shape, exclude=excl)
+            if inp is None or self.alias_overlap(inp, v):
+                kind = "fill"
+        if kind == "store" and not (len(v.shape) == 1 and
+                                    v.shape[0] >= trips):
+            kind = "fill"
+        c = self.fconst(self.coef()) if kind != "accum" else None
+        res, x, iv = self.fresh("it"), self.fresh("x"), self.fresh("i")
+        self.emit("%s = scf.for %s = %s to %s step %s iter_args(%s = %s) -> "
+                  "(%s) {" % (res, iv, self.idx(0), self.idx(trips),
+                              self.idx(1), x, v.ssa, v.type), top_op=True)
+        self.indent += 1
+        xv = self.alias_of(v, x)
+        if kind == "accum":
+            self.generic([inp], xv, "accum")
+            self.mark_write(xv, [inp])
+        elif kind == "store":
+            y = self.fresh("y")
+            self.emit("%s = arith.mulf %s, %s : f32" % (y, c, c))
+            self.emit("memref.store %s, %s[%s] : %s" % (y, x, iv, xv.type))
+            for i in range(trips):
+                root.init[xv.elements()[i]] = 1
+        else:
+            self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+                c, x, xv.type))
+            self.mark_write(xv, [])
+        self.emit("scf.yield %s : %s" % (x, xv.type))
+        self.indent -= 1
+        self.emit("}")
+        self.features.add("alias-iter_args-" + kind)
+        self.alias_read(self.alias_of(v, res), excl)
+        return True
+
+    def alias_metadata(self):
+        """memref.extract_strided_metadata of the buffer (or of a view of
+        it), then memref.reinterpret_cast of its base buffer (a window
+        anywhere in the buffer), written; mostly inside an
+        scf.execute_region."""
+        rng = self.rng
+        root = self.alias_target(plain=True, full=False)
+        if root is None:
+            return False
+        region = self.alias_region_open(("execute_region",) * 3 +
+                                        ("top", "if", "for"))
+        v = self.alias_view(root, read=False)
+        k = len(v.shape)
+        b, o = self.fresh("base"), self.fresh("off")
+        sizes = [self.fresh("sz") for _ in range(k)]
+        strides = [self.fresh("st") for _ in range(k)]
+        self.emit("%s = memref.extract_strided_metadata %s : %s -> "
+                  "memref<f32>, %s" % (", ".join([b, o] + sizes + strides),
+                                       v.ssa, v.type,
+                                       ", ".join(["index"] * (1 + 2 * k))))
+        N = root.numel
+        if rng.random() < 0.3 and N >= 16:
+            cols = rng.choice([c for c in (4, 8, 16) if c <= N])
+            rows = rng.randint(1, N // cols)
+            shape, st = (rows, cols), (cols, 1)
+        else:
+            n = rng.choice([m for m in (4, 8, 16, 32, 64, 128, N)
+                            if m <= N])
+            shape, st = (n,), (1,)
+        span = (shape[0] - 1) * st[0] + (shape[1] if len(shape) == 2 else 1)
+        off = rng.randint(0, N - span) if rng.random() < 0.6 else 0
+        rv = Value(self.fresh("rc"), root, shape, st, off, False, False)
+        self.emit("%s = memref.reinterpret_cast %s to offset: [%d], sizes: "
+                  "[%s], strides: [%s] : memref<f32> to %s" % (
+                      rv.ssa, b, off, ", ".join(map(str, shape)),
+                      ", ".join(map(str, st)), rv.type))
+        how = self.alias_write(rv, self.storage_of(root))
+        self.alias_region_close(region)
+        self.features.add("alias-metadata-" + how)
+        return True
+
+    def alias_select(self):
+        """arith.select %c, %b, %b (the buffer with itself) or between two
+        buffers of one type (both fully initialised: which one the write
+        hits is decided at run time), written through the select; at the
+        top level or inside a region."""
+        rng = self.rng
+        pair = None
+        if rng.random() < 0.5:
+            groups = {}
+            for r in self.live_roots(readable=True):
+                if all(r.init) and r.writable and not r.returned and \
+                        r not in self.deferred:
+                    groups.setdefault(r.value.type, []).append(r)
+            pairs = []
+            for g in groups.values():
+                for x, y in itertools.combinations(g, 2):
+                    if x.storage is not y.storage:
+                        pairs.append((x, y))
+            if pairs:
+                pair = rng.choice(pairs)
+        if pair is None:
+            root = self.alias_target()
+            if root is None:
+                return False
+            a = b = self.base_value(root)
+        else:
+            a, b = (self.base_value(r) for r in pair)
+            if rng.random() < 0.5:
+                a, b = b, a
+        region = self.alias_region_open()
+        got = self.pick_loaded() if rng.random() < 0.7 else None
+        c = self.fresh("sc")
+        if got is None:
+            x = rng.randint(0, 4)
+            self.emit("%s = arith.cmpi slt, %s, %s : index" % (
+                c, self.idx(x), self.idx(rng.randint(0, 4))))
+        else:
+            z = self.fconst(0.0)
+            self.emit("%s = arith.cmpf olt, %s, %s : f32" % (c, got[0], z))
+            got[1].consumed = True
+        m = self.fresh("sel")
+        self.emit("%s = arith.select %s, %s, %s : %s" % (m, c, a.ssa, b.ssa,
+                                                         a.type))
+        sel = self.alias_of(a, m)
+        excl = self.storage_of(a.root, b.root)
+        # (Through a select of two buffers: only writes whose inputs come
+        # from neither, which either buffer may receive.)
+        how = self.alias_write(sel, excl, None if pair is None else
+                               ["accum", "accum", "fill", "store"])
+        if pair is None:
+            self.alias_read(sel, excl)
+        self.alias_region_close(region)
+        self.features.add("alias-select-%s-%s" % (
+            "self" if pair is None else "two", how))
+        return True
+
+    def alias_subview(self):
+        """A write through a memref.subview of part of the buffer (the
+        rest keeps its data for the later readers)."""
+        rng = self.rng
+        root = self.alias_target(full=rng.random() < 0.7)
+        if root is None:
+            return False
+        v = self.base_value(root)
+        region = self.alias_region_open(("top", "top", "execute_region",
+                                         "if", "for"))
+        if len(v.shape) == 1:
+            N = v.shape[0]
+            n = rng.randint(1, max(1, N - 1))
+            step = 2 if rng.random() < 0.2 and 2 * n - 1 <= N else 1
+            off = rng.randint(0, N - ((n - 1) * step + 1))
+            sv = self.v_subview(v, [off], [n], [step])
+        else:
+            (R, C) = v.shape
+            r, c = rng.randint(1, R), rng.randint(1, C)
+            if (r, c) == (R, C):
+                r = max(1, R - 1)
+            # (Never both dimensions dropped: the ops take no rank 0.)
+            sv = self.v_subview(v, [rng.randint(0, R - r),
+                                    rng.randint(0, C - c)], [r, c], [1, 1],
+                                reduce_unit=rng.random() < 0.5 and
+                                (r, c) != (1, 1))
+        how = self.alias_write(sv, self.storage_of(root))
+        self.alias_region_close(region)
+        self.features.add("alias-subview-" + how)
+        return True
+
+    def alias_vector(self):
+        """A buffer of vectors (memref<Kxvector<Lxf32>>, no alignment
+        attribute) written by memref.store of vectors built lane by lane
+        (llvm.insertelement) from f32 buffers; read later (vector_read).
+        The harness lowering has no vector dialect conversion:
+        vector.load/vector.store do not run, memref.load/store of a vector
+        element do, and so do the LLVM dialect's insertelement and
+        extractelement."""
+        rng = self.rng
+        K = rng.choice([1, 2, 4, 8])
+        L = rng.choice([4, 8, 16, 16, 16])
+        vt = "vector<%dxf32>" % L
+        t = "memref<%dx%s>" % (K, vt)
+        vb = self.fresh("vb")
+        self.emit("%s = memref.alloc() : %s" % (vb, t), top_op=True)
+        zero = self.fresh("vz")
+        self.emit("%s = arith.constant dense<0.0> : %s" % (zero, vt))
+        for k in range(K):
+            src = self.pick_input((L,), bcast_ok=True)
+            if src is None:
+                val = self.dense_vector(L)
+            else:
+                val = self.fresh("vec")
+                j, acc, e, j32, n = [self.fresh(p) for p in
+                                     ("j", "acc", "e", "j32", "ins")]
+                self.emit("%s = scf.for %s = %s to %s step %s iter_args(%s = "
+                          "%s) -> (%s) {" % (val, j, self.idx(0), self.idx(L),
+                                             self.idx(1), acc, zero, vt),
+                          top_op=True)
+                self.emit("  %s = memref.load %s[%s] : %s" % (e, src.ssa, j,
+                                                              src.type))
+                self.emit("  %s = arith.index_cast %s : index to i32" % (j32,
+                                                                        j))
+                self.emit("  %s = llvm.insertelement %s, %s[%s : i32] : %s" %
+                          (n, e, acc, j32, vt))
+                self.emit("  scf.yield %s : %s" % (n, vt))
+                self.emit("}")
+                src.root.consumed = True
+                if rng.random() < 0.5:
+                    m = self.fresh("vm")
+                    self.emit("%s = arith.mulf %s, %s : %s" % (
+                        m, val, self.dense_vector(L), vt))
+                    val = m
+            self.emit("memref.store %s, %s[%s] : %s" % (val, vb, self.idx(k),
+                                                       t), top_op=True)
+        if rng.random() < 0.3:
+            # An in-place update of one vector.
+            k = self.idx(rng.randrange(K))
+            e, m = self.fresh("ve"), self.fresh("vm")
+            self.emit("%s = memref.load %s[%s] : %s" % (e, vb, k, t),
+                      top_op=True)
+            self.emit("%s = arith.addf %s, %s : %s" % (
+                m, e, self.dense_vector(L), vt))
+            self.emit("memref.store %s, %s[%s] : %s" % (m, vb, k, t),
+                      top_op=True)
+            self.features.add("vector-in-place")
+        self.vec_pending.append((vb, t, K, L))
+        self.features.add("vector-element-buffer-%d" % L)
+        return True
+
+    def dense_vector(self, L):
+        c = self.fresh("vc")
+        self.emit("%s = arith.constant dense<[%s]> : vector<%dxf32>" % (
+            c, ", ".join(fmt_float(self.coef()) for _ in range(L)), L))
+        return c
+
+    def vector_read(self, entry):
+        """The late reader of a vector buffer: every lane into a new f32
+        buffer (llvm.extractelement, memref.store), then the vector buffer
+        is freed."""
+        vb, t, K, L = entry
+        vt = "vector<%dxf32>" % L
+        out = self.new_alloc((K * L,), arena=False)
+        ov = out.value
+        for k in range(K):
+            e = self.fresh("ve")
+            self.emit("%s = memref.load %s[%s] : %s" % (e, vb, self.idx(k), t),
+                      top_op=True)
+            if self.rng.random() < 0.3:
+                m = self.fresh("vm")
+                self.emit("%s = arith.mulf %s, %s : %s" % (
+                    m, e, self.dense_vector(L), vt))
+                e = m
+            j, j32, x, p = [self.fresh(q) for q in ("j", "j32", "x", "p")]
+            self.emit("scf.for %s = %s to %s step %s {" % (
+                j, self.idx(0), self.idx(L), self.idx(1)), top_op=True)
+            self.emit("  %s = arith.index_cast %s : index to i32" % (j32, j))
+            self.emit("  %s = llvm.extractelement %s[%s : i32] : %s" % (
+                x, e, j32, vt))
+            self.emit("  %s = arith.addi %s, %s : index" % (p, j,
+                                                          self.idx(k * L)))
+            self.emit("  memref.store %s, %s[%s] : %s" % (x, ov.ssa, p,
+                                                         ov.type))
+            self.emit("}")
+        self.mark_write(ov, [])
+        self.emit("memref.dealloc %s : %s" % (vb, t), top_op=True)
+        self.features.add("vector-read")
+
+    def flush_vectors(self):
+        while self.vec_pending:
+            self.vector_read(self.vec_pending.pop(0))
+
+    def alias_recursion(self):
+        """A helper that allocates a buffer, writes the argument from it,
+        calls itself through func.constant + func.call_indirect while its
+        counter is positive, then reads its buffer again (an activation
+        sharing that buffer with another one would see it changed); @f
+        calls it with a counter of 1-3 (func.call)."""
+        rng = self.rng
+        root = self.alias_target()
+        if root is None:
+            return False
+        v = self.alias_view(root)
+        depth = rng.randint(1, 3)
+        name = self.helper_name("rec")
+        saved = self.push_func()
+        pa = self.param("%a", v)
+        shape = v.shape
+        vt = Value("%t", None, shape, canonical_strides(shape), 0, False,
+                   True)
+        self.emit("%%t = memref.alloc() : %s" % vt.type)
+        self.generic([pa], vt, "scale")
+        self.generic([vt], pa, "accum")
+        ftype = "(index, %s) -> ()" % v.type
+        self.emit("%%more = arith.cmpi sgt, %%n, %s : index" % self.idx(0))
+        self.emit("scf.if %more {")
+        self.emit("  %%n1 = arith.subi %%n, %s : index" % self.idx(1))
+        self.emit("  %%fn = func.constant %s : %s" % (name, ftype))
+        self.emit("  func.call_indirect %%fn(%%n1, %%a) : %s" % ftype)
+        self.emit("}")
+        self.generic([vt], pa, "accum")
+        self.emit("memref.dealloc %%t : %s" % vt.type)
+        self.pop_func(saved, "func.func private %s(%%n: index, %%a: %s) {" % (
+            name, v.type))
+        self.emit("func.call %s(%s, %s) : %s" % (name, self.idx(depth), v.ssa,
+                                                 ftype), top_op=True)
+        self.mark_write(v, [v])
+        self.features.add("recursion-call_indirect")
+        return True
+
     # ---- broadcast views (reads only) --------------------------------------
     def _try_bcast(self, root, shape):
         """A read-only view with a zero stride (memref.reinterpret_cast),
@@ -4230,6 +4707,10 @@ class Gen:
                 self.loop_multi()
                 self.retire_some()
                 continue
+            if self.p_alias and self.arng.random() < self.p_alias:
+                self.st_alias()
+                self.retire_some()
+                continue
             f = self.rng.choice(funcs)
             f()
             self.retire_some()
@@ -4239,6 +4720,9 @@ class Gen:
         self.finish()
 
     def finish(self):
+        if self.vec_pending:
+            # The late readers of the vector buffers not read yet.
+            self.with_arng(self.flush_vectors)
         if self.new:
             self.flush_select_deallocs()
             # The globals' final contents reach a result.
@@ -4547,6 +5031,25 @@ GROUPS = {
 }
 
 
+# Forms of the writes through aliases (--aliases, --alias-form; README.md,
+# "Aliases"). Each writes a buffer between its producer and its later
+# readers; all but subview also inside regions (scf.execute_region, scf.if,
+# scf.for of one trip).
+ALIAS_FORMS = {
+    "iter-args": "scf.for iter_args(%x = %b) whose body writes %x (linalg, "
+                 "memref.store at the induction variable, linalg.fill)",
+    "metadata": "memref.extract_strided_metadata %b, memref.reinterpret_cast "
+                "of its base, written (mostly in an scf.execute_region)",
+    "select": "arith.select %c, %b, %b or of two buffers, written through",
+    "subview": "memref.subview of part of the buffer, written",
+    "vector": "memref<Kxvector<Lxf32>> (no alignment attribute) written by "
+              "memref.store of vectors built with llvm.insertelement, read "
+              "later lane by lane (llvm.extractelement)",
+    "recursion": "a helper allocating a buffer and calling itself through "
+                 "func.constant + func.call_indirect (a counter bounds it)",
+}
+
+
 # memsched declines a memref of memrefs ("element type ... has no byte size in
 # the data layout; allocate a buffer of integers or floats instead"): only
 # with --only memref-of-memref (the driver then reports those programs as
@@ -4578,8 +5081,22 @@ def main():
     p.add_argument("--chain", type=int, default=0, metavar="N",
                    help="also a chain of N nested memref.subview ops (a stress "
                         "test for recursion depth)")
+    p.add_argument("--aliases", action="store_true",
+                   help="also writes through aliases (README.md, "
+                        "\"Aliases\"): scf.for iter_args, "
+                        "extract_strided_metadata + reinterpret_cast, "
+                        "arith.select, subviews, buffers of vectors, "
+                        "recursion through func.call_indirect; off by "
+                        "default (the programs of every seed are unchanged "
+                        "without it)")
+    p.add_argument("--alias-form", action="append", default=[],
+                   choices=sorted(ALIAS_FORMS),
+                   help="with --aliases, only this form (repeatable; "
+                        "implies --aliases)")
     p.add_argument("-o", "--output", default="-")
     a = p.parse_args()
+    forms = sorted(set(a.alias_form)) or \
+        (sorted(ALIAS_FORMS) if a.aliases else [])
     if a.only:
         a.without = sorted(set(a.without) | (set(GROUPS) - set(a.only)))
     else:
@@ -4594,13 +5111,16 @@ def main():
                  if w not in OFF_BY_DEFAULT))
     if a.chain:
         flags += " --chain %d" % a.chain
+    if forms:
+        flags += " --aliases" + ("".join(" --alias-form " + f for f in forms)
+                                 if a.alias_form else "")
     if (a.min_ops, a.max_ops) != (10, 60):
         flags += " --min-ops %d --max-ops %d" % (a.min_ops, a.max_ops)
     text = Gen(a.seed, a.min_ops, a.max_ops, calls=a.calls,
                avoid=a.avoid, classic=a.classic, without=a.without,
                flags=flags, chain=a.chain,
                only_blocks=a.only == ["blocks"],
-               only_spaces="spaces" in a.only).render()
+               only_spaces="spaces" in a.only, aliases=forms).render()
     if a.output == "-":
         sys.stdout.write(text)
     else:

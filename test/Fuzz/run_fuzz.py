@@ -973,6 +973,12 @@ def main():
     p.add_argument("--only", action="append", default=[],
                    help="of the new constructs, only this group "
                         "(random_program.py --only)")
+    p.add_argument("--aliases", action="store_true",
+                   help="also writes through aliases (random_program.py "
+                        "--aliases; off by default)")
+    p.add_argument("--alias-form", action="append", default=[],
+                   help="only this form of --aliases (random_program.py "
+                        "--alias-form)")
     p.add_argument("--arena", choices=["alloc", "argument", "global"],
                    help="also place the scheduled program's buffers with "
                         "--memsched-plan-arena=arena=MODE and check it: "
@@ -1061,6 +1067,10 @@ def generator_flags(args):
         flags += ["--only", group]
     if args.chain:
         flags += ["--chain", str(args.chain)]
+    if args.aliases and not args.alias_form:
+        flags.append("--aliases")
+    for form in args.alias_form:
+        flags += ["--alias-form", form]
     return flags
 
 

@@ -10,9 +10,11 @@
 #   arena-measured=M
 # It fails when the memsched-hash lines (results, memref arguments after the
 # call) differ from REFERENCE_OUT's or when M differs from A.
+# ARENA_MODE=argument|global places with that arena=... instead (FUNC must
+# keep its signature: a public function does).
 set -euo pipefail
 runtime=$1 libdir=$2 runner=$3 in=$4 func=$5 out=$6 ref=$7
-memsched-opt "$in" "--memsched-plan-arena=count-alignment-padding" --memsched-verify \
+memsched-opt "$in" "--memsched-plan-arena=count-alignment-padding${ARENA_MODE:+ arena=$ARENA_MODE}" --memsched-verify \
   -o "$out.arena.mlir" 2> "$out.arena.remarks"
 libs="$runtime,$libdir/libmlir_c_runner_utils.so,$libdir/libmlir_runner_utils.so"
 memsched-opt "$out.arena.mlir" --memsched-test-harness="func=$func" --memsched-test-lower-to-llvm |

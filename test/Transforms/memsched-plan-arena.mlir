@@ -30,7 +30,7 @@
 // REPORT-NEXT: "arena_size": 384
 // SVG: arena 384 bytes (384 B), memory 384 bytes
 // BADHEUR: error: memsched-plan-arena: heuristic must be greedy-by-size, best-fit-by-size, first-fit-by-start or first-fit-by-conflicts, got 'tflm'
-// GREEDY-LABEL: func.func @chain
+// GREEDY-LABEL: func.func private @chain
 // GREEDY-SAME: arena = 384, arena_size = 384
 // BADKIND: error: memsched-plan-arena: arena must be alloc, argument or global, got 'heap'
 // BADALIGN: error: memsched-plan-arena: alignment must be a power of two, got 24
@@ -39,9 +39,10 @@
 // a 384-byte arena, %c at %a's offset; the peak is 384 too, nothing lost.
 // @caller: %t (256 bytes) is live during the call, whose callee needs 384:
 // its peak is 640. With arena=alloc the callee allocates its own arena
-// (256 + 384 = 640); with arena=argument the caller's arena holds %t and a
-// 384-byte slot for the callee (640).
-// CHECK-LABEL: func.func @chain
+// (256 + 384 = 640); with arena=argument the private callee takes its arena
+// from the caller, and the caller (public: its signature stays) allocates
+// one that holds %t and a 384-byte slot for the callee (640).
+// CHECK-LABEL: func.func private @chain
 // CHECK-SAME: peak = 384, lower_bound = 384
 // CHECK-SAME: arena = 384, arena_size = 384
 // CHECK-NEXT: %[[ARENA:.*]] = memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<384xi8>
@@ -62,25 +63,26 @@
 // CHECK-LABEL: func.func @caller
 // CHECK-SAME: peak = 640, lower_bound = 640
 // CHECK-SAME: arena = 640, arena_size = 256
-// ARG-LABEL: func.func @chain
+// ARG-LABEL: func.func private @chain
 // ARG-SAME: %arg2: memref<384xi8> {memsched.arena}
 // ARG-SAME: arena = 384, arena_size = 384
 // ARG-NOT: memref.alloc
 // ARG-NOT: memref.dealloc
-// ARG-LABEL: func.func @caller
-// ARG-SAME: %arg2: memref<640xi8> {memsched.arena}
+// ARG-LABEL: func.func @caller(%arg0: memref<64xf32>, %arg1: memref<64xf32>) attributes
 // ARG-SAME: peak = 640, lower_bound = 640
 // ARG-SAME: arena = 640, arena_size = 640
-// ARG: %[[SLOT:.*]] = memref.view %arg2[%{{.*}}][] : memref<640xi8> to memref<384xi8>
+// ARG-NEXT: %[[ARENA:.*]] = memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<640xi8>
+// ARG: %[[SLOT:.*]] = memref.view %[[ARENA]][%{{.*}}][] : memref<640xi8> to memref<384xi8>
 // ARG-NEXT: call @chain(%{{.*}}, %arg1, %[[SLOT]])
+// ARG: memref.dealloc %[[ARENA]] : memref<640xi8>
 // GLOBAL: memref.global "private" @chain_arena : memref<384xi8> = uninitialized {alignment = 64 : i64, memsched.arena}
-// GLOBAL-LABEL: func.func @chain
+// GLOBAL-LABEL: func.func private @chain
 // GLOBAL-SAME: arena = 384, arena_size = 384
 // GLOBAL-NEXT: memref.get_global @chain_arena : memref<384xi8>
 // GLOBAL: memref.global "private" @caller_arena : memref<256xi8>
 // GLOBAL-LABEL: func.func @caller
 // GLOBAL-SAME: arena = 640, arena_size = 256
-func.func @chain(%in: memref<64xf32>, %out: memref<64xf32>) {
+func.func private @chain(%in: memref<64xf32>, %out: memref<64xf32>) {
   %a = memref.alloc() : memref<64xf32>
   linalg.copy ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
   %b = memref.alloc() : memref<32xf32>

@@ -97,3 +97,38 @@ func.func @none(%in: memref<64xf32>) attributes {memsched.certificate = #memsche
 func.func @half() attributes {memsched.certificate = #memsched.certificate<peak = 0, lower_bound = 0, arena = 0>} {
   return
 }
+
+// -----
+
+// Tests that an offset the lowering cannot access is reported: the stock
+// lowering aligns memref<1xvector<16xf32>> to its 64-byte element and uses
+// aligned vector loads and stores; at offset 16 of the arena they fault.
+// expected-error @+1 {{memsched-verify: invalid arena placement in 'misaligned': a view of the arena of element type vector<16xf32> at offset 16, not a multiple of the 64 bytes the lowering aligns such elements to}}
+func.func @misaligned(%in: memref<1xvector<16xf32>>, %out: memref<1xvector<16xf32>>) attributes {memsched.certificate = #memsched.certificate<peak = 80, lower_bound = 80, arena = 128, arena_size = 128>} {
+  %arena = memref.alloc() {alignment = 64 : i64, memsched.arena} : memref<128xi8>
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %a = memref.view %arena[%c0][] : memref<128xi8> to memref<4xf32>
+  // expected-note @+1 {{the op at fault}}
+  %b = memref.view %arena[%c16][] : memref<128xi8> to memref<1xvector<16xf32>>
+  memref.copy %in, %b : memref<1xvector<16xf32>> to memref<1xvector<16xf32>>
+  memref.copy %b, %out : memref<1xvector<16xf32>> to memref<1xvector<16xf32>>
+  memref.dealloc %arena : memref<128xi8>
+  return
+}
+
+// -----
+
+// Tests that an arena aligned below what a view of it needs is reported:
+// offset 0 of an arena aligned to 16 bytes is not 64-byte aligned.
+// expected-error @+1 {{memsched-verify: invalid arena placement in 'underaligned': a view of the arena of element type vector<16xf32> needs 64-byte alignment but the arena is aligned to 16 bytes}}
+func.func @underaligned(%in: memref<1xvector<16xf32>>, %out: memref<1xvector<16xf32>>) attributes {memsched.certificate = #memsched.certificate<peak = 64, lower_bound = 64, arena = 64, arena_size = 64>} {
+  %arena = memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<64xi8>
+  %c0 = arith.constant 0 : index
+  // expected-note @+1 {{the op at fault}}
+  %b = memref.view %arena[%c0][] : memref<64xi8> to memref<1xvector<16xf32>>
+  memref.copy %in, %b : memref<1xvector<16xf32>> to memref<1xvector<16xf32>>
+  memref.copy %b, %out : memref<1xvector<16xf32>> to memref<1xvector<16xf32>>
+  memref.dealloc %arena : memref<64xi8>
+  return
+}

@@ -28,7 +28,9 @@ namespace memsched {
 struct SizeModel {
   /// Add the bytes upstream's allocation lowering requests on top of the
   /// memref's size: for an allocation with an explicit `alignment`, the
-  /// generic `_mlir_memref_to_llvm_alloc` call asks for size + alignment.
+  /// generic `_mlir_memref_to_llvm_alloc` call asks for size + alignment;
+  /// without one, for elements that are not scalars (vectors, ...), size +
+  /// the element's size (getElementTypeAlignment).
   bool countAlignmentPadding = false;
   /// Count one memory space only (a null attribute: the default space):
   /// allocations in other spaces count 0 bytes, so peaks and bounds are
@@ -42,6 +44,16 @@ struct SizeModel {
   /// those of nested bodies too, use it.
   bool nestedBodiesAtBound = false;
 };
+
+/// The alignment the stock lowering (`finalize-memref-to-llvm`) gives a
+/// standalone allocation of `type` without an `alignment` attribute beyond
+/// malloc's own: for an element type that is not a signless integer, index
+/// or float (vectors, complex numbers, ...), the element's size in bytes
+/// (rounded up to a power of two), since loads and stores of such elements
+/// assume it; 1 otherwise. The lowering asks malloc for that many bytes more
+/// (counted with countAlignmentPadding), and an arena offset of a buffer of
+/// `type` must be a multiple of it.
+uint64_t getElementTypeAlignment(MemRefType type, const DataLayout &layout);
 
 /// Size in bytes of the allocation `allocOp` (one memref result). Sets
 /// `isBound` when a dynamic dimension was replaced by its upper bound. On

@@ -58,8 +58,9 @@ LogicalResult collectArenaUses(Value root, Operation *free,
 
 /// Checks the placement as it stands: every use of the arena is a
 /// memref.view at a constant offset within the arena (or, for an allocated
-/// arena, its deallocation), no view leaves the block it is defined in or is
-/// captured, and two views whose bytes overlap are never used at a common
+/// arena, its deallocation), aligned for its element type
+/// (getElementTypeAlignment) in an arena aligned at least as much, no view
+/// leaves the block it is defined in or is captured, and two views whose bytes overlap are never used at a common
 /// time. `at` names the op at fault.
 LogicalResult checkArenaPlacement(func::FuncOp func, const Arena &arena,
                                   std::string &why, Operation *&at);

@@ -11,14 +11,31 @@
 using namespace mlir;
 using namespace mlir::memsched;
 
-/// Bytes the generic allocation lowering adds on top of the memref size.
-static uint64_t getAllocationPadding(Operation *allocOp, SizeModel sizes) {
+uint64_t mlir::memsched::getElementTypeAlignment(MemRefType type,
+                                                 const DataLayout &layout) {
+  Type element = type.getElementType();
+  if (element.isSignlessIntOrIndexOrFloat())
+    return 1;
+  uint64_t size = layout.getTypeSize(element);
+  return size ? llvm::PowerOf2Ceil(size) : 1;
+}
+
+/// Bytes the generic allocation lowering adds on top of the memref size:
+/// the `alignment` attribute, else the alignment it gives elements that
+/// are not scalars (AllocOpLowering asks for size + alignment and rounds
+/// the pointer up).
+static uint64_t getAllocationPadding(Operation *allocOp,
+                                     const DataLayout &layout,
+                                     SizeModel sizes) {
   if (!sizes.countAlignmentPadding)
     return 0;
-  if (auto alloc = dyn_cast<memref::AllocOp>(allocOp))
-    if (std::optional<uint64_t> alignment = alloc.getAlignment())
-      return *alignment;
-  return 0;
+  auto alloc = dyn_cast<memref::AllocOp>(allocOp);
+  if (!alloc)
+    return 0;
+  if (std::optional<uint64_t> alignment = alloc.getAlignment())
+    return *alignment;
+  uint64_t natural = getElementTypeAlignment(alloc.getType(), layout);
+  return natural > 1 ? natural : 0;
 }
 
 /// Whether `sizes` counts an allocation of `type`. The size is computed
@@ -147,7 +164,8 @@ FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
   uint64_t count = llvm::divideCeil(bits.getFixedValue(), 8);
   if (extent) {
     std::optional<uint64_t> product = llvm::checkedMulUnsigned(count, *extent);
-    if (!product || !addBytes(*product, getAllocationPadding(allocOp, sizes))) {
+    if (!product ||
+        !addBytes(*product, getAllocationPadding(allocOp, layout, sizes))) {
       why = "the allocation's byte size does not fit in 64 bits";
       return failure();
     }
@@ -190,7 +208,7 @@ FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
     }
     count = *product;
   }
-  if (!addBytes(count, getAllocationPadding(allocOp, sizes))) {
+  if (!addBytes(count, getAllocationPadding(allocOp, layout, sizes))) {
     why = "the allocation's byte size does not fit in 64 bits";
     return failure();
   }

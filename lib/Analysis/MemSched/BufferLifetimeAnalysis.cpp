@@ -23,6 +23,7 @@
 #include "Analysis/MemSched/AliasRoots.h"
 #include "Analysis/MemSched/AsyncOrder.h"
 #include "Analysis/MemSched/CallEffects.h"
+#include "Analysis/MemSched/CallGraph.h"
 #include "Analysis/MemSched/Footprint.h"
 #include "Analysis/MemSched/OpClassification.h"
 #include "Analysis/MemSched/ProducerWalk.h"
@@ -199,6 +200,14 @@ private:
   LogicalResult computePeaks();
 
   FailureOr<uint64_t> nestedPeak(Operation *op, unsigned depth);
+  /// The functions `call` may run: the one it resolves to, else (through a
+  /// function value, or an external function handed one) those of the
+  /// module whose address is taken (ModuleCallGraph).
+  SmallVector<FunctionOpInterface> getPossibleCallees(CallOpInterface call);
+  /// "@g -> @h -> @g" when `call` (made inside the callees being expanded)
+  /// enters `callee` again or the analysed function; empty otherwise.
+  std::string describeCallCycle(CallOpInterface call,
+                                FunctionOpInterface callee);
   /// A lower bound of the peak of a body memsched reorders, over all its
   /// orders: the lower bound of the body's own graph (at least the most one
   /// of its ops needs at once), or, for a body that cannot be analysed on
@@ -262,6 +271,13 @@ private:
   DenseMap<Operation *, std::optional<ReturnSummary>> returnSummaries;
   /// severalBlocksCalleePeak per callee.
   DenseMap<Operation *, uint64_t> calleePeaks;
+  /// The callees nestedPeak is inside, outermost first, each with the call
+  /// that entered it: a call back into one of them (or into the analysed
+  /// function) is recursion.
+  SmallVector<std::pair<Operation *, Operation *>> activeCallees;
+  /// The module's call graph, built for the first call through a function
+  /// value.
+  std::unique_ptr<ModuleCallGraph> callGraph;
 
   struct Access {
     unsigned node;
@@ -1553,20 +1569,69 @@ FailureOr<uint64_t> LifetimeBuilder::nestedPeak(Operation *op, unsigned depth) {
       peak = std::max(peak, *p);
     }
   if (auto call = dyn_cast<CallOpInterface>(op)) {
-    auto callee = dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
-    if (callee && !callee.isExternal()) {
-      if (callee == a.rootOp)
-        return unsupported(op, "recursive call");
+    for (FunctionOpInterface callee : getPossibleCallees(call)) {
+      if (callee.isExternal())
+        continue;
+      if (std::string cycle = describeCallCycle(call, callee); !cycle.empty())
+        return unsupported(op, "recursive call: " + cycle +
+                                   " (its memory has no bound the analysis "
+                                   "can see)");
+      activeCallees.push_back({callee, op});
       FailureOr<uint64_t> p =
           callee->getRegion(0).hasOneBlock()
               ? blockPeak(callee->getRegion(0).front(), depth, op)
               : severalBlocksCalleePeak(op, callee, depth);
+      activeCallees.pop_back();
       if (failed(p))
         return failure();
       peak = std::max(peak, *p);
     }
   }
   return peak;
+}
+
+SmallVector<FunctionOpInterface>
+LifetimeBuilder::getPossibleCallees(CallOpInterface call) {
+  if (auto callee = dyn_cast_or_null<FunctionOpInterface>(resolveCallee(call)))
+    if (!isa<func::FuncOp>(callee) || !callee.isExternal() ||
+        !llvm::any_of(call->getOperandTypes(), llvm::IsaPred<FunctionType>))
+      return {callee};
+  // Through a function value (func.call_indirect), or an external function
+  // handed one: any function of the module whose address is taken.
+  if (!callGraph) {
+    Operation *top = a.rootOp;
+    while (Operation *parent = top->getParentOp())
+      top = parent;
+    callGraph = std::make_unique<ModuleCallGraph>(top);
+  }
+  return llvm::to_vector(llvm::map_range(
+      callGraph->getPossibleCallees(call),
+      [](func::FuncOp f) { return cast<FunctionOpInterface>(*f); }));
+}
+
+std::string LifetimeBuilder::describeCallCycle(CallOpInterface call,
+                                               FunctionOpInterface callee) {
+  auto name = [](Operation *f) {
+    return "@" + cast<SymbolOpInterface>(f).getName().str();
+  };
+  auto edge = [&](Operation *callOp, Operation *target) {
+    std::string text = " -> ";
+    if (cast<CallOpInterface>(callOp).resolveCallable() != target)
+      text += "(" + callOp->getName().getStringRef().str() + ") ";
+    return text + name(target);
+  };
+  // The functions being expanded, outermost first: the analysed body's
+  // function, then each callee entered.
+  auto it = llvm::find_if(activeCallees, [&](const auto &entry) {
+    return entry.first == callee.getOperation();
+  });
+  if (it == activeCallees.end() && callee.getOperation() != a.rootOp)
+    return "";
+  std::string text = name(callee);
+  for (auto next = it == activeCallees.end() ? activeCallees.begin() : it + 1;
+       next != activeCallees.end(); ++next)
+    text += edge(next->second, next->first);
+  return text + edge(call, callee);
 }
 
 LogicalResult LifetimeBuilder::computePeaks() {

@@ -2,6 +2,7 @@
 
 #include "Transforms/MemSched/Arena.h"
 
+#include "Analysis/MemSched/AllocationSize.h"
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
 #include "Analysis/MemSched/OpClassification.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
@@ -179,6 +180,25 @@ LogicalResult mlir::memsched::collectArenaUses(
   return success();
 }
 
+static std::string typeName(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+/// The alignment the arena itself is known to have: the allocation's or the
+/// global's `alignment` attribute (1 without one, and for an argument).
+static uint64_t getArenaAlignment(const Arena &arena) {
+  if (arena.kind == ArenaKind::Global) {
+    memref::GlobalOp global = arena.global;
+    return global ? global.getAlignment().value_or(1) : 1;
+  }
+  if (auto alloc = arena.value.getDefiningOp<memref::AllocOp>())
+    return alloc.getAlignment().value_or(1);
+  return 1;
+}
+
 namespace {
 /// A view of the arena: its bytes and the ops using it or an alias of it.
 struct ArenaView {
@@ -233,6 +253,23 @@ LogicalResult mlir::memsched::checkArenaPlacement(func::FuncOp func,
       return failure();
     }
     v.size = *size;
+    uint64_t align = getElementTypeAlignment(view.getType(), layout);
+    if (v.offset % align != 0) {
+      why = "a view of the arena of element type " +
+            typeName(view.getType().getElementType()) + " at offset " +
+            std::to_string(v.offset) + ", not a multiple of the " +
+            std::to_string(align) +
+            " bytes the lowering aligns such elements to";
+      return failure();
+    }
+    if (arena.kind != ArenaKind::Argument &&
+        getArenaAlignment(arena) < align) {
+      why = "a view of the arena of element type " +
+            typeName(view.getType().getElementType()) + " needs " +
+            std::to_string(align) + "-byte alignment but the arena is aligned "
+            "to " + std::to_string(getArenaAlignment(arena)) + " bytes";
+      return failure();
+    }
     if (v.offset > arena.size || v.size > arena.size - v.offset) {
       why = "a view of the arena at [" + std::to_string(v.offset) + ", " +
             std::to_string(v.offset + v.size) + ") ends beyond its " +

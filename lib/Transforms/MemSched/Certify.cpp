@@ -1,6 +1,6 @@
 //===- Certify.cpp - attach a peak-memory certificate -----------*- C++ -*-===//
 
-#include "Transforms/MemSched/CallOrder.h"
+#include "Analysis/MemSched/CallGraph.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Analysis/MemSched/MemorySpaces.h"
 #include "Transforms/MemSched/MemSched.h"

@@ -4,7 +4,7 @@
 #include "Analysis/MemSched/MemorySpaces.h"
 #include "Analysis/MemSched/OpClassification.h"
 #include "Transforms/MemSched/Arena.h"
-#include "Transforms/MemSched/CallOrder.h"
+#include "Analysis/MemSched/CallGraph.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/Passes.h"
 #include "Transforms/MemSched/Reorder.h"

@@ -11,11 +11,12 @@
 
 #include "Analysis/Graph/ArenaOrder.h"
 #include "Analysis/Graph/ArenaPlanner.h"
+#include "Analysis/MemSched/AllocationSize.h"
 #include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
 #include "Transforms/MemSched/Arena.h"
-#include "Transforms/MemSched/CallOrder.h"
+#include "Analysis/MemSched/CallGraph.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
@@ -84,39 +85,18 @@ static Operation *getSourceAllocation(Value v) {
   return nullptr;
 }
 
-/// Functions that may call themselves, directly or not.
-static DenseSet<Operation *> getRecursiveFunctions(ArrayRef<func::FuncOp> funcs) {
-  DenseMap<Operation *, SmallVector<Operation *>> callees;
-  for (func::FuncOp f : funcs)
-    f.walk([&](CallOpInterface call) {
-      if (auto callee = dyn_cast_or_null<func::FuncOp>(call.resolveCallable()))
-        callees[f].push_back(callee);
-    });
-  DenseSet<Operation *> recursive;
-  for (func::FuncOp f : funcs) {
-    DenseSet<Operation *> seen;
-    SmallVector<Operation *> work(callees[f].begin(), callees[f].end());
-    while (!work.empty()) {
-      Operation *g = work.pop_back_val();
-      if (g == f.getOperation()) {
-        recursive.insert(f);
-        break;
-      }
-      if (seen.insert(g).second)
-        work.append(callees[g].begin(), callees[g].end());
-    }
-  }
-  return recursive;
-}
-
 struct PlanArenaPass
     : public mlir::memsched::impl::PlanArenaBase<PlanArenaPass> {
   using PlanArenaBase::PlanArenaBase;
 
   ArenaKind kind = ArenaKind::Alloc;
+  /// The kind of arena of the function being planned: `kind`, except that
+  /// with arena=argument a public function (its signature stays) and one
+  /// with no buffer of its own allocate the arena they pass on.
+  ArenaKind funcKind = ArenaKind::Alloc;
   SizeModel sizes;
   DenseMap<Operation *, CalleeArena> argumentCallees;
-  DenseSet<Operation *> recursive;
+  std::shared_ptr<ModuleCallGraph> callGraph;
   DenseMap<Operation *, CertificateAttr> certificates;
   std::optional<::memsched::ArenaHeuristic> chosenHeuristic;
   bool quiet = false;
@@ -158,9 +138,9 @@ struct PlanArenaPass
       }
     }
     sizes.countAlignmentPadding = countAlignmentPadding;
-    SmallVector<func::FuncOp> funcs = getFunctionsCalleesFirst(module);
-    if (kind != ArenaKind::Alloc)
-      recursive = getRecursiveFunctions(funcs);
+    callGraph = std::make_shared<ModuleCallGraph>(module);
+    SmallVector<func::FuncOp> funcs =
+        llvm::to_vector(callGraph->getFunctionsCalleesFirst());
     // The certificates of the buffers before placement, on the module as it
     // is: a caller's peak counts its callees' memory before they are planned
     // (with arena=argument a planned callee no longer allocates its own).
@@ -194,10 +174,30 @@ struct PlanArenaPass
       CertificateAttr cert = getCertificate(func);
       if (func.isExternal() || !cert || cert.getArena())
         continue;
-      BodyLifetimes body(func, getSizeModel(cert));
-      if (body.isSupported() && body.getPeakAsWritten() != cert.getPeak())
+      if (!peaksMatch(func, cert))
         (void)certifyFunction(func, getSizeModel(cert), /*attach=*/true);
     }
+  }
+
+  /// Whether the peaks `cert` records (in all, and per memory space) are
+  /// still those of `func`'s body. True when the body cannot be analysed:
+  /// certifying it again would not help.
+  static bool peaksMatch(func::FuncOp func, CertificateAttr cert) {
+    SizeModel sizes = getSizeModel(cert);
+    BodyLifetimes body(func, sizes);
+    if (!body.isSupported())
+      return true;
+    if (body.getPeakAsWritten() != cert.getPeak())
+      return false;
+    if (!cert.getSpaces())
+      return true;
+    for (SpaceAttr entry : cert.getSpaces().getAsRange<SpaceAttr>()) {
+      sizes.memorySpace = entry.getMemorySpace();
+      BodyLifetimes space(func, sizes);
+      if (space.isSupported() && space.getPeakAsWritten() != entry.getPeak())
+        return false;
+    }
+    return true;
   }
 
   void leaveUnchanged(func::FuncOp func, Operation *at, StringRef reason) {
@@ -208,9 +208,10 @@ struct PlanArenaPass
 
   /// Why `func` cannot take an arena argument, or empty.
   std::string whyNoArgument(ModuleOp module, func::FuncOp func) {
-    if (recursive.contains(func))
+    if (callGraph->isRecursive(func))
       return "a recursive function cannot take its arena from its caller "
-             "(its activations would share it); use arena=alloc";
+             "(its activations would share it): recursive through " +
+             callGraph->describeCycle(func) + "; use arena=alloc";
     std::optional<SymbolTable::UseRange> uses =
         SymbolTable::getSymbolUses(func, module);
     if (!uses)
@@ -248,16 +249,20 @@ struct PlanArenaPass
                      analysis.getUnsupportedReason());
       return success();
     }
-    if (kind == ArenaKind::Argument) {
+    funcKind = kind;
+    if (kind == ArenaKind::Argument && func.isPublic())
+      funcKind = ArenaKind::Alloc;
+    if (funcKind == ArenaKind::Argument) {
       std::string reason = whyNoArgument(module, func);
       if (!reason.empty()) {
         leaveUnchanged(func, func, reason);
         return success();
       }
-    } else if (kind == ArenaKind::Global && recursive.contains(func)) {
+    } else if (kind == ArenaKind::Global && callGraph->isRecursive(func)) {
       leaveUnchanged(func, func,
                      "a recursive function cannot have a global arena (its "
-                     "activations would share it); use arena=alloc");
+                     "activations would share it): recursive through " +
+                         callGraph->describeCycle(func) + "; use arena=alloc");
       return success();
     }
 
@@ -300,6 +305,11 @@ struct PlanArenaPass
       return success();
     }
 
+    if (funcKind == ArenaKind::Argument &&
+        llvm::all_of(top.items, [](const Item &item) {
+          return item.kind == Item::Kind::Call;
+        }))
+      funcKind = ArenaKind::Alloc;
     CertificateAttr cert = certificates.lookup(func);
     if (!cert) {
       leaveUnchanged(func, func, "its buffers could not be certified");
@@ -326,7 +336,7 @@ struct PlanArenaPass
       quiet = false;
       ++numReordered;
     }
-    if (kind == ArenaKind::Alloc)
+    if (funcKind == ArenaKind::Alloc)
       outside += chooseArenaSpan(func.getBody().front(), frees, top, placed);
     if (top.items.empty()) {
       // Every buffer is better left outside (all live with a result that
@@ -398,13 +408,23 @@ struct PlanArenaPass
     numOutside += outside;
     if (*memory == cert.getPeak())
       ++numAtPeak;
-    if (kind == ArenaKind::Argument)
+    if (funcKind == ArenaKind::Argument)
       argumentCallees[func] = {top.size, top.alignment};
     if (emitRemarks) {
+      unsigned calls = llvm::count_if(top.items, [](const Item &item) {
+        return item.kind == Item::Kind::Call;
+      });
+      auto count = [](unsigned n, StringRef what) {
+        return std::to_string(n) + " " + what.str() + (n == 1 ? "" : "s");
+      };
+      std::string contents =
+          !calls ? count(placed, "buffer")
+          : placed ? count(placed, "buffer") + " and the arenas of " +
+                         count(calls, "call")
+                   : "the arenas of " + count(calls, "call");
       InFlightDiagnostic diag = func.emitRemark();
       diag << "memsched-plan-arena: '" << func.getSymName() << "': arena of "
-           << top.size << " bytes for " << placed << " buffer"
-           << (placed == 1 ? "" : "s") << " (their largest live total "
+           << top.size << " bytes for " << contents << " (their largest live total "
            << top.plan.ideal << " bytes, placement bound "
            << top.plan.lowerBound << " bytes" << (top.plan.optimal ? ", optimal" : "")
            << "), memory " << *memory
@@ -483,8 +503,12 @@ struct PlanArenaPass
     return ::memsched::planArena(buffers, options);
   }
 
+  /// The option, the allocation's `alignment` attribute, and what the stock
+  /// lowering would give its element type (vector elements: their size).
   uint64_t getAlignment(memref::AllocOp alloc) {
-    return std::max<uint64_t>(alignment, alloc.getAlignment().value_or(1));
+    return std::max<uint64_t>(
+        {alignment, alloc.getAlignment().value_or(1),
+         getElementTypeAlignment(alloc.getType(), DataLayout::closest(alloc))});
   }
 
   /// Why an allocation cannot be placed in the block `block`, or empty.
@@ -760,9 +784,9 @@ struct PlanArenaPass
     OpBuilder b = OpBuilder::atBlockBegin(&body);
     StringRef marker = MemSchedDialect::getArenaAttrName();
     Arena arena;
-    arena.kind = kind;
+    arena.kind = funcKind;
     arena.size = top.size;
-    switch (kind) {
+    switch (funcKind) {
     case ArenaKind::Alloc: {
       // The arena lives from its first buffer to its last one: buffers left
       // outside (a returned result) do not stack on top of it.

@@ -1,7 +1,7 @@
 //===- Rematerialize.cpp - recompute buffers to meet a budget ---*- C++ -*-===//
 
 #include "Transforms/MemSched/Rematerialize.h"
-#include "Transforms/MemSched/CallOrder.h"
+#include "Analysis/MemSched/CallGraph.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/Passes.h"
 

@@ -1,6 +1,6 @@
 //===- Schedule.cpp - reorder ops for minimum peak memory -------*- C++ -*-===//
 
-#include "Transforms/MemSched/CallOrder.h"
+#include "Analysis/MemSched/CallGraph.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"

@@ -2,7 +2,7 @@
 
 #include "Analysis/MemSched/MemorySpaces.h"
 #include "Transforms/MemSched/Arena.h"
-#include "Transforms/MemSched/CallOrder.h"
+#include "Analysis/MemSched/CallGraph.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/Passes.h"
 
