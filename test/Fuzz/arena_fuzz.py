@@ -533,27 +533,12 @@ def main():
         sorted(set(args.alias_form)) or list(remat_fuzz.ALIAS_FORMS)
     args.keep_dir = os.path.abspath(args.keep_dir)
     args.build_dir = os.path.abspath(args.build_dir)
-    tools = rf.Tools(args)
-    if not (os.path.isfile(tools.runner) and os.access(tools.runner, os.X_OK)):
-        print("arena_fuzz.py: mlir-runner not found at %s: skipped" %
-              tools.runner)
-        return 77
-    for path in (tools.opt, tools.runtime, tools.mlir_opt,
-                 tools.c_runner_utils):
-        if not os.path.exists(path):
-            print("arena_fuzz.py: missing %s" % path, file=sys.stderr)
-            return 2
-    snapshot = tempfile.mkdtemp(prefix="memsched-arena-fuzz-tools-",
-                                dir=args.tmp_dir)
-    try:
-        if not rf.snapshot_tools(tools, snapshot):
-            print("arena_fuzz.py: cannot get a working copy of %s" %
-                  tools.opt, file=sys.stderr)
-            return 2
+
+    def run(tools):
         args.tools = tools
         return run_all(args)
-    finally:
-        shutil.rmtree(snapshot, ignore_errors=True)
+    return rf.with_tools(args, "arena_fuzz.py", "memsched-arena-fuzz-tools-",
+                         run)
 
 
 def run_all(args):

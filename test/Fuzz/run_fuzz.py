@@ -1011,28 +1011,31 @@ def main():
                    help="one line per program")
     args = p.parse_args()
     args.keep_dir = os.path.abspath(args.keep_dir)
-    tools = Tools(args)
+    return with_tools(args, "run_fuzz.py", "memsched-fuzz-tools-",
+                      lambda tools: run_all(args, tools))
 
+
+def with_tools(args, prog, prefix, run):
+    """Runs run(tools) with the tools of `args` checked and on a private
+    copy of memsched-opt and the runtime, so a rebuild of the build tree
+    during the run cannot mix two versions (or fail a step). Returns its
+    exit code; 77 without mlir-runner, 2 on a setup error."""
+    tools = Tools(args)
     if not (os.path.isfile(tools.runner) and os.access(tools.runner, os.X_OK)):
-        print("run_fuzz.py: mlir-runner not found at %s: skipped" %
-              tools.runner)
+        print("%s: mlir-runner not found at %s: skipped" % (prog, tools.runner))
         return 77
     for path in (tools.opt, tools.runtime, tools.mlir_opt,
                  tools.c_runner_utils):
         if not os.path.exists(path):
-            print("run_fuzz.py: missing %s" % path, file=sys.stderr)
+            print("%s: missing %s" % (prog, path), file=sys.stderr)
             return 2
-
-    # Work on a private copy of memsched-opt and the runtime, so a rebuild of
-    # the build tree during the run cannot mix two versions (or fail a step).
-    snapshot = tempfile.mkdtemp(prefix="memsched-fuzz-tools-",
-                                dir=args.tmp_dir)
+    snapshot = tempfile.mkdtemp(prefix=prefix, dir=args.tmp_dir)
     try:
         if not snapshot_tools(tools, snapshot):
-            print("run_fuzz.py: cannot get a working copy of %s" % tools.opt,
+            print("%s: cannot get a working copy of %s" % (prog, tools.opt),
                   file=sys.stderr)
             return 2
-        return run_all(args, tools)
+        return run(tools)
     finally:
         shutil.rmtree(snapshot, ignore_errors=True)
 

@@ -350,3 +350,35 @@ func.func private @d66() {
   // expected-remark @+1 {{memsched-schedule: 'd1' left unchanged: nesting or call depth above 64}}
   return
 }
+
+// -----
+
+// Tests that mutual recursion through callees of one block is named as
+// such, on the call that closes the cycle, for each function that reaches
+// it (@top calls into the cycle without being on it).
+func.func private @ping(%buf: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%buf : memref<16xf32>) outs(%a : memref<16xf32>)
+  // expected-remark @+1 {{memsched-schedule: 'pong' left unchanged: recursive call: @pong -> @ping -> @pong (its memory has no bound the analysis can see)}}
+  call @pong(%a) : (memref<16xf32>) -> ()
+  memref.dealloc %a : memref<16xf32>
+  return
+}
+
+func.func private @pong(%buf: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%buf : memref<16xf32>) outs(%a : memref<16xf32>)
+  // expected-remark @+2 {{memsched-schedule: 'ping' left unchanged: recursive call: @ping -> @pong -> @ping (its memory has no bound the analysis can see)}}
+  // expected-remark @+1 {{memsched-schedule: 'top' left unchanged: recursive call: @ping -> @pong -> @ping (its memory has no bound the analysis can see)}}
+  call @ping(%a) : (memref<16xf32>) -> ()
+  memref.dealloc %a : memref<16xf32>
+  return
+}
+
+func.func @top(%buf: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xf32>
+  linalg.exp ins(%buf : memref<16xf32>) outs(%a : memref<16xf32>)
+  call @ping(%a) : (memref<16xf32>) -> ()
+  memref.dealloc %a : memref<16xf32>
+  return
+}

@@ -184,3 +184,82 @@ func.func @spaces_bound(%x: memref<256xf32> {llvm.noalias}, %o1: memref<256xf32>
   memref.dealloc %b : memref<256xf32, 1>
   return
 }
+
+// -----
+
+// Tests that a certificate naming an op the body does not have is
+// rejected: the body has 3 scheduled ops.
+// expected-error @+1 {{memsched-verify: invalid certificate on 'bad_op': its bound_op "nonsense#99" names no scheduled op of the body (name#position, the position among its 3 scheduled ops)}}
+func.func @bad_op(%x: memref<16xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) attributes {memsched.certificate = #memsched.certificate<peak = 128, lower_bound = 128, bound_kind = "trivial", bound_op = "nonsense#99", cut = [0, 1]>} {
+  %a = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%x : memref<16xf32>) outs(%a : memref<16xf32>)
+  %b = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+  memref.dealloc %a : memref<16xf32>
+  linalg.copy ins(%b : memref<16xf32>) outs(%out : memref<16xf32>)
+  memref.dealloc %b : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests that an op named at a position the body does not have is
+// rejected (3 scheduled ops), and that a name the body has at another
+// position is not evidence but no error either: ops added or removed by a
+// later transform that keeps the memory move positions, and the bound is
+// then proved without it (128 bytes: both buffers live at the second copy).
+// expected-error @+1 {{memsched-verify: invalid certificate on 'bad_position': its bound_op "linalg.copy#5" names no scheduled op of the body}}
+func.func @bad_position(%x: memref<16xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) attributes {memsched.certificate = #memsched.certificate<peak = 128, lower_bound = 128, bound_kind = "trivial", bound_op = "linalg.copy#5", cut = [0, 1]>} {
+  %a = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%x : memref<16xf32>) outs(%a : memref<16xf32>)
+  %b = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+  memref.dealloc %a : memref<16xf32>
+  linalg.copy ins(%b : memref<16xf32>) outs(%out : memref<16xf32>)
+  memref.dealloc %b : memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @moved_op(%x: memref<16xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) attributes {memsched.certificate = #memsched.certificate<peak = 128, lower_bound = 128, bound_kind = "trivial", bound_op = "linalg.exp#0", cut = [0, 1]>} {
+  %a = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%x : memref<16xf32>) outs(%a : memref<16xf32>)
+  %b = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+  memref.dealloc %a : memref<16xf32>
+  linalg.exp ins(%b : memref<16xf32>) outs(%out : memref<16xf32>)
+  memref.dealloc %b : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests that a cut naming an allocation the body does not have is
+// rejected: the body has 2.
+// expected-error @+1 {{memsched-verify: invalid certificate on 'bad_cut': its cut lists allocation 99 but the body has 2 allocations}}
+func.func @bad_cut(%x: memref<16xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) attributes {memsched.certificate = #memsched.certificate<peak = 128, lower_bound = 128, bound_kind = "trivial", bound_op = "linalg.copy#1", cut = [0, 1, 99]>} {
+  %a = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%x : memref<16xf32>) outs(%a : memref<16xf32>)
+  %b = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+  memref.dealloc %a : memref<16xf32>
+  linalg.copy ins(%b : memref<16xf32>) outs(%out : memref<16xf32>)
+  memref.dealloc %b : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests that a block the body does not have is rejected.
+// expected-error @+1 {{memsched-verify: invalid certificate on 'bad_block': it records block = 7 but the body has 1 block (a body of one block records none)}}
+func.func @bad_block(%x: memref<16xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) attributes {memsched.certificate = #memsched.certificate<peak = 128, lower_bound = 128, bound_kind = "trivial", bound_op = "linalg.copy#1", cut = [0, 1], block = 7>} {
+  %a = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%x : memref<16xf32>) outs(%a : memref<16xf32>)
+  %b = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+  memref.dealloc %a : memref<16xf32>
+  linalg.copy ins(%b : memref<16xf32>) outs(%out : memref<16xf32>)
+  memref.dealloc %b : memref<16xf32>
+  return
+}

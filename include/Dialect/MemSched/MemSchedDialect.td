@@ -111,7 +111,10 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     body's scheduled ops; for `exhaustive`, the first op of the searched
     stretch between two ops that every order runs in the same place), `cut`
     (positions of the allocations counted in that cut among the body's
-    allocations, in order, block after block; empty for `exhaustive`), and `size_model` (absent when sizes are the memrefs' bytes,
+    allocations, in order, block after block; empty for `exhaustive`),
+    `search_budget` (for `exhaustive`: the states per stretch the search
+    was given, so that a check runs the same search), and `size_model`
+    (absent when sizes are the memrefs' bytes,
     `"allocator"` when they count what upstream's generic allocation lowering
     requests, i.e. size + alignment for an allocation with an explicit
     alignment; checks recompute the peak with the same model).
@@ -174,7 +177,8 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     MemSched_OptionalBytes<"for a body with several blocks: the block (its position in the body, from 0) whose bound is lower_bound; bound_op and cut refer to its ops">:$block,
     OptionalParameter<"::mlir::ArrayAttr", "per memory space: #memsched.space entries with that space's peak and bound (when the body allocates outside the default space)">:$spaces,
     MemSched_OptionalBytes<"after --memsched-rematerialize: ops the body computes again (clones added)">:$remat_ops,
-    MemSched_OptionalBytes<"after --memsched-rematerialize: the estimated extra compute, in parts per million of the function's compute before">:$extra_compute_ppm
+    MemSched_OptionalBytes<"after --memsched-rematerialize: the estimated extra compute, in parts per million of the function's compute before">:$extra_compute_ppm,
+    MemSched_OptionalBytes<"for bound_kind exhaustive: the states per stretch the exact search that proved it was given; a check runs it with as many">:$search_budget
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

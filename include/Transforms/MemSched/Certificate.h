@@ -19,11 +19,14 @@ namespace memsched {
 /// their positions among the body's allocations, both as the IR stands now
 /// (the analyses may predate a reordering of the same ops).
 /// `spaces` (null when the body allocates in the default space only) goes
-/// to the certificate's `spaces` field.
+/// to the certificate's `spaces` field; `searchBudget` (the states per
+/// stretch of the search that proved an `exhaustive` bound) to its
+/// `search_budget`.
 CertificateAttr buildCertificate(MLIRContext *context, const BodyLifetimes &body,
                                  uint64_t peak,
                                  ArrayRef<::memsched::LowerBound> bounds,
-                                 SizeModel sizes, ArrayAttr spaces = {});
+                                 SizeModel sizes, ArrayAttr spaces = {},
+                                 uint64_t searchBudget = 0);
 
 /// The `#memsched.space` entry of `space` for `func` as it stands: the peak
 /// of that space alone and a bound proved as computeBlockBounds does (with
@@ -89,6 +92,39 @@ exhaustiveBound(const ::memsched::MemoryGraph &graph,
 ::memsched::LowerBound
 reproveBodyLowerBound(const BufferLifetimeAnalysis &analysis, uint64_t target,
                       uint64_t stateBudget);
+
+/// Checks that what `certificate` names can exist in `body` as it stands:
+/// `block` is one of its blocks (absent for a body of one block),
+/// `bound_op` is `name#k` with at least k + 1 scheduled ops in that block
+/// and one of them named `name` (when the k-th is another op, ops moved
+/// since: reproveRecordedBound then proves without that evidence), and
+/// `cut` lists positions of the body's allocations, increasing.
+/// On failure `why` says which does not.
+LogicalResult checkCertificateReferences(const BodyLifetimes &body,
+                                         CertificateAttr certificate,
+                                         std::string &why);
+
+/// The lower bound `certificate` records, proved again on `body` as it
+/// stands from nothing but what the certificate records. For a cut bound
+/// (`trivial`, `forward`) the evidence first: the exact forward cut of
+/// `bound_op` (one max-flow) and the bytes allocated throughout; when that
+/// proves less, the bound procedure of computeBlockBounds stopping at the
+/// recorded bound, with the recorded `search_budget` for an `exhaustive`
+/// bound (`searchBudget` when it records none). Returns the value proved:
+/// the certificate checks when it is at least its `lower_bound`.
+/// checkCertificateReferences must have succeeded.
+uint64_t reproveRecordedBound(const BodyLifetimes &body,
+                              CertificateAttr certificate,
+                              uint64_t searchBudget = 0);
+
+/// `certificate` (of `body` as it stands) when reproveRecordedBound proves
+/// its bound again; otherwise the certificate of the bounds proved on the
+/// body as it stands (computeBlockBounds with `searchBudget`), and failing
+/// that the forward cut of its op: a pass records only a bound
+/// --memsched-verify can prove from what the certificate records.
+CertificateAttr ensureReprovable(const BodyLifetimes &body,
+                                 CertificateAttr certificate,
+                                 uint64_t searchBudget = 0);
 
 /// `certificate` with its recomputation fields (`remat_ops`,
 /// `extra_compute_ppm`) set to these.

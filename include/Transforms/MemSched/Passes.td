@@ -215,18 +215,27 @@ def Verify : Pass<"memsched-verify", "::mlir::ModuleOp"> {
     body needs.
     Functions without a certificate are ignored unless `require` is set.
 
-    A bound of kind `exhaustive` (proved by the scheduler's exact search) is
-    proved again the same way: the search runs on the body as it stands with
-    `search-budget` states per stretch between ops every order runs in the
-    same place. A certificate from `--memsched-schedule=state-budget=N`
-    needs about N here too; when the budget is too small the error says so.
+    The bound is proved again from what the certificate records. For a cut
+    bound (`trivial`, `forward`) the evidence first: the exact forward cut
+    of `bound_op` (one max-flow: the least memory that op runs with in any
+    order) and the bytes allocated throughout, which settles it in about
+    linear time; otherwise the bound procedure of memsched-schedule runs
+    on the body as it stands, stopping at the recorded bound. A bound of
+    kind `exhaustive` (proved by the scheduler's exact search) records the
+    states per stretch its search had (`search_budget`); the search runs
+    again with as many (`search-budget` for a certificate that records
+    none).
 
     Each `spaces` entry is checked the same way on the body counted in that
     memory space alone, and the entries must name exactly the spaces the
     body allocates in.
 
-    What it does not check: the recorded `bound_op` and `cut` (they explain
-    the bound, they are not re-derived), and a change of the body that keeps
+    `block`, `bound_op` and `cut` must name a block, a scheduled op and
+    allocations the body as it stands can have (an error otherwise; a
+    `bound_op` whose op moved, after a later transform added or removed
+    ops, is proved again without its evidence). What it does
+    not check: that `cut` lists exactly the buffers of the proving cut (it
+    explains the bound; the evidence is re-derived), and a change of the body that keeps
     its peak and its bound (e.g. ops moved or replaced without changing the
     memory profile) passes: the certificate is a statement about memory, not
     a fingerprint of the body. Callees are read as they stand, so a change
@@ -237,7 +246,8 @@ def Verify : Pass<"memsched-verify", "::mlir::ModuleOp"> {
            "Error on functions with a body but no certificate">,
     Option<"searchBudget", "search-budget", "uint64_t", /*default=*/"1000000",
            "States the exact search may expand per stretch to prove an "
-           "exhaustive bound again (as memsched-schedule's state-budget)">,
+           "exhaustive bound again, for a certificate that records no "
+           "search_budget (as memsched-schedule's state-budget)">,
   ];
   let statistics = [
     Statistic<"numVerified", "verified", "Certificates found consistent">,

@@ -80,9 +80,14 @@ CertificateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         std::optional<uint64_t> arenaSize,
                         std::optional<uint64_t> block, ArrayAttr spaces,
                         std::optional<uint64_t> rematOps,
-                        std::optional<uint64_t> extraComputePpm) {
+                        std::optional<uint64_t> extraComputePpm,
+                        std::optional<uint64_t> searchBudget) {
   if (rematOps.has_value() != extraComputePpm.has_value())
     return emitError() << "remat_ops and extra_compute_ppm go together";
+  if (searchBudget &&
+      (!boundKind || boundKind.getValue() != "exhaustive"))
+    return emitError() << "search_budget goes with bound_kind = "
+                          "\"exhaustive\" only: a cut bound needs no search";
   if (arena.has_value() != arenaSize.has_value())
     return emitError() << "arena and arena_size go together";
   if (arena && *arenaSize > *arena)

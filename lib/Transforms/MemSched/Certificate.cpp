@@ -138,20 +138,26 @@ unsigned mlir::memsched::getStrongestBlock(
   return best;
 }
 
-SmallVector<::memsched::LowerBound>
-mlir::memsched::computeBlockBounds(const BodyLifetimes &given, uint64_t target,
-                                   uint64_t searchBudget) {
-  // Loop and branch bodies memsched reorders may take any of their orders:
-  // the bound counts them at a bound of their peak.
-  std::optional<BodyLifetimes> atBound;
+/// The body bounds are proved on: loop and branch bodies memsched reorders
+/// may take any of their orders, so the bound counts them at a bound of
+/// their peak (`atBound` holds that analysis when it differs from `given`).
+static const BodyLifetimes &
+getBodyForBounds(const BodyLifetimes &given,
+                 std::optional<BodyLifetimes> &atBound) {
   SizeModel sizes = given.getSizes();
   if (!sizes.nestedBodiesAtBound &&
       hasReorderableBodies(given.getFunction())) {
     sizes.nestedBodiesAtBound = true;
     atBound.emplace(given.getFunction(), sizes);
   }
-  const BodyLifetimes &body =
-      atBound && atBound->isSupported() ? *atBound : given;
+  return atBound && atBound->isSupported() ? *atBound : given;
+}
+
+SmallVector<::memsched::LowerBound>
+mlir::memsched::computeBlockBounds(const BodyLifetimes &given, uint64_t target,
+                                   uint64_t searchBudget) {
+  std::optional<BodyLifetimes> atBound;
+  const BodyLifetimes &body = getBodyForBounds(given, atBound);
   SmallVector<::memsched::LowerBound> bounds;
   for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
     const BufferLifetimeAnalysis &block = body.getBlock(i);
@@ -168,10 +174,160 @@ mlir::memsched::computeBlockBounds(const BodyLifetimes &given, uint64_t target,
   return bounds;
 }
 
+/// The node `boundOp` (`name#k`) names among the scheduled ops of
+/// `analysis`'s block, if any.
+static std::optional<::memsched::NodeId>
+findBoundNode(const BufferLifetimeAnalysis &analysis, StringRef boundOp) {
+  auto [name, position] = boundOp.rsplit('#');
+  unsigned k = 0;
+  if (position.empty() || position.getAsInteger(10, k))
+    return std::nullopt;
+  unsigned seen = 0;
+  for (Operation &o : *analysis.getBlock()) {
+    std::optional<unsigned> node = analysis.getNodeIndex(&o);
+    if (!node)
+      continue;
+    if (seen++ == k) {
+      if (o.getName().getStringRef() != name)
+        return std::nullopt;
+      return *node;
+    }
+  }
+  return std::nullopt;
+}
+
+LogicalResult mlir::memsched::checkCertificateReferences(
+    const BodyLifetimes &body, CertificateAttr cert, std::string &why) {
+  unsigned block = 0;
+  if (std::optional<uint64_t> recorded = cert.getBlock()) {
+    if (!body.hasSeveralBlocks() || *recorded >= body.getNumBlocks()) {
+      why = "it records block = " + std::to_string(*recorded) +
+            " but the body has " + std::to_string(body.getNumBlocks()) +
+            " block" + (body.getNumBlocks() == 1 ? "" : "s") +
+            (body.hasSeveralBlocks() ? "" : " (a body of one block records "
+                                            "none)");
+      return failure();
+    }
+    block = *recorded;
+  }
+  if (StringAttr op = cert.getBoundOp()) {
+    // The op may have moved since (ops added or removed by a later
+    // transform that kept the memory): its evidence is then not used. A
+    // name or position the block cannot have is an error.
+    const BufferLifetimeAnalysis &analysis = body.getBlock(block);
+    auto [name, position] = op.getValue().rsplit('#');
+    unsigned k = 0;
+    bool named = false;
+    for (Operation &o : *analysis.getBlock())
+      named |= analysis.getNodeIndex(&o) && o.getName().getStringRef() == name;
+    if (position.empty() || position.getAsInteger(10, k) ||
+        k >= analysis.getNodes().size() || !named) {
+      why = "its bound_op \"" + op.getValue().str() +
+            "\" names no scheduled op of " +
+            (body.hasSeveralBlocks() ? "block " + std::to_string(block)
+                                     : std::string("the body")) +
+            " (name#position, the position among its " +
+            std::to_string(analysis.getNodes().size()) + " scheduled ops)";
+      return failure();
+    }
+  }
+  size_t numAllocations = getAllocationPositions(body).size();
+  ArrayRef<uint64_t> cut = cert.getCut();
+  for (auto [i, position] : llvm::enumerate(cut)) {
+    if (position >= numAllocations || (i && position <= cut[i - 1])) {
+      why = "its cut lists allocation " + std::to_string(position) +
+            (position >= numAllocations
+                 ? " but the body has " + std::to_string(numAllocations) +
+                       " allocations"
+                 : std::string(" out of order (positions increase)"));
+      return failure();
+    }
+  }
+  return success();
+}
+
+uint64_t mlir::memsched::reproveRecordedBound(const BodyLifetimes &given,
+                                              CertificateAttr cert,
+                                              uint64_t searchBudget) {
+  uint64_t recorded = cert.getLowerBound();
+  std::optional<BodyLifetimes> atBound;
+  const BodyLifetimes &body = getBodyForBounds(given, atBound);
+  unsigned block = cert.getBlock().value_or(0);
+  StringRef kind = cert.getBoundKind() ? cert.getBoundKind().getValue() : "";
+  uint64_t proved = 0;
+  // The evidence of a cut bound: the forward cut of the op it names (exact:
+  // the least memory that op runs with in any order) and what stays
+  // allocated throughout.
+  if (block < body.getNumBlocks() && body.isReachable(block)) {
+    const BufferLifetimeAnalysis &analysis = body.getBlock(block);
+    proved = getBytesAllocatedThroughout(analysis);
+    if ((kind == "trivial" || kind == "forward") && cert.getBoundOp() &&
+        proved < recorded)
+      if (std::optional<::memsched::NodeId> node =
+              findBoundNode(analysis, cert.getBoundOp().getValue()))
+        proved = std::max(
+            proved,
+            ::memsched::computeNodeCut(analysis.getGraph(), *node).value);
+  }
+  if (proved >= recorded)
+    return proved;
+  // Otherwise the bound procedure itself, deterministic in the body and
+  // the budget.
+  uint64_t budget = 0;
+  if (kind == "exhaustive")
+    budget = cert.getSearchBudget().value_or(searchBudget);
+  SmallVector<::memsched::LowerBound> bounds =
+      computeBlockBounds(body, recorded, budget);
+  return std::max(proved, bounds[getStrongestBlock(bounds)].value);
+}
+
+CertificateAttr mlir::memsched::ensureReprovable(const BodyLifetimes &body,
+                                                 CertificateAttr cert,
+                                                 uint64_t searchBudget) {
+  std::string why;
+  if (succeeded(checkCertificateReferences(body, cert, why)) &&
+      reproveRecordedBound(body, cert) >= cert.getLowerBound())
+    return cert;
+  // The bounds of the body as it stands (the recorded one was proved on
+  // the order before, with what that search knew).
+  MLIRContext *context = body.getFunction()->getContext();
+  SizeModel sizes = body.getSizes();
+  uint64_t peak = cert.getPeak();
+  SmallVector<::memsched::LowerBound> bounds =
+      computeBlockBounds(body, peak, searchBudget);
+  CertificateAttr again = buildCertificate(
+      context, body, peak, bounds, sizes, cert.getSpaces(), searchBudget);
+  if (succeeded(checkCertificateReferences(body, again, why)) &&
+      reproveRecordedBound(body, again) >= again.getLowerBound())
+    return again;
+  // Last, what a check proves of that certificate: the forward cut of its
+  // op (exact) or what stays allocated throughout.
+  std::optional<BodyLifetimes> atBound;
+  const BodyLifetimes &proving = getBodyForBounds(body, atBound);
+  unsigned best = getStrongestBlock(bounds);
+  const BufferLifetimeAnalysis &analysis = proving.getBlock(best);
+  SmallVector<::memsched::LowerBound> evidence(bounds.size());
+  ::memsched::LowerBound &bound = evidence[best];
+  bound.value = getBytesAllocatedThroughout(analysis, &bound.cutBuffers);
+  bound.kind = "trivial";
+  bound.node = analysis.getNodes().empty() ? 0 : bounds[best].node;
+  if (!analysis.getNodes().empty()) {
+    ::memsched::NodeCut cut =
+        ::memsched::computeNodeCut(analysis.getGraph(), bounds[best].node);
+    if (cut.value > bound.value) {
+      bound.value = cut.value;
+      bound.kind = "forward";
+      bound.cutBuffers = cut.forcedBuffers;
+    }
+  }
+  return buildCertificate(context, body, peak, evidence, sizes,
+                          cert.getSpaces());
+}
+
 CertificateAttr mlir::memsched::buildCertificate(
     MLIRContext *context, const BodyLifetimes &body, uint64_t peak,
     ArrayRef<::memsched::LowerBound> bounds, SizeModel sizes,
-    ArrayAttr spaces) {
+    ArrayAttr spaces, uint64_t searchBudget) {
   Builder b(context);
   unsigned best = getStrongestBlock(bounds);
   const ::memsched::LowerBound &bound = bounds[best];
@@ -210,9 +366,12 @@ CertificateAttr mlir::memsched::buildCertificate(
   std::optional<uint64_t> block;
   if (body.hasSeveralBlocks())
     block = best;
+  std::optional<uint64_t> budget;
+  if (bound.kind == "exhaustive" && bound.value > 0)
+    budget = searchBudget;
   return CertificateAttr::get(context, peak, bound.value, kind, op, cut, model,
                               std::nullopt, std::nullopt, block, spaces,
-                              std::nullopt, std::nullopt);
+                              std::nullopt, std::nullopt, budget);
 }
 
 FailureOr<SpaceAttr> mlir::memsched::computeSpaceEntry(Operation *func,
@@ -261,7 +420,7 @@ CertificateAttr mlir::memsched::withRematFields(CertificateAttr c,
                               c.getBoundKind(), c.getBoundOp(), c.getCut(),
                               c.getSizeModel(), c.getArena(), c.getArenaSize(),
                               c.getBlock(), c.getSpaces(), rematOps,
-                              extraComputePpm);
+                              extraComputePpm, c.getSearchBudget());
 }
 
 CertificateAttr mlir::memsched::carryRematFields(Operation *func,

@@ -244,6 +244,8 @@ certifySeveralSpaces(Operation *func, const ScheduleFunctionOptions &options,
   result.certificate = buildCertificate(func->getContext(), body,
                                         result.peakAfter, bounds,
                                         options.sizes, *entries);
+  result.certificate = ensureReprovable(body, result.certificate);
+  result.bound.value = result.certificate.getLowerBound();
   result.certificate = replaceCertificate(func, result.certificate);
   return result;
 }
@@ -505,15 +507,32 @@ mlir::memsched::scheduleFunction(Operation *func,
   assert(succeeded(entries) && "one space needs no analysis");
   for (SpacePeaks &peaks : result.spaces)
     peaks.lowerBound = result.bound.value;
-  if (!options.moveAllocations) {
-    BodyLifetimes unpinned(func, options.sizes);
-    result.certificate = buildCertificate(func->getContext(), unpinned,
-                                          result.peakAfter, bounds,
-                                          options.sizes, *entries);
-  } else {
-    result.certificate = buildCertificate(func->getContext(), current,
-                                          result.peakAfter, bounds,
-                                          options.sizes, *entries);
+  uint64_t budget = options.search.exactStateBudget;
+  BodyLifetimes final(func, options.sizes);
+  result.certificate =
+      buildCertificate(func->getContext(), options.moveAllocations ? current
+                                                                   : final,
+                       result.peakAfter, bounds, options.sizes, *entries,
+                       budget);
+  // Only what --memsched-verify proves again on the body as it now stands,
+  // from what the certificate records.
+  result.certificate = ensureReprovable(final, result.certificate, budget);
+  if (result.certificate.getLowerBound() != result.bound.value) {
+    result.bound.value = result.certificate.getLowerBound();
+    for (SpacePeaks &peaks : result.spaces)
+      peaks.lowerBound = result.bound.value;
+    // One space other than the default: its entry is the body's.
+    if (CertificateAttr c = result.certificate; c.getSpaces()) {
+      FailureOr<ArrayAttr> entries = computeSpaceEntries(
+          func, options.sizes, spaces.spaces, result.peakAfter,
+          result.bound.value, /*searchBudget=*/0, why);
+      assert(succeeded(entries) && "one space needs no analysis");
+      result.certificate = CertificateAttr::get(
+          c.getContext(), c.getPeak(), c.getLowerBound(), c.getBoundKind(),
+          c.getBoundOp(), c.getCut(), c.getSizeModel(), c.getArena(),
+          c.getArenaSize(), c.getBlock(), *entries, c.getRematOps(),
+          c.getExtraComputePpm(), c.getSearchBudget());
+    }
   }
   result.certificate = replaceCertificate(func, result.certificate);
   return result;
@@ -546,7 +565,9 @@ CertifyFunctionResult mlir::memsched::certifyFunction(Operation *func,
     return result;
   }
   result.certificate = buildCertificate(func->getContext(), body, result.peak,
-                                        bounds, sizes, *entries);
+                                        bounds, sizes, *entries, searchBudget);
+  result.certificate = ensureReprovable(body, result.certificate, searchBudget);
+  result.bound.value = result.certificate.getLowerBound();
   result.certificate = carryRematFields(func, result.certificate);
   if (attach)
     setCertificate(func, result.certificate);

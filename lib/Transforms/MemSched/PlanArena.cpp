@@ -395,7 +395,8 @@ struct PlanArenaPass
                                 cert.getBoundOp(), cert.getCut(),
                                 cert.getSizeModel(), *memory, top.size,
                                 cert.getBlock(), cert.getSpaces(),
-                                cert.getRematOps(), cert.getExtraComputePpm());
+                                cert.getRematOps(), cert.getExtraComputePpm(),
+                                cert.getSearchBudget());
     setCertificate(func, cert);
     if (report) {
       report->arenaSize = top.size;

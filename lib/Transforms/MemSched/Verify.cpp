@@ -111,21 +111,26 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
       signalPassFailure();
       return;
     }
+    std::string why;
+    if (failed(checkCertificateReferences(body, cert, why))) {
+      func.emitError() << "memsched-verify: invalid certificate on '"
+                       << func.getSymName() << "': " << why;
+      signalPassFailure();
+      return;
+    }
     bool exhaustive =
         cert.getBoundKind() && cert.getBoundKind().getValue() == "exhaustive";
-    SmallVector<::memsched::LowerBound> bounds = computeBlockBounds(
-        body, cert.getLowerBound(), exhaustive ? uint64_t(searchBudget) : 0);
-    const ::memsched::LowerBound &bound = bounds[getStrongestBlock(bounds)];
-    if (bound.value < cert.getLowerBound()) {
+    uint64_t proved = reproveRecordedBound(body, cert, searchBudget);
+    if (proved < cert.getLowerBound()) {
       InFlightDiagnostic diag = func.emitError();
       diag << "memsched-verify: inconsistent certificate on '"
            << func.getSymName() << "': it records a lower bound of "
-           << cert.getLowerBound() << " bytes but only " << bound.value
+           << cert.getLowerBound() << " bytes but only " << proved
            << " bytes can be proved for this body";
       if (exhaustive)
-        diag << " with an exact search of " << uint64_t(searchBudget)
-             << " states (if the certificate came from a larger "
-                "memsched-schedule state-budget, give it as search-budget)";
+        diag << " with an exact search of "
+             << cert.getSearchBudget().value_or(searchBudget)
+             << " states per stretch";
       signalPassFailure();
       return;
     }
