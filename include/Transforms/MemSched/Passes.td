@@ -344,6 +344,41 @@ def Rematerialize : Pass<"memsched-rematerialize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memsched::MemSchedDialect"];
 }
 
+def Split : Pass<"memsched-split", "::mlir::ModuleOp"> {
+  let summary = "Run the layers that set the peak in fragments (pad absorption)";
+  let description = [{
+    Rewrites a bufferized body so that less memory is live at once, without
+    changing what any op computes (outputs bit-identical) and without extra
+    compute. Run it before `--memsched-schedule`, which then orders and
+    certifies the split body. docs/split.md describes each rewrite.
+
+    Pad absorption: a materialised pad, `P = memref.alloc; fill P;
+    memref.copy X -> subview(P)`, where the buffer X is used by structured
+    ops (its producer, elementwise ops in place) and freed right after the
+    copy, becomes the ops on X writing straight into the interior
+    `subview(P)`: P is allocated and filled before X's first use, X and
+    the copy disappear. While X's producer runs, P (X plus its border) is
+    live instead of X; at the copy, P alone instead of X and P. A rewrite
+    is kept only when the body's peak as written does not go up.
+
+    A function whose body changed loses its certificate (the next
+    `--memsched-schedule` writes one for the split body). Candidates that
+    have the shape of a pad but cannot be absorbed are left as they are;
+    with `remarks`, a remark names the copy and the reason.
+  }];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "A remark per function split (pads absorbed, peak as written "
+           "before and after) and per pad left as it is, with the reason">,
+  ];
+  let dependentDialects = ["::mlir::memsched::MemSchedDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numAbsorbed", "pads-absorbed", "Materialised pads absorbed">,
+    Statistic<"numKept", "pads-kept", "Pads left as they are">,
+  ];
+}
+
 def PlanArena : Pass<"memsched-plan-arena", "::mlir::ModuleOp"> {
   let summary = "Place each function's buffers at offsets of one arena";
   let description = [{

@@ -28,6 +28,10 @@ uint64_t getPeakOfSequence(const BufferLifetimeAnalysis &analysis,
 void applyBlockOrder(const BufferLifetimeAnalysis &analysis,
                      ArrayRef<Operation *> sequence);
 
+/// Replaces the body of `func` by a copy of `saved`'s (a clone of a
+/// function taken before a rewrite that is being undone).
+void restoreBody(Operation *func, Operation *saved);
+
 } // namespace memsched
 } // namespace mlir
 

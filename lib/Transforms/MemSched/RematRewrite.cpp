@@ -29,6 +29,7 @@
 
 #include "Transforms/MemSched/Rematerialize.h"
 #include "Transforms/MemSched/Certificate.h"
+#include "Transforms/MemSched/Reorder.h"
 
 #include "Analysis/Graph/Remat.h"
 #include "Analysis/MemSched/BodyLifetimes.h"
@@ -225,16 +226,6 @@ static int findUnsafeSite(Operation *func, SizeModel sizes, unsigned block,
     }
   }
   return -1;
-}
-
-/// Replaces the body of `func` by a copy of `saved`'s.
-static void restoreBody(Operation *func, Operation *saved) {
-  Region &body = func->getRegion(0);
-  // Ops of one block may use values of another: drop every use first.
-  body.dropAllReferences();
-  body.getBlocks().clear();
-  IRMapping map;
-  saved->getRegion(0).cloneInto(&body, map);
 }
 
 /// The floor no recomputation goes below, with its reason in words.

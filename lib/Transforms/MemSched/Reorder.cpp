@@ -2,6 +2,8 @@
 
 #include "Transforms/MemSched/Reorder.h"
 
+#include "mlir/IR/IRMapping.h"
+
 #include "Analysis/MemSched/ProducerWalk.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -241,4 +243,13 @@ void mlir::memsched::applyBlockOrder(const BufferLifetimeAnalysis &analysis,
   }
   for (Operation *op : sequence)
     op->moveBefore(block, block->end());
+}
+
+void mlir::memsched::restoreBody(Operation *func, Operation *saved) {
+  Region &body = func->getRegion(0);
+  // Ops of one block may use values of another: drop every use first.
+  body.dropAllReferences();
+  body.getBlocks().clear();
+  IRMapping map;
+  saved->getRegion(0).cloneInto(&body, map);
 }

@@ -1,0 +1,269 @@
+//===- Split.cpp - run the layers that set the peak in fragments -*- C++ -*-===//
+//
+// --memsched-split: rewrites that lower the memory live at once without
+// changing what any op computes. Pad absorption: a materialised pad
+//   %P = memref.alloc; fill %P; %S = memref.subview %P[interior];
+//   memref.copy %X, %S; memref.dealloc %X
+// where the structured ops that use %X (its producer, elementwise ops in
+// place) can write %S instead, becomes those ops writing the interior of
+// %P directly: %P, its fill and %S move before %X's allocation, %X and the
+// copy go (docs/split.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/MemSched/BodyLifetimes.h"
+#include "Analysis/MemSched/CallGraph.h"
+#include "Dialect/MemSched/MemSchedDialect.h"
+#include "Transforms/MemSched/Certificate.h"
+#include "Transforms/MemSched/Passes.h"
+#include "Transforms/MemSched/Reorder.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Dominance.h"
+
+namespace mlir {
+namespace memsched {
+#define GEN_PASS_DEF_SPLIT
+#include "Transforms/MemSched/Passes.h.inc"
+} // namespace memsched
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+namespace {
+/// A materialised pad that can be absorbed.
+struct Pad {
+  memref::CopyOp copy;
+  memref::AllocOp source, padded;
+  memref::SubViewOp interior;
+  Operation *fill = nullptr;
+  Operation *sourceFree = nullptr;
+};
+} // namespace
+
+/// Whether `op` sets every element of `buffer` to one value computed
+/// outside it: linalg.fill, or a linalg.map / linalg.generic without inputs
+/// whose body yields a value defined outside, over all of `buffer`.
+static bool isFillOf(Operation *op, Value buffer) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getOutputs().size() == 1 && fill.getOutputs()[0] == buffer;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !isa<linalg::MapOp, linalg::GenericOp>(op) ||
+      linalgOp.getNumDpsInputs() != 0 || linalgOp.getNumDpsInits() != 1 ||
+      linalgOp.getDpsInits()[0] != buffer ||
+      !llvm::all_of(linalgOp.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }) ||
+      linalgOp.getNumParallelLoops() != linalgOp.getNumLoops())
+    return false;
+  Block &body = op->getRegion(0).front();
+  if (!body.without_terminator().empty())
+    return false;
+  Operation *yield = body.getTerminator();
+  if (yield->getNumOperands() != 1)
+    return false;
+  Operation *owner = yield->getOperand(0).getParentRegion()->getParentOp();
+  return owner != op && !op->isProperAncestor(owner);
+}
+
+/// Whether `op` may take a strided view where it now takes the identity
+/// buffer: structured ops and copies read and write their operands through
+/// their layouts.
+static bool takesAnyLayout(Operation *op) {
+  return isa<linalg::LinalgOp, memref::CopyOp>(op);
+}
+
+/// The pad `copy` is the copy of, or nullopt when it is no pad (`why`
+/// empty) or a pad that cannot be absorbed (`why` says why).
+static std::optional<Pad> matchPad(memref::CopyOp copy, DominanceInfo &dom,
+                                   std::string &why) {
+  why.clear();
+  Block *block = copy->getBlock();
+  auto interior = copy.getTarget().getDefiningOp<memref::SubViewOp>();
+  if (!interior || interior->getBlock() != block)
+    return std::nullopt;
+  auto padded = interior.getSource().getDefiningOp<memref::AllocOp>();
+  if (!padded || padded->getBlock() != block)
+    return std::nullopt;
+  Pad pad;
+  pad.copy = copy;
+  pad.padded = padded;
+  pad.interior = interior;
+  // The padded buffer: filled, then only the interior view before the copy.
+  Operation *other = nullptr;
+  for (Operation *user : padded->getUsers()) {
+    Operation *top = block->findAncestorOpInBlock(*user);
+    if (user == interior || !top || copy->isBeforeInBlock(top))
+      continue;
+    if (top != user) {
+      other = user;
+      continue;
+    }
+    if (!pad.fill && isFillOf(user, padded) &&
+        user->isBeforeInBlock(interior))
+      pad.fill = user;
+    else
+      other = user;
+  }
+  if (!pad.fill)
+    return std::nullopt; // not filled: no pad
+  auto fail = [&](const Twine &reason) -> std::optional<Pad> {
+    why = reason.str();
+    return std::nullopt;
+  };
+  if (other)
+    return fail("the padded buffer is also used by " +
+                other->getName().getStringRef() + " before the copy");
+  if (!padded.getType().hasStaticShape() || !interior.getType().hasStaticShape() ||
+      !llvm::all_of(interior.getStaticStrides(),
+                    [](int64_t s) { return s == 1; }) ||
+      !interior.getOffsets().empty() || !interior.getSizes().empty() ||
+      !interior.getStrides().empty())
+    return fail("the interior is not a static unit-stride view of a static "
+                "buffer");
+  if (!interior->hasOneUse())
+    return fail("the interior view has other uses than the copy");
+  auto source = copy.getSource().getDefiningOp<memref::AllocOp>();
+  if (!source || source->getBlock() != block)
+    return fail("the copied buffer is not an allocation of this block");
+  if (!source.getType().hasStaticShape() ||
+      !source.getType().getLayout().isIdentity() ||
+      source.getType().getMemorySpace() != padded.getType().getMemorySpace())
+    return fail("the copied buffer is not a static buffer of the padded "
+                "buffer's memory space");
+  pad.source = source;
+  for (Operation *user : source->getUsers()) {
+    if (user == copy)
+      continue;
+    if (user->getBlock() != block)
+      return fail("the copied buffer is used in a nested region, by " +
+                  user->getName().getStringRef());
+    if (isa<memref::DeallocOp>(user)) {
+      if (pad.sourceFree || !copy->isBeforeInBlock(user))
+        return fail("the copied buffer is freed before the copy, or twice");
+      pad.sourceFree = user;
+      continue;
+    }
+    if (!user->isBeforeInBlock(copy))
+      return fail("the copied buffer is used after the copy, by " +
+                  user->getName().getStringRef());
+    if (!takesAnyLayout(user))
+      return fail("the copied buffer is used by " +
+                  user->getName().getStringRef() +
+                  ", which may not take a strided view of the padded buffer");
+  }
+  if (!pad.sourceFree)
+    return fail("the copied buffer is not freed after the copy");
+  // The padded buffer, its fill and its interior view move before the
+  // copied buffer's allocation: what the fill reads must be there already.
+  for (Value operand : pad.fill->getOperands())
+    if (operand != padded.getResult() &&
+        !dom.properlyDominates(operand, source))
+      return fail("the fill's value is computed after the copied buffer is "
+                  "allocated");
+  if (!padded->getOperands().empty())
+    return fail("the padded buffer has dynamic sizes");
+  return pad;
+}
+
+/// Rewrites `pad`: the ops on the copied buffer write the interior.
+static void absorb(Pad pad) {
+  Operation *first = pad.source;
+  pad.padded->moveBefore(first);
+  pad.fill->moveBefore(first);
+  pad.interior->moveBefore(first);
+  Value interior = pad.interior.getResult();
+  pad.source.getResult().replaceUsesWithIf(interior, [&](OpOperand &use) {
+    return use.getOwner() != pad.copy && use.getOwner() != pad.sourceFree;
+  });
+  pad.copy->erase();
+  pad.sourceFree->erase();
+  pad.source->erase();
+}
+
+namespace {
+struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
+  using SplitBase::SplitBase;
+
+  void runOnOperation() override {
+    for (func::FuncOp func : getFunctionsCalleesFirst(getOperation()))
+      if (!func.isExternal())
+        runOnFunction(func);
+  }
+
+  void runOnFunction(func::FuncOp func) {
+    SizeModel sizes;
+    std::optional<uint64_t> before = peakOf(func, sizes);
+    unsigned absorbed = 0;
+    uint64_t peak = before.value_or(0);
+    // The copies in walk order, the i-th examined next: an absorbed pad
+    // removes its copy, an undone rewrite restores the body (new ops, the
+    // same order).
+    for (unsigned i = 0;; ++i) {
+      SmallVector<memref::CopyOp> copies;
+      func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+      if (i >= copies.size())
+        break;
+      memref::CopyOp copy = copies[i];
+      DominanceInfo dom(func);
+      std::string why;
+      std::optional<Pad> pad = matchPad(copy, dom, why);
+      if (!pad) {
+        if (!why.empty())
+          keep(copy, why);
+        continue;
+      }
+      if (!before) {
+        keep(copy, "the function's memory cannot be analysed, so a rewrite "
+                   "could not be shown not to raise its peak");
+        continue;
+      }
+      Operation *saved = func->clone();
+      absorb(*pad);
+      std::optional<uint64_t> after = peakOf(func, sizes);
+      if (!after || *after > peak) {
+        restoreBody(func, saved);
+        saved->erase();
+        keep(nullptr, "");
+        if (emitRemarks)
+          func.emitRemark() << "memsched-split: a pad of '"
+                            << func.getSymName()
+                            << "' left as it is: absorbed, the peak as "
+                               "written would be "
+                            << (after ? std::to_string(*after) + " bytes"
+                                      : std::string("unknown"))
+                            << ", above " << peak << " bytes";
+        continue;
+      }
+      saved->erase();
+      peak = *after;
+      ++absorbed;
+      ++numAbsorbed;
+      --i; // its copy is gone: the next one has its place
+    }
+    if (!absorbed)
+      return;
+    // The body changed: a certificate it had describes another body.
+    func->removeAttr(MemSchedDialect::getCertificateAttrName());
+    if (emitRemarks)
+      func.emitRemark() << "memsched-split: '" << func.getSymName() << "': "
+                        << absorbed << " pad" << (absorbed == 1 ? "" : "s")
+                        << " absorbed, peak as written " << *before
+                        << " -> " << peak << " bytes";
+  }
+
+  static std::optional<uint64_t> peakOf(func::FuncOp func, SizeModel sizes) {
+    BodyLifetimes body(func, sizes);
+    if (!body.isSupported())
+      return std::nullopt;
+    return body.getPeakAsWritten();
+  }
+
+  void keep(Operation *at, StringRef why) {
+    ++numKept;
+    if (emitRemarks && at)
+      at->emitRemark() << "memsched-split: pad left as it is: " << why;
+  }
+};
+} // namespace
