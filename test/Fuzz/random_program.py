@@ -279,7 +279,8 @@ def unranked_type(space):
 class Gen:
     def __init__(self, seed, min_ops, max_ops, calls=False, avoid=(),
                  classic=False, without=(), flags="", chain=0,
-                 only_blocks=False, only_spaces=False, aliases=()):
+                 only_blocks=False, only_spaces=False, aliases=(),
+                 pads=False):
         self.rng = random.Random(seed)
         self.seed = seed
         # The last statement and the closing deallocations overshoot the
@@ -386,6 +387,10 @@ class Gen:
         # it gave before; with it, a program that draws no alias statement
         # is that program too.
         self.alias_forms = sorted(aliases)
+        # Materialised pads (--pads): a stream of their own, so programs
+        # without the flag stay those of their seeds.
+        self.prng = random.Random(seed * 1000003 + 0x9AD5)
+        self.p_pad = self.prng.choice([0.1, 0.2, 0.3]) if pads else 0.0
         self.arng = random.Random(seed * 1000037 + 0xA11A5)
         self.p_alias = (self.arng.choice([0.15, 0.25, 0.4])
                         if self.alias_forms else 0.0)
@@ -1201,6 +1206,62 @@ class Gen:
             self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
                 c, root.value.ssa, root.value.type), top_op=True)
             self.mark_write(root.value, [])
+        return True
+
+    def st_pad(self):
+        """A materialised pad, as bufferized tensor.pad: a buffer computed
+        (sometimes updated in place), a larger buffer filled with a
+        constant (linalg.fill or linalg.map), the first copied into an
+        interior view of the second; the first freed right after the copy
+        (what --memsched-split absorbs), or still read later."""
+        prng = self.prng
+        shape = list(self.rng.choice(SHAPES_2D) if prng.random() < 0.7
+                     else self.rng.choice(SHAPES_1D))
+        lo = [prng.randint(0, 2) for _ in shape]
+        hi = [prng.randint(0, 2) for _ in shape]
+        if not any(lo) and not any(hi):
+            hi[-1] = 1
+        padded = [d + a + b for d, a, b in zip(shape, lo, hi)]
+        early = prng.random() < 0.3  # the padded buffer allocated first
+        if early:
+            pad = self.new_alloc(padded, arena=False)
+        x = self.new_alloc(shape, arena=False,
+                           space_of=pad if early else None)
+        if not self.compute_into(x.value, in_place_ok=False):
+            self.compute_into(x.value, allow_fill=True, in_place_ok=False)
+        if not all(x.init):
+            c = self.fconst(self.coef())
+            self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+                c, x.value.ssa, x.value.type), top_op=True)
+            self.mark_write(x.value, [])
+        if prng.random() < 0.4:
+            # Updated in place (an activation after the producer).
+            self.generic([x.value], x.value, "scale")
+            self.features.add("pad-in-place")
+        if not early:
+            pad = self.new_alloc(padded, arena=False, space_of=x)
+        c = self.fconst(self.prng.choice([0.0, -1.5, 2.0]))
+        if prng.random() < 0.5:
+            self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+                c, pad.value.ssa, pad.value.type), top_op=True)
+        else:
+            self.emit("linalg.map outs(%s : %s)" % (pad.value.ssa,
+                                                  pad.value.type),
+                      top_op=True)
+            self.emit("  (%s: f32) {" % self.fresh("init"))
+            self.emit("    linalg.yield %s : f32" % c)
+            self.emit("  }")
+            self.features.add("pad-map-fill")
+        self.mark_write(pad.value, [])
+        inner = self.v_subview(pad.value, lo, shape, [1] * len(shape))
+        self.emit("memref.copy %s, %s : %s to %s" % (
+            x.value.ssa, inner.ssa, x.value.type, inner.type), top_op=True)
+        self.mark_write(inner, [x.value])
+        self.features.add("pad")
+        if prng.random() < 0.8:
+            self.dealloc(x)
+        else:
+            self.features.add("pad-source-kept")
         return True
 
     def st_concat(self):
@@ -4707,6 +4768,10 @@ class Gen:
                 self.loop_multi()
                 self.retire_some()
                 continue
+            if self.p_pad and self.prng.random() < self.p_pad:
+                self.st_pad()
+                self.retire_some()
+                continue
             if self.p_alias and self.arng.random() < self.p_alias:
                 self.st_alias()
                 self.retire_some()
@@ -5081,6 +5146,10 @@ def main():
     p.add_argument("--chain", type=int, default=0, metavar="N",
                    help="also a chain of N nested memref.subview ops (a stress "
                         "test for recursion depth)")
+    p.add_argument("--pads", action="store_true",
+                   help="also materialised pads (bufferized tensor.pad: a "
+                        "buffer copied into the interior of a filled one), "
+                        "what --memsched-split absorbs; off by default")
     p.add_argument("--aliases", action="store_true",
                    help="also writes through aliases (README.md, "
                         "\"Aliases\"): scf.for iter_args, "
@@ -5116,11 +5185,14 @@ def main():
                                  if a.alias_form else "")
     if (a.min_ops, a.max_ops) != (10, 60):
         flags += " --min-ops %d --max-ops %d" % (a.min_ops, a.max_ops)
+    if a.pads:
+        flags += " --pads"
     text = Gen(a.seed, a.min_ops, a.max_ops, calls=a.calls,
                avoid=a.avoid, classic=a.classic, without=a.without,
                flags=flags, chain=a.chain,
                only_blocks=a.only == ["blocks"],
-               only_spaces="spaces" in a.only, aliases=forms).render()
+               only_spaces="spaces" in a.only, aliases=forms,
+               pads=a.pads).render()
     if a.output == "-":
         sys.stdout.write(text)
     else:

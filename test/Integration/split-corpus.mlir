@@ -14,6 +14,13 @@
 // RUN: memsched-opt %memsched_src_root/bench/models/mobilenet_v2.mlir --memsched-split=remarks --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=MOBILENET
 // RUN: env DIFF_PRE=--memsched-split %differential %memsched_src_root/bench/models/mobilenet_v2.mlir forward %t.mobilenet | FileCheck %s --check-prefix=EXEC
 
+// RUN: memsched-opt %memsched_src_root/bench/models/train_step_mobilenet.mlir --memsched-split=remarks --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=TRAIN
+
+// In train_step_mobilenet two pads can be absorbed without raising the peak
+// as written, but the scheduled peak would go up (the padded buffers live
+// from their producers on, which the schedule can no longer postpone): the
+// function is left as it is.
+// TRAIN: remark: memsched-split: 'forward' left as it is: with its 2 pads absorbed, its scheduled peak would be {{[0-9]+}} bytes, above the 1811796 bytes of the body as it is
 // RESNET: remark: memsched-split: 'forward': 3 pads absorbed
 // MOBILENET: remark: memsched-split: 'forward': 17 pads absorbed
 // EXEC: differential: outputs identical

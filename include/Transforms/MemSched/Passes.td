@@ -359,7 +359,10 @@ def Split : Pass<"memsched-split", "::mlir::ModuleOp"> {
     `subview(P)`: P is allocated and filled before X's first use, X and
     the copy disappear. While X's producer runs, P (X plus its border) is
     live instead of X; at the copy, P alone instead of X and P. A rewrite
-    is kept only when the body's peak as written does not go up.
+    is kept only when the body's peak as written does not go up, and a
+    function's rewrites only when the peak `--memsched-schedule` reaches
+    on it does not go up either (both bodies are scheduled to compare;
+    the body is left in its order as written).
 
     A function whose body changed loses its certificate (the next
     `--memsched-schedule` writes one for the split body). Candidates that

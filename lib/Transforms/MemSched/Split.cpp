@@ -15,12 +15,15 @@
 #include "Analysis/MemSched/CallGraph.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
 #include "Transforms/MemSched/Certificate.h"
+#include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
 #include "Transforms/MemSched/Reorder.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace memsched {
@@ -40,6 +43,12 @@ struct Pad {
   memref::SubViewOp interior;
   Operation *fill = nullptr;
   Operation *sourceFree = nullptr;
+  /// A view of the copied buffer that only its free uses, if it is freed
+  /// through one.
+  Operation *freedView = nullptr;
+  /// Constants the fill uses, defined after the copied buffer's
+  /// allocation: they move with the fill.
+  SmallVector<Operation *> constants;
 };
 } // namespace
 
@@ -139,10 +148,21 @@ static std::optional<Pad> matchPad(memref::CopyOp copy, DominanceInfo &dom,
     if (user->getBlock() != block)
       return fail("the copied buffer is used in a nested region, by " +
                   user->getName().getStringRef());
-    if (isa<memref::DeallocOp>(user)) {
-      if (pad.sourceFree || !copy->isBeforeInBlock(user))
+    // Its free: of the buffer, or of a view of it that nothing else uses
+    // (memref.cast, collapse_shape, ...).
+    Operation *free = user;
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+        view && isMemoryEffectFree(user) && user->getNumResults() == 1 &&
+        user->getResult(0).hasOneUse() &&
+        isa<memref::DeallocOp>(*user->getResult(0).user_begin()))
+      free = *user->getResult(0).user_begin();
+    if (isa<memref::DeallocOp>(free)) {
+      if (pad.sourceFree || !copy->isBeforeInBlock(user) ||
+          free->getBlock() != block)
         return fail("the copied buffer is freed before the copy, or twice");
-      pad.sourceFree = user;
+      pad.sourceFree = free;
+      if (free != user)
+        pad.freedView = user;
       continue;
     }
     if (!user->isBeforeInBlock(copy))
@@ -157,11 +177,27 @@ static std::optional<Pad> matchPad(memref::CopyOp copy, DominanceInfo &dom,
     return fail("the copied buffer is not freed after the copy");
   // The padded buffer, its fill and its interior view move before the
   // copied buffer's allocation: what the fill reads must be there already.
-  for (Value operand : pad.fill->getOperands())
-    if (operand != padded.getResult() &&
-        !dom.properlyDominates(operand, source))
-      return fail("the fill's value is computed after the copied buffer is "
-                  "allocated");
+  bool late = false;
+  pad.fill->walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      if (operand == padded.getResult() ||
+          pad.fill->isAncestor(operand.getParentRegion()->getParentOp()) ||
+          dom.properlyDominates(operand, source))
+        continue;
+      // A constant computed late moves with the fill.
+      Operation *def = operand.getDefiningOp();
+      if (def && def->getBlock() == block && def->getNumOperands() == 0 &&
+          def->hasTrait<OpTrait::ConstantLike>()) {
+        if (!llvm::is_contained(pad.constants, def))
+          pad.constants.push_back(def);
+        continue;
+      }
+      late = true;
+    }
+  });
+  if (late)
+    return fail("the fill's value is computed after the copied buffer is "
+                "allocated");
   if (!padded->getOperands().empty())
     return fail("the padded buffer has dynamic sizes");
   return pad;
@@ -170,15 +206,20 @@ static std::optional<Pad> matchPad(memref::CopyOp copy, DominanceInfo &dom,
 /// Rewrites `pad`: the ops on the copied buffer write the interior.
 static void absorb(Pad pad) {
   Operation *first = pad.source;
+  for (Operation *constant : pad.constants)
+    constant->moveBefore(first);
   pad.padded->moveBefore(first);
   pad.fill->moveBefore(first);
   pad.interior->moveBefore(first);
   Value interior = pad.interior.getResult();
   pad.source.getResult().replaceUsesWithIf(interior, [&](OpOperand &use) {
-    return use.getOwner() != pad.copy && use.getOwner() != pad.sourceFree;
+    return use.getOwner() != pad.copy && use.getOwner() != pad.sourceFree &&
+           use.getOwner() != pad.freedView;
   });
   pad.copy->erase();
   pad.sourceFree->erase();
+  if (pad.freedView)
+    pad.freedView->erase();
   pad.source->erase();
 }
 
@@ -195,6 +236,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   void runOnFunction(func::FuncOp func) {
     SizeModel sizes;
     std::optional<uint64_t> before = peakOf(func, sizes);
+    Operation *unsplit = func->clone();
     unsigned absorbed = 0;
     uint64_t peak = before.value_or(0);
     // The copies in walk order, the i-th examined next: an absorbed pad
@@ -242,8 +284,47 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       ++numAbsorbed;
       --i; // its copy is gone: the next one has its place
     }
-    if (!absorbed)
+    if (!absorbed) {
+      unsplit->erase();
       return;
+    }
+    // Never worse than unsplit once scheduled: the split body's scheduled
+    // peak against the unsplit body's (both scheduled here, then the
+    // chosen body restored as it was: the order is --memsched-schedule's
+    // to choose).
+    // (Without the certificate: one proving the unsplit order optimal would
+    // make the scheduler skip the body.)
+    Attribute certificate =
+        func->getAttr(MemSchedDialect::getCertificateAttrName());
+    func->removeAttr(MemSchedDialect::getCertificateAttrName());
+    std::optional<uint64_t> split = scheduledPeak(func);
+    Operation *splitBody = func->clone();
+    restoreBody(func, unsplit);
+    std::optional<uint64_t> plain = scheduledPeak(func);
+    if (!split || (plain && *split > *plain)) {
+      restoreBody(func, unsplit);
+      if (certificate)
+        func->setAttr(MemSchedDialect::getCertificateAttrName(), certificate);
+      splitBody->erase();
+      unsplit->erase();
+      numAbsorbed -= absorbed;
+      numKept += absorbed;
+      if (emitRemarks)
+        func.emitRemark() << "memsched-split: '" << func.getSymName()
+                          << "' left as it is: with its " << absorbed
+                          << " pad" << (absorbed == 1 ? "" : "s")
+                          << " absorbed, its scheduled peak would be "
+                          << (split ? std::to_string(*split) + " bytes"
+                                    : std::string("unknown"))
+                          << ", above the "
+                          << (plain ? std::to_string(*plain) + " bytes"
+                                    : std::string("peak"))
+                          << " of the body as it is";
+      return;
+    }
+    restoreBody(func, splitBody);
+    splitBody->erase();
+    unsplit->erase();
     // The body changed: a certificate it had describes another body.
     func->removeAttr(MemSchedDialect::getCertificateAttrName());
     if (emitRemarks)
@@ -251,6 +332,19 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
                         << absorbed << " pad" << (absorbed == 1 ? "" : "s")
                         << " absorbed, peak as written " << *before
                         << " -> " << peak << " bytes";
+  }
+
+  /// The peak --memsched-schedule reaches on `func` (its body reordered
+  /// in place: the caller restores it), or nullopt when it cannot schedule
+  /// it.
+  static std::optional<uint64_t> scheduledPeak(func::FuncOp func) {
+    ScheduleFunctionOptions options;
+    options.certify = false;
+    FailureOr<ScheduleFunctionResult> result = scheduleFunction(func, options);
+    if (failed(result) ||
+        result->status != ScheduleFunctionResult::Status::Scheduled)
+      return std::nullopt;
+    return result->peakAfter;
   }
 
   static std::optional<uint64_t> peakOf(func::FuncOp func, SizeModel sizes) {
