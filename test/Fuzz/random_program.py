@@ -1198,7 +1198,12 @@ class Gen:
     # ---- statements ------------------------------------------------------
     def st_new_buffer(self):
         shape = self.shape_of_some_root()
-        root = self.new_alloc(shape)
+        self.produce(self.new_alloc(shape))
+        return True
+
+    def produce(self, root):
+        """Writes all of a new buffer: computed from others, the rest
+        filled with a constant."""
         if not self.compute_into(root.value, in_place_ok=False):
             self.compute_into(root.value, allow_fill=True, in_place_ok=False)
         if not all(root.init):
@@ -1206,7 +1211,6 @@ class Gen:
             self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
                 c, root.value.ssa, root.value.type), top_op=True)
             self.mark_write(root.value, [])
-        return True
 
     def st_pad(self):
         """A materialised pad, as bufferized tensor.pad: a buffer computed
@@ -1227,13 +1231,7 @@ class Gen:
             pad = self.new_alloc(padded, arena=False)
         x = self.new_alloc(shape, arena=False,
                            space_of=pad if early else None)
-        if not self.compute_into(x.value, in_place_ok=False):
-            self.compute_into(x.value, allow_fill=True, in_place_ok=False)
-        if not all(x.init):
-            c = self.fconst(self.coef())
-            self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
-                c, x.value.ssa, x.value.type), top_op=True)
-            self.mark_write(x.value, [])
+        self.produce(x)
         if prng.random() < 0.4:
             # Updated in place (an activation after the producer).
             self.generic([x.value], x.value, "scale")
