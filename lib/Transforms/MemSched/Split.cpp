@@ -239,15 +239,15 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     Operation *unsplit = func->clone();
     unsigned absorbed = 0;
     uint64_t peak = before.value_or(0);
-    // The copies in walk order, the i-th examined next: an absorbed pad
-    // removes its copy, an undone rewrite restores the body (new ops, the
-    // same order).
-    for (unsigned i = 0;; ++i) {
+    // The copies in walk order, the next-th examined next: an absorbed pad
+    // removes its copy (the following one takes its place), an undone
+    // rewrite restores the body (new ops, the same order).
+    for (unsigned next = 0;;) {
       SmallVector<memref::CopyOp> copies;
       func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
-      if (i >= copies.size())
+      if (next >= copies.size())
         break;
-      memref::CopyOp copy = copies[i];
+      memref::CopyOp copy = copies[next++];
       DominanceInfo dom(func);
       std::string why;
       std::optional<Pad> pad = matchPad(copy, dom, why);
@@ -282,7 +282,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       peak = *after;
       ++absorbed;
       ++numAbsorbed;
-      --i; // its copy is gone: the next one has its place
+      --next; // its copy is gone
     }
     if (!absorbed) {
       unsplit->erase();
