@@ -701,8 +701,11 @@ def check_program(seed, args, tools):
             schedule_options(memory_space)
         run([tools.mlir_opt, prog, "-o", os.devnull], tools,
             what="mlir-opt verification of the generated program")
-        info["passes"] = (["--memsched-split"] if args.split else []) + \
-            [info["schedule"]]
+        # (The split gets the schedule's size model and memory space: the
+        # peaks it must not raise are the ones the schedule minimises.)
+        info["passes"] = ([info["schedule"].replace(
+            "--memsched-schedule=", "--memsched-split=")]
+            if args.split else []) + [info["schedule"]]
         p = run([tools.opt, prog] + info["passes"] + [
                  "--mlir-print-debuginfo", "--mlir-print-local-scope",
                  "--mlir-print-op-on-diagnostic=false", "-o", sched_loc] +
@@ -733,6 +736,7 @@ def check_program(seed, args, tools):
         cert = CERT_RE.search(sched_text)
         problems = []
         traded = []
+        lowered = set()
         if spaced:
             traded = check_space_remarks(prog_text, p.stderr, problems)
             info["traded"] = traded
@@ -745,6 +749,11 @@ def check_program(seed, args, tools):
             info["space_lowered"] = sorted(lowered)
         refusals = dict(DECLINED_ANY_RE.findall(p.stderr))
         accepted = list(DECLINED)
+        if "recursion-call_indirect" in info["features"]:
+            # A helper that calls itself (random_program.py, alias form
+            # `recursion`): its callers' memory has no bound the analysis
+            # can see (README.md, "Calls and recursion").
+            accepted.append("recursive call: ")
         coverage = "all"
         if blk:
             nblocks, coverage, flip, refusal, bfunc = blk.groups()
@@ -870,7 +879,8 @@ def check_program(seed, args, tools):
                 problems.append("printed output differs from line %d "
                                 "(see %s.out, %s.out)" % (first + 1, oname,
                                                           sname))
-            if sched_peak > orig_peak and traded and not args.strict_total:
+            if sched_peak > orig_peak and not args.strict_total and (
+                    traded or (args.split and spaced and lowered)):
                 # Minimising one memory space may cost memory in all of
                 # them together (README.md, "spaces"): allowed when the
                 # remarks show that trade.
@@ -899,11 +909,15 @@ def check_program(seed, args, tools):
                             "certificate peak %d" % (
                                 "/".join(map(str, sched_peaks)), cert_peak))
         info["eq_checked"] = full and not declined and bool(blk)
-        if full and cert_bound > min(max(orig_peaks), max(sched_peaks)):
+        # The program as written is a valid order of the scheduled one
+        # unless --split rewrote ops or a callee's order traded the total
+        # for a lower peak of one space (a call then needs other memory).
+        valid = [max(sched_peaks)]
+        if not args.split and "total_raised" not in info:
+            valid.append(max(orig_peaks))
+        if full and cert_bound > min(valid):
             problems.append("certificate lower bound %d > measured peak %d of "
-                            "a valid order" % (cert_bound,
-                                               min(max(orig_peaks),
-                                                   max(sched_peaks))))
+                            "a valid order" % (cert_bound, min(valid)))
         orig_peak, sched_peak = max(orig_peaks), max(sched_peaks)
         info.update(orig_peak=orig_peak, sched_peak=sched_peak,
                     cert_peak=cert_peak)

@@ -20,7 +20,7 @@
 // as written, but the scheduled peak would go up (the padded buffers live
 // from their producers on, which the schedule can no longer postpone): the
 // function is left as it is.
-// TRAIN: remark: memsched-split: 'forward' left as it is: with its 2 pads absorbed, its scheduled peak would be {{[0-9]+}} bytes, above the 1811796 bytes of the body as it is
+// TRAIN: remark: memsched-split: 'forward' left as it is: with its 2 pads absorbed, the scheduled peak would be {{[0-9]+}} bytes, above 1811796 bytes
 // RESNET: remark: memsched-split: 'forward': 3 pads absorbed
 // MOBILENET: remark: memsched-split: 'forward': 17 pads absorbed
 // EXEC: differential: outputs identical

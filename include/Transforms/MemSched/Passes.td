@@ -362,17 +362,25 @@ def Split : Pass<"memsched-split", "::mlir::ModuleOp"> {
     is kept only when the body's peak as written does not go up, and a
     function's rewrites only when the peak `--memsched-schedule` reaches
     on it does not go up either (both bodies are scheduled to compare;
-    the body is left in its order as written).
+    the body is left in its order as written). In a body that allocates
+    in several memory spaces, no space's peak may go up either (as
+    written: in any block; scheduled: in the body). Give the pass the
+    `count-alignment-padding` and `memory-space` that
+    `--memsched-schedule` will get.
 
     A function whose body changed loses its certificate (the next
     `--memsched-schedule` writes one for the split body). Candidates that
     have the shape of a pad but cannot be absorbed are left as they are;
     with `remarks`, a remark names the copy and the reason.
   }];
-  let options = [
+  let options = SizeOption # [
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "A remark per function split (pads absorbed, peak as written "
            "before and after) and per pad left as it is, with the reason">,
+    Option<"memorySpace", "memory-space", "std::string", /*default=*/"",
+           "The `memory-space` option --memsched-schedule will run with: the "
+           "scheduled peaks compared to keep a function's rewrites are "
+           "those it reaches with it">,
   ];
   let dependentDialects = ["::mlir::memsched::MemSchedDialect",
                            "::mlir::memref::MemRefDialect"];

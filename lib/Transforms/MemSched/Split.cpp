@@ -13,6 +13,7 @@
 
 #include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/CallGraph.h"
+#include "Analysis/MemSched/MemorySpaces.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/MemSched.h"
@@ -224,21 +225,68 @@ static void absorb(Pad pad) {
 }
 
 namespace {
+/// The peaks a rewrite must not raise: the body's peak as written in all
+/// spaces together and, for a body that allocates in several memory spaces,
+/// each space's peak in each block (the promise --memsched-schedule makes:
+/// no space's peak goes up anywhere). Scheduled, each space's peak and the
+/// total (blocks are each the schedule's to order).
+struct Peaks {
+  SmallVector<uint64_t> values;
+  /// What each value is the peak of, for remarks.
+  SmallVector<std::string> names;
+  /// Every value of `this` is at most the same value of `other`.
+  bool notAbove(const Peaks &other) const {
+    if (values.size() != other.values.size())
+      return false;
+    for (auto [a, b] : llvm::zip(values, other.values))
+      if (a > b)
+        return false;
+    return true;
+  }
+  /// The first value: the peak in all spaces together.
+  uint64_t total() const { return values.empty() ? 0 : values.front(); }
+  /// "the peak ... of X would go from A to B bytes" for the first value of
+  /// `this` above `other`'s.
+  std::string describeRise(const Peaks &other, StringRef what) const {
+    for (auto [i, pair] : llvm::enumerate(llvm::zip(values, other.values)))
+      if (std::get<0>(pair) > std::get<1>(pair))
+        return (Twine(what) + (names[i].empty() ? "" : " ") + names[i] +
+                " would be " +
+                Twine(std::get<0>(pair)) + " bytes, above " +
+                Twine(std::get<1>(pair)) + " bytes")
+            .str();
+    return (Twine(what) + " could not be compared").str();
+  }
+};
+
 struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   using SplitBase::SplitBase;
 
   void runOnOperation() override {
+    if (!memorySpace.empty()) {
+      std::string why;
+      FailureOr<Attribute> space =
+          parseMemorySpace(memorySpace, &getContext(), why);
+      if (failed(space)) {
+        getOperation().emitError() << "memsched-split: memory-space: " << why;
+        return signalPassFailure();
+      }
+      chosenSpace = *space;
+    }
+    sizes.countAlignmentPadding = countAlignmentPadding;
     for (func::FuncOp func : getFunctionsCalleesFirst(getOperation()))
       if (!func.isExternal())
         runOnFunction(func);
   }
 
   void runOnFunction(func::FuncOp func) {
-    SizeModel sizes;
-    std::optional<uint64_t> before = peakOf(func, sizes);
+    SmallVector<Attribute> spaces = collectMemorySpaces(func);
+    if (hasOnlyDefaultSpace(spaces))
+      spaces.clear();
+    std::optional<Peaks> before = peaksAsWritten(func, spaces);
     Operation *unsplit = func->clone();
     unsigned absorbed = 0;
-    uint64_t peak = before.value_or(0);
+    std::optional<Peaks> current = before;
     // The copies in walk order, the next-th examined next: an absorbed pad
     // removes its copy (the following one takes its place), an undone
     // rewrite restores the body (new ops, the same order).
@@ -263,23 +311,24 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       }
       Operation *saved = func->clone();
       absorb(*pad);
-      std::optional<uint64_t> after = peakOf(func, sizes);
-      if (!after || *after > peak) {
+      std::optional<Peaks> after = peaksAsWritten(func, spaces);
+      if (!after || !after->notAbove(*current)) {
         restoreBody(func, saved);
         saved->erase();
         keep(nullptr, "");
-        if (emitRemarks)
-          func.emitRemark() << "memsched-split: a pad of '"
-                            << func.getSymName()
-                            << "' left as it is: absorbed, the peak as "
-                               "written would be "
-                            << (after ? std::to_string(*after) + " bytes"
-                                      : std::string("unknown"))
-                            << ", above " << peak << " bytes";
+        if (emitRemarks) {
+          InFlightDiagnostic remark = emitRemark(func.getLoc());
+          remark << "memsched-split: a pad of '" << func.getSymName()
+                 << "' left as it is: absorbed, ";
+          if (!after)
+            remark << "the body could not be analysed";
+          else
+            remark << after->describeRise(*current, "the peak as written");
+        }
         continue;
       }
       saved->erase();
-      peak = *after;
+      current = after;
       ++absorbed;
       ++numAbsorbed;
       --next; // its copy is gone
@@ -289,7 +338,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       return;
     }
     // Never worse than unsplit once scheduled: the split body's scheduled
-    // peak against the unsplit body's (both scheduled here, then the
+    // peaks against the unsplit body's (both scheduled here, then the
     // chosen body restored as it was: the order is --memsched-schedule's
     // to choose).
     // (Without the certificate: one proving the unsplit order optimal would
@@ -297,11 +346,11 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     Attribute certificate =
         func->getAttr(MemSchedDialect::getCertificateAttrName());
     func->removeAttr(MemSchedDialect::getCertificateAttrName());
-    std::optional<uint64_t> split = scheduledPeak(func);
+    std::optional<Peaks> split = scheduledPeaks(func, spaces);
     Operation *splitBody = func->clone();
     restoreBody(func, unsplit);
-    std::optional<uint64_t> plain = scheduledPeak(func);
-    if (!split || (plain && *split > *plain)) {
+    std::optional<Peaks> plain = scheduledPeaks(func, spaces);
+    if (!split || (plain && !split->notAbove(*plain))) {
       restoreBody(func, unsplit);
       if (certificate)
         func->setAttr(MemSchedDialect::getCertificateAttrName(), certificate);
@@ -309,17 +358,16 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       unsplit->erase();
       numAbsorbed -= absorbed;
       numKept += absorbed;
-      if (emitRemarks)
-        func.emitRemark() << "memsched-split: '" << func.getSymName()
-                          << "' left as it is: with its " << absorbed
-                          << " pad" << (absorbed == 1 ? "" : "s")
-                          << " absorbed, its scheduled peak would be "
-                          << (split ? std::to_string(*split) + " bytes"
-                                    : std::string("unknown"))
-                          << ", above the "
-                          << (plain ? std::to_string(*plain) + " bytes"
-                                    : std::string("peak"))
-                          << " of the body as it is";
+      if (emitRemarks) {
+        InFlightDiagnostic remark = emitRemark(func.getLoc());
+        remark << "memsched-split: '" << func.getSymName()
+               << "' left as it is: with its " << absorbed << " pad"
+               << (absorbed == 1 ? "" : "s") << " absorbed, ";
+        if (!split)
+          remark << "it could not be scheduled";
+        else
+          remark << split->describeRise(*plain, "the scheduled peak");
+      }
       return;
     }
     restoreBody(func, splitBody);
@@ -328,30 +376,65 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     // The body changed: a certificate it had describes another body.
     func->removeAttr(MemSchedDialect::getCertificateAttrName());
     if (emitRemarks)
-      func.emitRemark() << "memsched-split: '" << func.getSymName() << "': "
-                        << absorbed << " pad" << (absorbed == 1 ? "" : "s")
-                        << " absorbed, peak as written " << *before
-                        << " -> " << peak << " bytes";
+      emitRemark(func.getLoc())
+          << "memsched-split: '" << func.getSymName() << "': " << absorbed
+          << " pad" << (absorbed == 1 ? "" : "s")
+          << " absorbed, peak as written " << before->total() << " -> "
+          << current->total() << " bytes";
   }
 
-  /// The peak --memsched-schedule reaches on `func` (its body reordered
+  /// The peaks --memsched-schedule reaches on `func` (its body reordered
   /// in place: the caller restores it), or nullopt when it cannot schedule
   /// it.
-  static std::optional<uint64_t> scheduledPeak(func::FuncOp func) {
+  std::optional<Peaks> scheduledPeaks(func::FuncOp func,
+                                      ArrayRef<Attribute> spaces) {
     ScheduleFunctionOptions options;
     options.certify = false;
+    options.sizes = sizes;
+    options.memorySpace = chosenSpace;
     FailureOr<ScheduleFunctionResult> result = scheduleFunction(func, options);
     if (failed(result) ||
         result->status != ScheduleFunctionResult::Status::Scheduled)
       return std::nullopt;
-    return result->peakAfter;
+    Peaks peaks;
+    peaks.values.push_back(result->peakAfter);
+    peaks.names.push_back(spaces.empty() ? "" : "in all memory spaces");
+    for (Attribute space : spaces) {
+      const SpacePeaks *found = llvm::find_if(
+          result->spaces, [&](const SpacePeaks &p) { return p.space == space; });
+      if (found == result->spaces.end())
+        return std::nullopt;
+      peaks.values.push_back(found->peakAfter);
+      peaks.names.push_back("of memory space " + describeMemorySpace(space));
+    }
+    return peaks;
   }
 
-  static std::optional<uint64_t> peakOf(func::FuncOp func, SizeModel sizes) {
+  std::optional<Peaks> peaksAsWritten(func::FuncOp func,
+                                      ArrayRef<Attribute> spaces) {
     BodyLifetimes body(func, sizes);
     if (!body.isSupported())
       return std::nullopt;
-    return body.getPeakAsWritten();
+    Peaks peaks;
+    peaks.values.push_back(body.getPeakAsWritten());
+    peaks.names.push_back(spaces.empty() ? "" : "in all memory spaces");
+    for (Attribute space : spaces) {
+      SizeModel inSpace = sizes;
+      inSpace.memorySpace = space;
+      BodyLifetimes spaceBody(func, inSpace);
+      if (!spaceBody.isSupported())
+        return std::nullopt;
+      for (unsigned i = 0; i < spaceBody.getNumBlocks(); ++i) {
+        peaks.values.push_back(spaceBody.isReachable(i)
+                                   ? spaceBody.getBlock(i).getPeakAsWritten()
+                                   : 0);
+        peaks.names.push_back(
+            "of memory space " + describeMemorySpace(space) +
+            (spaceBody.hasSeveralBlocks() ? " in ^bb" + std::to_string(i)
+                                          : std::string()));
+      }
+    }
+    return peaks;
   }
 
   void keep(Operation *at, StringRef why) {
@@ -359,5 +442,8 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     if (emitRemarks && at)
       at->emitRemark() << "memsched-split: pad left as it is: " << why;
   }
+
+  SizeModel sizes;
+  std::optional<Attribute> chosenSpace;
 };
 } // namespace
