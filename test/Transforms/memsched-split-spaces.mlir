@@ -47,7 +47,7 @@ func.func @one_space(%in: memref<1x4x8x8xf32>, %w: memref<4x3x3xf32>, %out: memr
 // The same body with a buffer of memory space 1 in ^bb1: the peaks of each
 // space are now kept per block, and ^bb0's default-space peak would go from
 // 3072 to 3648 bytes: the pad stays.
-// REMARK: remark: memsched-split: a pad of 'two_spaces' left as it is: absorbed, the peak as written of memory space default in ^bb0 would be 3648 bytes, above 3072 bytes
+// REMARK: remark: memsched-split: pad left as it is: absorbed, the peak as written of memory space default in ^bb0 would be 3648 bytes, above 3072 bytes
 // CHECK-LABEL: func.func @two_spaces
 // CHECK: memref.copy
 func.func @two_spaces(%in: memref<1x4x8x8xf32>, %w: memref<4x3x3xf32>, %out: memref<1x4x8x8xf32>) {

@@ -383,9 +383,13 @@ def Split : Pass<"memsched-split", "::mlir::ModuleOp"> {
            "those it reaches with it">,
   ];
   let dependentDialects = ["::mlir::memsched::MemSchedDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
   let statistics = [
     Statistic<"numAbsorbed", "pads-absorbed", "Materialised pads absorbed">,
+    Statistic<"numGrouped", "chains-grouped",
+              "Channel chains run by groups of channels">,
     Statistic<"numKept", "pads-kept", "Pads left as they are">,
   ];
 }

@@ -16,15 +16,19 @@
 #include "Analysis/MemSched/MemorySpaces.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
 #include "Transforms/MemSched/Certificate.h"
+#include "Transforms/MemSched/ChannelGroups.h"
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
 #include "Transforms/MemSched/Reorder.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/ScopeExit.h"
 
 namespace mlir {
 namespace memsched {
@@ -285,55 +289,10 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       spaces.clear();
     std::optional<Peaks> before = peaksAsWritten(func, spaces);
     Operation *unsplit = func->clone();
-    unsigned absorbed = 0;
     std::optional<Peaks> current = before;
-    // The copies in walk order, the next-th examined next: an absorbed pad
-    // removes its copy (the following one takes its place), an undone
-    // rewrite restores the body (new ops, the same order).
-    for (unsigned next = 0;;) {
-      SmallVector<memref::CopyOp> copies;
-      func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
-      if (next >= copies.size())
-        break;
-      memref::CopyOp copy = copies[next++];
-      DominanceInfo dom(func);
-      std::string why;
-      std::optional<Pad> pad = matchPad(copy, dom, why);
-      if (!pad) {
-        if (!why.empty())
-          keep(copy, why);
-        continue;
-      }
-      if (!before) {
-        keep(copy, "the function's memory cannot be analysed, so a rewrite "
-                   "could not be shown not to raise its peak");
-        continue;
-      }
-      Operation *saved = func->clone();
-      absorb(*pad);
-      std::optional<Peaks> after = peaksAsWritten(func, spaces);
-      if (!after || !after->notAbove(*current)) {
-        restoreBody(func, saved);
-        saved->erase();
-        keep(nullptr, "");
-        if (emitRemarks) {
-          InFlightDiagnostic remark = emitRemark(func.getLoc());
-          remark << "memsched-split: a pad of '" << func.getSymName()
-                 << "' left as it is: absorbed, ";
-          if (!after)
-            remark << "the body could not be analysed";
-          else
-            remark << after->describeRise(*current, "the peak as written");
-        }
-        continue;
-      }
-      saved->erase();
-      current = after;
-      ++absorbed;
-      ++numAbsorbed;
-      --next; // its copy is gone
-    }
-    if (!absorbed) {
+    unsigned absorbed = absorbPads(func, spaces, before.has_value(), current);
+    unsigned grouped = current ? groupChannels(func, spaces, *current) : 0;
+    if (!absorbed && !grouped) {
       unsplit->erase();
       return;
     }
@@ -358,11 +317,12 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       unsplit->erase();
       numAbsorbed -= absorbed;
       numKept += absorbed;
+      numGrouped -= grouped;
       if (emitRemarks) {
         InFlightDiagnostic remark = emitRemark(func.getLoc());
         remark << "memsched-split: '" << func.getSymName()
-               << "' left as it is: with its " << absorbed << " pad"
-               << (absorbed == 1 ? "" : "s") << " absorbed, ";
+               << "' left as it is: split (" << describe(absorbed, grouped)
+               << "), ";
         if (!split)
           remark << "it could not be scheduled";
         else
@@ -377,11 +337,185 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     func->removeAttr(MemSchedDialect::getCertificateAttrName());
     if (emitRemarks)
       emitRemark(func.getLoc())
-          << "memsched-split: '" << func.getSymName() << "': " << absorbed
-          << " pad" << (absorbed == 1 ? "" : "s")
-          << " absorbed, peak as written " << before->total() << " -> "
-          << current->total() << " bytes";
+          << "memsched-split: '" << func.getSymName()
+          << "': " << describe(absorbed, grouped) << ", peak as written "
+          << before->total() << " -> " << current->total() << " bytes";
   }
+
+  static std::string describe(unsigned absorbed, unsigned grouped) {
+    std::string text;
+    if (absorbed)
+      text += std::to_string(absorbed) + " pad" + (absorbed == 1 ? "" : "s") +
+              " absorbed";
+    if (grouped)
+      text += std::string(absorbed ? ", " : "") + std::to_string(grouped) +
+              " chain" + (grouped == 1 ? "" : "s") + " run by channel groups";
+    return text;
+  }
+
+  /// Pad absorption, pad by pad, each kept when no peak as written goes
+  /// up (`current`: the peaks of the body as it is). Returns the pads
+  /// absorbed.
+  unsigned absorbPads(func::FuncOp func, ArrayRef<Attribute> spaces,
+                      bool analysed, std::optional<Peaks> &current) {
+    unsigned absorbed = 0;
+    // The copies in walk order, the next-th examined next: an absorbed pad
+    // removes its copy (the following one takes its place), an undone
+    // rewrite restores the body (new ops, the same order).
+    for (unsigned next = 0;;) {
+      SmallVector<memref::CopyOp> copies;
+      func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+      if (next >= copies.size())
+        break;
+      memref::CopyOp copy = copies[next++];
+      DominanceInfo dom(func);
+      std::string why;
+      std::optional<Pad> pad = matchPad(copy, dom, why);
+      if (!pad) {
+        if (!why.empty())
+          keep(copy, why);
+        continue;
+      }
+      if (!analysed) {
+        keep(copy, "the function's memory cannot be analysed, so a rewrite "
+                   "could not be shown not to raise its peak");
+        continue;
+      }
+      Operation *saved = func->clone();
+      Location at = copy.getLoc();
+      absorb(*pad);
+      std::optional<Peaks> after = peaksAsWritten(func, spaces);
+      if (!after || !after->notAbove(*current)) {
+        restoreBody(func, saved);
+        saved->erase();
+        keep(nullptr, "");
+        if (emitRemarks) {
+          InFlightDiagnostic remark = emitRemark(at);
+          remark << "memsched-split: pad left as it is: absorbed, ";
+          if (!after)
+            remark << "the body could not be analysed";
+          else
+            remark << after->describeRise(*current, "the peak as written");
+        }
+        continue;
+      }
+      saved->erase();
+      current = after;
+      ++absorbed;
+      ++numAbsorbed;
+      --next; // its copy is gone
+    }
+    return absorbed;
+  }
+
+  /// Channel groups: every chain of the body's blocks first split into
+  /// groups of one channel, kept when no peak as written goes up; then
+  /// each kept chain's groups made as large as they can be without raising
+  /// a peak above the one all chains reach together (a chain whose groups
+  /// can hold all channels is left as it is). Returns the chains split;
+  /// `current` becomes the peaks of the body as split.
+  unsigned groupChannels(func::FuncOp func, ArrayRef<Attribute> spaces,
+                         Peaks &current) {
+    Operation *base = func->clone();
+    auto cleanup = llvm::make_scope_exit([&] { base->erase(); });
+    // The chains of every block of the body, in order.
+    SmallVector<RefusedChain> refused;
+    SmallVector<int64_t> channels;
+    for (Block &block : func.getBody())
+      for (const ChannelChain &chain : findChannelChains(block, refused))
+        channels.push_back(chain.channels);
+    if (emitRemarks)
+      for (const RefusedChain &refusal : refused)
+        refusal.at->emitRemark()
+            << "memsched-split: channel chain left as it is: "
+            << refusal.reason;
+    if (channels.empty())
+      return 0;
+    // Applies group sizes (a size equal to the channels: not split) to the
+    // body as it was, and returns its peaks as written.
+    auto apply = [&](ArrayRef<int64_t> sizes,
+                     SmallVectorImpl<ChainSummary> *summaries = nullptr) {
+      restoreBody(func, base);
+      unsigned index = 0;
+      for (Block &block : func.getBody()) {
+        SmallVector<RefusedChain> ignored;
+        std::vector<ChannelChain> chains = findChannelChains(block, ignored);
+        for (const ChannelChain &chain : chains) {
+          int64_t size = index < sizes.size() ? sizes[index] : chain.channels;
+          ++index;
+          if (size >= chain.channels)
+            continue;
+          if (summaries)
+            summaries->push_back({chain.ops.front()->getLoc(),
+                                  static_cast<unsigned>(chain.ops.size()),
+                                  chain.channels, size,
+                                  chain.intermediateBytes});
+          splitIntoChannelGroups(chain, size);
+        }
+      }
+      return peaksAsWritten(func, spaces);
+    };
+    SmallVector<int64_t> sizes(channels);
+    for (unsigned i = 0; i < sizes.size(); ++i) {
+      sizes[i] = 1;
+      std::optional<Peaks> after = apply(sizes);
+      if (after && after->notAbove(current))
+        current = *after;
+      else
+        sizes[i] = channels[i];
+    }
+    Peaks target = current;
+    for (unsigned i = 0; i < sizes.size(); ++i) {
+      if (sizes[i] == channels[i])
+        continue;
+      // Unsplit first: groups that do not lower the peak only cost loops
+      // (and keep the chain's inputs alive through the loop).
+      sizes[i] = channels[i];
+      std::optional<Peaks> unsplitPeaks = apply(sizes);
+      if (unsplitPeaks && unsplitPeaks->notAbove(target))
+        continue;
+      SmallVector<int64_t> candidates = channelGroupSizes(channels[i]);
+      candidates.push_back(channels[i]);
+      // The largest group size that keeps every peak within the target
+      // (the first candidate, one channel, does).
+      unsigned low = 0, high = candidates.size() - 1;
+      while (low < high) {
+        unsigned mid = (low + high + 1) / 2;
+        sizes[i] = candidates[mid];
+        std::optional<Peaks> after = apply(sizes);
+        if (after && after->notAbove(target))
+          low = mid;
+        else
+          high = mid - 1;
+      }
+      sizes[i] = candidates[low];
+    }
+    SmallVector<ChainSummary> summaries;
+    std::optional<Peaks> after = apply(sizes, &summaries);
+    if (!after || !after->notAbove(target)) {
+      restoreBody(func, base);
+      return 0;
+    }
+    current = *after;
+    numGrouped += summaries.size();
+    if (emitRemarks)
+      for (const ChainSummary &chain : summaries)
+        emitRemark(chain.loc)
+            << "memsched-split: " << chain.ops << " ops run by "
+            << chain.channels / chain.groupSize << " groups of "
+            << chain.groupSize << " channel" << (chain.groupSize == 1 ? "" : "s")
+            << " (of " << chain.channels << "): intermediates "
+            << chain.bytes << " -> " << chain.bytes / chain.channels * chain.groupSize
+            << " bytes";
+    return summaries.size();
+  }
+
+  struct ChainSummary {
+    Location loc;
+    unsigned ops;
+    int64_t channels, groupSize;
+    uint64_t bytes;
+  };
 
   /// The peaks --memsched-schedule reaches on `func` (its body reordered
   /// in place: the caller restores it), or nullopt when it cannot schedule

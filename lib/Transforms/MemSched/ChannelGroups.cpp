@@ -1,0 +1,675 @@
+//===- ChannelGroups.cpp - run channel-parallel chains by groups -*- C++ -*-===//
+//
+// Finding channel chains (a search from each intermediate buffer through
+// the indexing maps of its users) and rewriting one into a loop over
+// groups of channels. docs/split.md, "Channel groups".
+//
+//===----------------------------------------------------------------------===//
+
+#include "Transforms/MemSched/ChannelGroups.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+namespace {
+/// A memref operand of a chain op, with the map from the op's loops to
+/// its dimensions.
+struct Access {
+  unsigned operand;
+  AffineMap map;
+  bool isWrite;
+};
+
+/// Where a loop appears in an operand's indexing map.
+enum class Use { Absent, At, Mixed };
+struct DimUse {
+  Use use = Use::Absent;
+  unsigned position = 0;
+};
+} // namespace
+
+/// Ops a chain can hold: structured ops on buffers whose body does not read
+/// its iteration indices (a group would see its own indices), and copies.
+static bool isChainOp(Operation *op) {
+  if (isa<memref::CopyOp>(op))
+    return true;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.hasPureBufferSemantics() &&
+         !linalgOp.hasIndexSemantics() && !linalgOp.hasDynamicShape();
+}
+
+static SmallVector<Access> getAccesses(Operation *op) {
+  SmallVector<Access> accesses;
+  if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(
+        cast<MemRefType>(copy.getSource().getType()).getRank(),
+        op->getContext());
+    accesses.push_back({0, identity, false});
+    accesses.push_back({1, identity, true});
+    return accesses;
+  }
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  for (OpOperand &operand : op->getOpOperands())
+    if (isa<MemRefType>(operand.get().getType()))
+      accesses.push_back({operand.getOperandNumber(),
+                          linalgOp.getMatchingIndexingMap(&operand),
+                          linalgOp.isDpsInit(&operand)});
+  return accesses;
+}
+
+static DimUse findLoop(AffineMap map, unsigned loop) {
+  DimUse found;
+  AffineExpr dim = getAffineDimExpr(loop, map.getContext());
+  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+    if (!expr.isFunctionOfDim(loop))
+      continue;
+    if (expr != dim || found.use == Use::At)
+      return {Use::Mixed, 0};
+    found = {Use::At, static_cast<unsigned>(i)};
+  }
+  return found;
+}
+
+/// Whether no reduction loop of `op` runs outside `loop`: then splitting
+/// `loop` into groups, run one after the other, visits every output
+/// element's terms in the order the op as a whole visits them.
+static bool isOutermostReduction(Operation *op, unsigned loop) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return false;
+  SmallVector<utils::IteratorType> iterators =
+      linalgOp.getIteratorTypesArray();
+  if (iterators[loop] != utils::IteratorType::reduction)
+    return false;
+  for (unsigned i = 0; i < loop; ++i)
+    if (iterators[i] == utils::IteratorType::reduction)
+      return false;
+  return true;
+}
+
+/// The buffer a memref value is a view of (through view-like ops).
+static Value getBase(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+static bool isLocalBuffer(Value base) {
+  return base.getDefiningOp<memref::AllocOp>() != nullptr;
+}
+
+/// A buffer no other memref value reaches except through it: the
+/// function's own allocation, or an argument marked `llvm.noalias`.
+static bool isUnaliased(Value base) {
+  if (isLocalBuffer(base))
+    return true;
+  auto arg = dyn_cast<BlockArgument>(base);
+  if (!arg)
+    return false;
+  auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  return func && arg.getOwner() == &func.getFunctionBody().front() &&
+         func.getArgAttr(arg.getArgNumber(), "llvm.noalias");
+}
+
+static uint64_t getByteSize(MemRefType type) {
+  return type.getNumElements() *
+         ((type.getElementTypeBitWidth() + 7) / 8);
+}
+
+/// A buffer that can be an intermediate of a chain: allocated in `block`
+/// with a static shape and identity layout, freed once in `block`, used
+/// only by ops of `block` that a chain can hold, directly or through
+/// subviews used only by them.
+static bool isIntermediateCandidate(Value value, Block &block) {
+  auto alloc = value.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != &block)
+    return false;
+  MemRefType type = alloc.getType();
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      !type.getElementType().isIntOrFloat())
+    return false;
+  unsigned frees = 0;
+  for (Operation *user : value.getUsers()) {
+    if (user->getBlock() != &block)
+      return false;
+    if (isa<memref::DeallocOp>(user)) {
+      ++frees;
+      continue;
+    }
+    if (auto view = dyn_cast<memref::SubViewOp>(user)) {
+      for (Operation *viewUser : view->getUsers())
+        if (viewUser->getBlock() != &block || !isChainOp(viewUser))
+          return false;
+      continue;
+    }
+    if (!isChainOp(user))
+      return false;
+  }
+  return frees == 1;
+}
+
+/// Whether `view` keeps all of dimension `dim` of its source, in place.
+static bool keepsDimension(memref::SubViewOp view, unsigned dim) {
+  MemRefType source = view.getSourceType();
+  if (view.getType().getRank() != source.getRank())
+    return false;
+  return view.getStaticOffsets()[dim] == 0 &&
+         view.getStaticSizes()[dim] == source.getDimSize(dim) &&
+         view.getStaticStrides()[dim] == 1;
+}
+
+namespace {
+class ChainSearch {
+public:
+  ChainSearch(Block &block) : block(block) {}
+
+  /// The chain reached from `seed` split along `dim`, or failure with the
+  /// op and the reason in `refusal`.
+  FailureOr<ChannelChain> search(memref::AllocOp seed, unsigned dim,
+                                 RefusedChain &refusal) {
+    opLoop.clear();
+    bufferDim.clear();
+    wholeLocals.clear();
+    channels = seed.getType().getDimSize(dim);
+    bufferDim[seed.getResult()] = dim;
+    SmallVector<Value> worklist{seed.getResult()};
+    while (!worklist.empty()) {
+      Value buffer = worklist.pop_back_val();
+      unsigned d = bufferDim[buffer];
+      if (cast<MemRefType>(buffer.getType()).getDimSize(d) != channels)
+        return fail(buffer.getDefiningOp(),
+                    "its intermediates have different numbers of channels",
+                    refusal);
+      for (Operation *user : buffer.getUsers()) {
+        if (isa<memref::DeallocOp>(user))
+          continue;
+        if (auto view = dyn_cast<memref::SubViewOp>(user)) {
+          if (!keepsDimension(view, d))
+            return fail(view, "a subview takes part of the channels",
+                        refusal);
+          for (Operation *viewUser : view->getUsers())
+            if (failed(visit(viewUser, view.getResult(), d, worklist,
+                             refusal)))
+              return failure();
+          continue;
+        }
+        if (failed(visit(user, buffer, d, worklist, refusal)))
+          return failure();
+      }
+    }
+    for (Value local : wholeLocals)
+      if (bufferDim.count(local))
+        return fail(local.getDefiningOp(),
+                    "an op uses all channels of an intermediate at once",
+                    refusal);
+    ChannelChain chain;
+    chain.channels = channels;
+    for (auto [op, loop] : opLoop)
+      chain.ops.push_back(op);
+    llvm::sort(chain.ops,
+               [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    for (Operation *op : chain.ops)
+      chain.loopDims.push_back(opLoop[op]);
+    for (auto [buffer, d] : bufferDim) {
+      chain.buffers.push_back({buffer.getDefiningOp<memref::AllocOp>(), d});
+      chain.intermediateBytes +=
+          getByteSize(cast<MemRefType>(buffer.getType()));
+    }
+    llvm::sort(chain.buffers, [](auto &a, auto &b) {
+      return a.first->isBeforeInBlock(b.first);
+    });
+    if (failed(checkExternals(chain, refusal)) ||
+        failed(checkSpan(chain, refusal)))
+      return failure();
+    return chain;
+  }
+
+private:
+  LogicalResult fail(Operation *at, StringRef reason, RefusedChain &refusal) {
+    refusal = {at, reason.str()};
+    return failure();
+  }
+
+  /// The intermediate `value` is (directly or through a subview), or null.
+  Value intermediateOf(Value value) {
+    if (isIntermediateCandidate(value, block))
+      return value;
+    if (auto view = value.getDefiningOp<memref::SubViewOp>())
+      if (isIntermediateCandidate(view.getSource(), block))
+        return view.getSource();
+    return {};
+  }
+
+  LogicalResult visit(Operation *op, Value operandValue, unsigned dim,
+                      SmallVectorImpl<Value> &worklist,
+                      RefusedChain &refusal) {
+    if (!isChainOp(op))
+      return fail(op,
+                  ("its intermediates are used by " +
+                   op->getName().getStringRef() +
+                   ", which cannot run by groups of channels")
+                      .str(),
+                  refusal);
+    std::optional<unsigned> loop;
+    for (const Access &access : getAccesses(op)) {
+      if (op->getOperand(access.operand) != operandValue)
+        continue;
+      auto expr = dyn_cast<AffineDimExpr>(access.map.getResult(dim));
+      if (!expr || findLoop(access.map, expr.getPosition()).use != Use::At)
+        return fail(op,
+                    ("the channels of an intermediate are not one loop of " +
+                     op->getName().getStringRef())
+                        .str(),
+                    refusal);
+      if (loop && *loop != expr.getPosition())
+        return fail(op, "two loops run over the channels", refusal);
+      loop = expr.getPosition();
+    }
+    if (!loop)
+      return success();
+    auto [it, inserted] = opLoop.insert({op, *loop});
+    if (!inserted) {
+      if (it->second != *loop)
+        return fail(op, "two loops run over the channels", refusal);
+      return success();
+    }
+    for (const Access &access : getAccesses(op)) {
+      Value value = op->getOperand(access.operand);
+      DimUse use = findLoop(access.map, *loop);
+      if (use.use == Use::Mixed)
+        return fail(op,
+                    (op->getName().getStringRef() +
+                     " indexes an operand with the channel loop in a "
+                     "compound expression (a window: row bands, not "
+                     "channel groups)")
+                        .str(),
+                    refusal);
+      Value local = intermediateOf(value);
+      if (!local)
+        continue;
+      if (use.use == Use::Absent) {
+        wholeLocals.push_back(local);
+        continue;
+      }
+      auto view = value.getDefiningOp<memref::SubViewOp>();
+      if (view && !keepsDimension(view, use.position))
+        return fail(view, "a subview takes part of the channels", refusal);
+      auto [bit, binserted] = bufferDim.insert({local, use.position});
+      if (binserted)
+        worklist.push_back(local);
+      else if (bit->second != use.position)
+        return fail(op, "an intermediate's channels are two dimensions",
+                    refusal);
+    }
+    return success();
+  }
+
+  /// Operands that are not intermediates: read whole or by group; buffers
+  /// the chain writes must be the function's own, written by group through
+  /// one view or accumulated into by one op.
+  LogicalResult checkExternals(ChannelChain &chain, RefusedChain &refusal) {
+    struct External {
+      Operation *op;
+      Value value;
+      DimUse use;
+      bool isWrite;
+    };
+    DenseMap<Value, SmallVector<External>> byBase;
+    for (auto [op, loop] : llvm::zip(chain.ops, chain.loopDims)) {
+      for (const Access &access : getAccesses(op)) {
+        Value value = op->getOperand(access.operand);
+        Value local = intermediateOf(value);
+        if (local && bufferDim.count(local))
+          continue;
+        DimUse use = findLoop(access.map, loop);
+        if (use.use == Use::At) {
+          auto type = cast<MemRefType>(value.getType());
+          if (type.isDynamicDim(use.position) ||
+              type.getDimSize(use.position) != channels)
+            return fail(op, "an operand has another number of channels",
+                        refusal);
+        }
+        if (access.isWrite && use.use == Use::Absent &&
+            !isOutermostReduction(op, loop))
+          return fail(op,
+                      ("the channel loop of " + op->getName().getStringRef() +
+                       " is not its outermost reduction")
+                          .str(),
+                      refusal);
+        byBase[getBase(value)].push_back({op, value, use, access.isWrite});
+      }
+    }
+    for (auto &[base, externals] : byBase) {
+      if (!llvm::any_of(externals, [](const External &e) { return e.isWrite; }))
+        continue;
+      if (!isUnaliased(base) || !hasKnownUsers(base))
+        return fail(externals.front().op,
+                    "it writes a buffer that other operands may alias (an "
+                    "argument without `llvm.noalias`) or whose address "
+                    "escapes",
+                    refusal);
+      bool byGroup = llvm::all_of(externals, [&](const External &e) {
+        return e.use.use == Use::At && e.value == externals.front().value &&
+               e.use.position == externals.front().use.position;
+      });
+      if (!byGroup && externals.size() != 1)
+        return fail(externals.front().op,
+                    "it writes a buffer that it also reads another way",
+                    refusal);
+      writtenBases.insert(base);
+    }
+    readBases.clear();
+    for (auto &[base, externals] : byBase)
+      readBases.insert(base);
+    return success();
+  }
+
+  static bool hasKnownUsers(Value value) {
+    for (Operation *user : value.getUsers()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+        if (view.getViewSource() == value &&
+            !llvm::all_of(user->getResults(), hasKnownUsers))
+          return false;
+        continue;
+      }
+      if (!isa<linalg::LinalgOp, memref::CopyOp, memref::DeallocOp,
+               memref::LoadOp, memref::StoreOp, func::ReturnOp,
+               func::CallOp>(user))
+        return false;
+    }
+    return true;
+  }
+
+  /// The chain's ops move to its last op: no op between them may touch
+  /// what a chain op before it touches in a way that order matters for.
+  /// Frees of buffers the chain reads move after the loop.
+  LogicalResult checkSpan(ChannelChain &chain, RefusedChain &refusal) {
+    DenseSet<Operation *> own(chain.ops.begin(), chain.ops.end());
+    for (auto [alloc, d] : chain.buffers) {
+      own.insert(alloc);
+      for (Operation *user : alloc->getUsers())
+        if (isa<memref::DeallocOp, memref::SubViewOp>(user))
+          own.insert(user);
+    }
+    // Bases the chain's ops touched so far (in block order).
+    DenseSet<Value> touched, written;
+    bool touchedNonLocal = false;
+    Operation *last = chain.ops.back();
+    for (Operation *op = chain.ops.front(); op != last;
+         op = op->getNextNode()) {
+      if (own.count(op)) {
+        if (!llvm::is_contained(chain.ops, op))
+          continue;
+        for (const Access &access : getAccesses(op)) {
+          Value value = op->getOperand(access.operand);
+          Value local = intermediateOf(value);
+          if (local && bufferDim.count(local))
+            continue;
+          Value base = getBase(value);
+          touched.insert(base);
+          touchedNonLocal |= !isUnaliased(base);
+          if (access.isWrite)
+            written.insert(base);
+        }
+        continue;
+      }
+      if (auto free = dyn_cast<memref::DeallocOp>(op)) {
+        Value base = getBase(free.getMemref());
+        if (touched.count(base) && !writtenBases.count(base)) {
+          chain.sunkFrees.push_back(op);
+          continue;
+        }
+      }
+      if (isMemoryEffectFree(op))
+        continue;
+      std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+          getEffectsRecursively(op);
+      if (!effects)
+        return fail(op,
+                    ("its ops would move past " +
+                     op->getName().getStringRef() + ", whose effects are "
+                     "not known")
+                        .str(),
+                    refusal);
+      for (const MemoryEffects::EffectInstance &effect : *effects) {
+        if (isa<MemoryEffects::Allocate>(effect.getEffect()))
+          continue;
+        Value value = effect.getValue();
+        if (!value)
+          return fail(op,
+                      ("its ops would move past " +
+                       op->getName().getStringRef() +
+                       ", which touches memory no operand names")
+                          .str(),
+                      refusal);
+        Value base = getBase(value);
+        bool local = isUnaliased(base);
+        bool writes = isa<MemoryEffects::Write, MemoryEffects::Free>(
+            effect.getEffect());
+        bool conflict =
+            writes ? touched.count(base) || (!local && touchedNonLocal)
+                   : written.count(base) != 0;
+        if (conflict)
+          return fail(op,
+                      ("its ops would move past " +
+                       op->getName().getStringRef() +
+                       ", which uses a buffer they use")
+                          .str(),
+                      refusal);
+      }
+    }
+    return success();
+  }
+
+  Block &block;
+  int64_t channels = 0;
+  llvm::MapVector<Operation *, unsigned> opLoop;
+  llvm::MapVector<Value, unsigned> bufferDim;
+  SmallVector<Value> wholeLocals;
+  DenseSet<Value> writtenBases, readBases;
+};
+} // namespace
+
+std::vector<ChannelChain>
+mlir::memsched::findChannelChains(Block &block,
+                                  SmallVectorImpl<RefusedChain> &refused) {
+  // One candidate per set of intermediates: from each buffer not yet in a
+  // candidate, the chain along the dimension that holds the most bytes.
+  std::vector<ChannelChain> candidates;
+  DenseSet<Operation *> inCandidate;
+  ChainSearch search(block);
+  auto refuse = [&](const RefusedChain &refusal) {
+    if (refusal.at && !llvm::any_of(refused, [&](const RefusedChain &r) {
+          return r.at == refusal.at && r.reason == refusal.reason;
+        }))
+      refused.push_back(refusal);
+  };
+  for (Operation &op : block) {
+    auto alloc = dyn_cast<memref::AllocOp>(&op);
+    if (!alloc || inCandidate.count(alloc) ||
+        !isIntermediateCandidate(alloc.getResult(), block))
+      continue;
+    std::optional<ChannelChain> best;
+    std::optional<RefusedChain> why;
+    for (unsigned d = 0, e = alloc.getType().getRank(); d < e; ++d) {
+      if (alloc.getType().getDimSize(d) <= 1)
+        continue;
+      RefusedChain refusal{nullptr, ""};
+      FailureOr<ChannelChain> chain = search.search(alloc, d, refusal);
+      if (failed(chain)) {
+        if (!why)
+          why = refusal;
+        continue;
+      }
+      if (chain->ops.size() < 2)
+        continue;
+      if (!best || chain->intermediateBytes > best->intermediateBytes)
+        best = std::move(*chain);
+    }
+    if (!best) {
+      if (why)
+        refuse(*why);
+      continue;
+    }
+    for (auto [buffer, d] : best->buffers)
+      inCandidate.insert(buffer);
+    candidates.push_back(std::move(*best));
+  }
+  // The candidates holding the most bytes first; one whose ops or span
+  // meet an accepted chain's stays (each chain moves to its own last op).
+  SmallVector<unsigned> order(candidates.size());
+  for (unsigned i = 0; i < order.size(); ++i)
+    order[i] = i;
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return candidates[a].intermediateBytes > candidates[b].intermediateBytes;
+  });
+  SmallVector<unsigned> accepted;
+  for (unsigned i : order) {
+    const ChannelChain &chain = candidates[i];
+    bool overlaps = llvm::any_of(accepted, [&](unsigned j) {
+      const ChannelChain &other = candidates[j];
+      return !(chain.ops.back()->isBeforeInBlock(other.ops.front()) ||
+               other.ops.back()->isBeforeInBlock(chain.ops.front()));
+    });
+    if (overlaps) {
+      refuse({chain.ops.front(),
+              "its ops are interleaved with those of a larger chain"});
+      continue;
+    }
+    accepted.push_back(i);
+  }
+  // In block order.
+  llvm::sort(accepted, [&](unsigned a, unsigned b) {
+    return candidates[a].ops.front()->isBeforeInBlock(
+        candidates[b].ops.front());
+  });
+  std::vector<ChannelChain> chains;
+  for (unsigned i : accepted)
+    chains.push_back(std::move(candidates[i]));
+  return chains;
+}
+
+SmallVector<int64_t> mlir::memsched::channelGroupSizes(int64_t channels) {
+  SmallVector<int64_t> sizes;
+  for (int64_t k = 1; k < channels; ++k)
+    if (channels % k == 0)
+      sizes.push_back(k);
+  return sizes;
+}
+
+void mlir::memsched::splitIntoChannelGroups(const ChannelChain &chain,
+                                            int64_t groupSize) {
+  assert(groupSize > 0 && chain.channels % groupSize == 0 &&
+         "a group size divides the channels");
+  Operation *last = chain.ops.back();
+  Location loc = last->getLoc();
+  OpBuilder b(last);
+  Value lower = arith::ConstantIndexOp::create(b, loc, 0);
+  Value upper = arith::ConstantIndexOp::create(b, loc, chain.channels);
+  Value step = arith::ConstantIndexOp::create(b, loc, groupSize);
+  auto loop = scf::ForOp::create(b, loc, lower, upper, step);
+  Value group = loop.getInductionVar();
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+
+  DenseMap<Value, unsigned> bufferDim;
+  for (auto [alloc, d] : chain.buffers)
+    bufferDim[alloc.getResult()] = d;
+  auto intermediateOf = [&](Value value) -> Value {
+    if (bufferDim.count(value))
+      return value;
+    if (auto view = value.getDefiningOp<memref::SubViewOp>())
+      if (bufferDim.count(view.getSource()))
+        return view.getSource();
+    return {};
+  };
+  // The last op of the chain that uses each intermediate.
+  DenseMap<Value, Operation *> lastUse;
+  for (Operation *op : chain.ops)
+    for (const Access &access : getAccesses(op))
+      if (Value local = intermediateOf(op->getOperand(access.operand)))
+        lastUse[local] = op;
+
+  DenseMap<Value, Value> groupBuffers, groupViews;
+  DenseMap<std::pair<Value, unsigned>, Value> slices;
+  for (auto [op, loop] : llvm::zip(chain.ops, chain.loopDims)) {
+    SmallVector<std::pair<unsigned, Value>> operands;
+    for (const Access &access : getAccesses(op)) {
+      Value value = op->getOperand(access.operand);
+      if (Value local = intermediateOf(value)) {
+        Value &buffer = groupBuffers[local];
+        if (!buffer) {
+          auto alloc = local.getDefiningOp<memref::AllocOp>();
+          SmallVector<int64_t> shape(alloc.getType().getShape());
+          shape[bufferDim[local]] = groupSize;
+          auto type = MemRefType::get(shape, alloc.getType().getElementType(),
+                                      MemRefLayoutAttrInterface(),
+                                      alloc.getType().getMemorySpace());
+          buffer = memref::AllocOp::create(b, alloc.getLoc(), type,
+                                           alloc.getAlignmentAttr());
+        }
+        if (value == local) {
+          operands.push_back({access.operand, buffer});
+          continue;
+        }
+        Value &view = groupViews[value];
+        if (!view) {
+          auto original = value.getDefiningOp<memref::SubViewOp>();
+          SmallVector<OpFoldResult> sizes = original.getMixedSizes();
+          sizes[bufferDim[local]] = b.getIndexAttr(groupSize);
+          view = memref::SubViewOp::create(b, original.getLoc(), buffer,
+                                           original.getMixedOffsets(), sizes,
+                                           original.getMixedStrides());
+        }
+        operands.push_back({access.operand, view});
+        continue;
+      }
+      DimUse use = findLoop(access.map, loop);
+      if (use.use != Use::At)
+        continue;
+      Value &slice = slices[{value, use.position}];
+      if (!slice) {
+        auto type = cast<MemRefType>(value.getType());
+        SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+        SmallVector<OpFoldResult> sizes, strides(type.getRank(),
+                                                 b.getIndexAttr(1));
+        for (int64_t size : type.getShape())
+          sizes.push_back(b.getIndexAttr(size));
+        offsets[use.position] = group;
+        sizes[use.position] = b.getIndexAttr(groupSize);
+        slice = memref::SubViewOp::create(b, op->getLoc(), value, offsets,
+                                          sizes, strides);
+      }
+      operands.push_back({access.operand, slice});
+    }
+    Operation *clone = b.clone(*op);
+    for (auto [index, value] : operands)
+      clone->setOperand(index, value);
+    for (auto [alloc, d] : chain.buffers)
+      if (lastUse.lookup(alloc.getResult()) == op)
+        memref::DeallocOp::create(b, loc, groupBuffers[alloc.getResult()]);
+  }
+
+  for (Operation *free : chain.sunkFrees)
+    free->moveAfter(loop);
+  for (Operation *op : llvm::reverse(chain.ops))
+    op->erase();
+  for (auto [alloc, d] : chain.buffers) {
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        user->erase();
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      user->erase(); // subviews, now unused
+    alloc->erase();
+  }
+}
