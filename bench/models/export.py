@@ -498,6 +498,10 @@ def _sigmoid(b, x, *_):
     return b.div(b.const(1.0), b.add(b.const(1.0), b.exp(b.neg(x))))
 
 
+def _silu(b, x, *_):
+    return b.mul(x, _sigmoid(b, x))
+
+
 def _tanh(b, x, *_):
     # tanh(x) = 1 - 2 / (exp(2x) + 1): math.tanh has no direct LLVM lowering.
     e = b.exp(b.mul(x, b.const(2.0)))
@@ -509,6 +513,7 @@ LOWERINGS[aten.hardtanh.default] = _unary(_hardtanh)
 LOWERINGS[aten.hardsigmoid.default] = _unary(_hardsigmoid)
 LOWERINGS[aten.hardswish.default] = _unary(_hardswish)
 LOWERINGS[aten.sigmoid.default] = _unary(_sigmoid)
+LOWERINGS[aten.silu.default] = _unary(_silu)
 LOWERINGS[aten.tanh.default] = _unary(_tanh)
 LOWERINGS[aten.neg.default] = _unary(lambda b, x, *_: b.neg(x))
 LOWERINGS[aten.exp.default] = _unary(lambda b, x, *_: b.exp(x))
@@ -1634,7 +1639,7 @@ def _ssa_name(name):
 
 def export(name, out_dir):
     import networks
-    spec = networks.SPECS[name]
+    spec = {**networks.SPECS, **networks.SPECS_224}[name]
     fn, arg_names, inputs, source = spec.build()
     gm = trace(fn, inputs, TRAIN_DECOMPOSITIONS if spec.train else None)
     text = to_mlir(gm, arg_names, source)
@@ -1651,9 +1656,14 @@ def main():
     ap.add_argument("names", nargs="*")
     ap.add_argument("--out-dir", default=os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--list-224", action="store_true",
+                    help="the networks at 224x224 (generate.sh --224)")
     opts = ap.parse_args()
     if opts.list:
         print("\n".join(networks.SPECS))
+        return 0
+    if opts.list_224:
+        print("\n".join(networks.SPECS_224))
         return 0
     torch.manual_seed(0)
     rc = 0

@@ -46,10 +46,20 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 # --- export + pipeline ------------------------------------------------------------
+# --224: the torchvision networks at 224x224 (networks.SPECS_224), written
+# to bench/models/224/ (not part of the default corpus).
+out="$here"
+list=--list
+if [ "${1:-}" = --224 ]; then
+  shift
+  out="$here/224"
+  list=--list-224
+  mkdir -p "$out"
+fi
 if [ "$#" -gt 0 ]; then
   names=("$@")
 else
-  mapfile -t names < <(cd "$here" && "$python" export.py --list)
+  mapfile -t names < <(cd "$here" && "$python" export.py "$list")
 fi
 
 tmp="$(mktemp -d)"
@@ -74,12 +84,12 @@ for name in "${names[@]}"; do
   if grep -q 'bufferization\.' "$tmp/$name.mlir"; then
     echo "warning: $name.mlir still holds bufferization ops" >&2
   fi
-  mv "$tmp/$name.mlir" "$here/$name.mlir"
+  mv "$tmp/$name.mlir" "$out/$name.mlir"
   if [ "$(stat -c %s "$tensor")" -le "$keep_max" ]; then
-    mv "$tensor" "$here/$name.tensor.mlir"
+    mv "$tensor" "$out/$name.tensor.mlir"
   else
-    rm -f "$here/$name.tensor.mlir"
+    rm -f "$out/$name.tensor.mlir"
   fi
-  echo "wrote bench/models/$name.mlir ($(grep -c 'memref.alloc()' "$here/$name.mlir") allocs)"
+  echo "wrote $out/$name.mlir ($(grep -c 'memref.alloc()' "$out/$name.mlir") allocs)"
 done
 exit "$status"

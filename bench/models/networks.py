@@ -693,3 +693,22 @@ SPECS = {
                             "SGD step of networks.UNetSmall(c=4) (BN batch statistics)",
                             train=True, fused_update=True),
 }
+
+# torchvision inference networks at their native input size (1x3x224x224),
+# the sizes deployments use: exported by `generate.sh --224` into
+# bench/models/224/, kept out of the default corpus (and of ctest: the
+# runs take minutes at this size).
+SPECS_224 = {
+    f"{name}_224": Spec(build, [(1, 3, 224, 224)], f"torchvision.models.{name} (224x224)")
+    for name, build in [
+        ("mobilenet_v2", lambda: TV.mobilenet_v2()),
+        ("mobilenet_v3_large", lambda: TV.mobilenet_v3_large()),
+        ("efficientnet_b0", lambda: TV.efficientnet_b0()),
+        ("resnet18", lambda: TV.resnet18()),
+        ("resnet50", lambda: TV.resnet50()),
+        ("googlenet", lambda: TV.googlenet(aux_logits=False, init_weights=False)),
+        ("mnasnet1_0", lambda: TV.mnasnet1_0()),
+        ("shufflenet_v2_x1_0", lambda: TV.shufflenet_v2_x1_0()),
+        ("squeezenet1_0", lambda: TV.squeezenet1_0()),
+    ]
+}

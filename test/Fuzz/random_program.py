@@ -280,7 +280,7 @@ class Gen:
     def __init__(self, seed, min_ops, max_ops, calls=False, avoid=(),
                  classic=False, without=(), flags="", chain=0,
                  only_blocks=False, only_spaces=False, aliases=(),
-                 pads=False):
+                 pads=False, chains=False):
         self.rng = random.Random(seed)
         self.seed = seed
         # The last statement and the closing deallocations overshoot the
@@ -391,6 +391,11 @@ class Gen:
         # without the flag stay those of their seeds.
         self.prng = random.Random(seed * 1000003 + 0x9AD5)
         self.p_pad = self.prng.choice([0.1, 0.2, 0.3]) if pads else 0.0
+        # Channel chains (--chains): a stream of their own too.
+        self.crng = random.Random(seed * 1000003 + 0xC4A1)
+        self.p_chain = self.crng.choice([0.15, 0.25, 0.35]) if chains \
+            else 0.0
+        self.ch = None           # the chain being emitted (st_chain)
         self.arng = random.Random(seed * 1000037 + 0xA11A5)
         self.p_alias = (self.arng.choice([0.15, 0.25, 0.4])
                         if self.alias_forms else 0.0)
@@ -1260,6 +1265,587 @@ class Gen:
             self.dealloc(x)
         else:
             self.features.add("pad-source-kept")
+        return True
+
+    # ---- channel chains (--chains) -----------------------------------------
+    # What --memsched-split runs by groups of channels (docs/split.md,
+    # "Channel groups"): linalg ops and memref.copy of one block linked by
+    # intermediate buffers of C channels (allocated and freed in the block,
+    # used only by such ops), every op running over the channels with one
+    # loop. Decisions come from self.crng; operands from the usual pickers.
+    def ch_shape(self, lay, n):
+        return (self.ch.C, n) if lay == "cn" else (n, self.ch.C)
+
+    @staticmethod
+    def ch_ix(lay, c, n):
+        """The indexing map results of a buffer of layout `lay` for channel
+        expression c and position expression n."""
+        return [c, n] if lay == "cn" else [n, c]
+
+    def ch_new(self, lay, n):
+        """A new intermediate (in the chain's memory space)."""
+        ch = self.ch
+        shape = self.ch_shape(lay, n)
+        name = self.fresh("ch")
+        root = Root(name, shape, "alloc")
+        root.space = ch.space
+        root.value = Value(name, root, shape, canonical_strides(shape), 0,
+                           False, True)
+        attr = " {alignment = 64 : i64}" if self.crng.random() < 0.15 else ""
+        self.emit("%s = memref.alloc()%s : %s" % (name, attr, root.value.type),
+                  top_op=True)
+        root.lay, root.n = lay, n
+        ch.live.append(root)
+        ch.count += 1
+        return root
+
+    def ch_free(self, root):
+        self.emit("memref.dealloc %s : %s" % (root.name, root.value.type),
+                  top_op=True)
+        root.live = False
+        self.ch.live.remove(root)
+
+    def ch_retire(self, old):
+        """old is no longer the current intermediate: freed now, or left
+        for the end of the chain."""
+        if old.live and self.crng.random() < 0.7:
+            self.ch_free(old)
+
+    def ch_generic(self, iters, ins, outs, body):
+        """linalg.generic over loops d0.. (`iters` their types); ins, outs:
+        [(Value, [map results])]; body(in args, out args) emits the region
+        and returns the yielded values."""
+        dims = ", ".join("d%d" % i for i in range(len(iters)))
+        maps = ", ".join("affine_map<(%s) -> (%s)>" % (dims, ", ".join(e))
+                         for _, e in ins + outs)
+        head = "linalg.generic {indexing_maps = [%s], iterator_types = [%s]}" \
+            % (maps, ", ".join('"%s"' % t for t in iters))
+        if ins:
+            head += " ins(%s : %s)" % (", ".join(v.ssa for v, _ in ins),
+                                       ", ".join(v.type for v, _ in ins))
+        head += " outs(%s : %s) {" % (", ".join(v.ssa for v, _ in outs),
+                                      ", ".join(v.type for v, _ in outs))
+        self.emit(head, top_op=True)
+        a = ["%%in%d" % i for i in range(len(ins))]
+        o = ["%%out%d" % i for i in range(len(outs))]
+        self.emit("^bb0(%s):" % ", ".join("%s: f32" % x for x in a + o))
+        self.indent += 1
+        ys = body(a, o)
+        self.emit("linalg.yield %s : %s" % (", ".join(ys),
+                                            ", ".join(["f32"] * len(ys))))
+        self.indent -= 1
+        self.emit("}")
+        self.features.add("linalg.generic")
+
+    def b_const(self, x):
+        c = self.fresh("k")
+        self.emit("%s = arith.constant %s : f32" % (c, fmt_float(x)))
+        return c
+
+    def b_op(self, op, a, b):
+        t = self.fresh("t")
+        self.emit("%s = arith.%s %s, %s : f32" % (t, op, a, b))
+        return t
+
+    def b_coef(self):
+        return self.crng.choice([0.5, 0.25, 0.75, -0.5, 1.5, 0.125, -1.25])
+
+    def b_axpb(self, args, out=None):
+        """sum of k_i * args[i] (plus out * k when given)."""
+        acc = None
+        for x in args + ([out] if out else []):
+            t = self.b_op("mulf", x, self.b_const(self.b_coef()))
+            acc = t if acc is None else self.b_op("addf", acc, t)
+        return acc
+
+    def b_clamp(self, x):
+        lo = self.b_const(self.crng.choice([0.0, -1.0, -4.0]))
+        hi = self.b_const(self.crng.choice([6.0, 2.0, 16.0]))
+        return self.b_op("minimumf", self.b_op("maximumf", x, lo), hi)
+
+    def ch_read(self, shape, group):
+        """An external operand of `shape` the chain reads (whole or by
+        group), or None."""
+        v = self.pick_input(shape)
+        if v is not None:
+            self.ch.reads.append((v, group))
+        return v
+
+    def ch_write_fill(self, v):
+        c = self.fconst(self.crng.choice([0.0, 0.0, 1.0, -0.5]))
+        self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+            c, v.ssa, v.type), top_op=True)
+        self.features.add("linalg.fill")
+
+    def ch_loops(self):
+        """Loop positions (c, n) of a two-loop op: either order."""
+        return (0, 1) if self.crng.random() < 0.6 else (1, 0)
+
+    def ch_produce(self):
+        """The first intermediate, written whole (channel by channel)."""
+        cr, ch = self.crng, self.ch
+        lay, N, C = ch.lay, ch.N, ch.C
+        kinds = ["bcast", "bcast", "group", "group", "matmul", "matmul",
+                 "copy", "fill_accum"]
+        cr.shuffle(kinds)
+        for kind in kinds + ["fill"]:
+            if kind == "bcast":
+                x = self.ch_read((N,), False)
+                if x is None:
+                    continue
+                b = self.ch_read((C,), True) if cr.random() < 0.6 else None
+                t = self.ch_new(lay, N)
+                ci, ni = self.ch_loops()
+                c, n = "d%d" % ci, "d%d" % ni
+                ins = [(x, [n])] + ([(b, [c])] if b else [])
+                self.ch_generic(["parallel"] * 2, ins,
+                                [(t.value, self.ch_ix(lay, c, n))],
+                                lambda a, o: [self.b_axpb(a)])
+                self.features.add("chain-produce-bcast")
+                return t
+            if kind == "group":
+                lay2 = cr.choice(["cn", "nc"])
+                x = self.ch_read(self.ch_shape(lay2, N), True)
+                if x is None:
+                    continue
+                t = self.ch_new(lay, N)
+                ci, ni = self.ch_loops()
+                c, n = "d%d" % ci, "d%d" % ni
+                clamp = cr.random() < 0.4
+                self.ch_generic(
+                    ["parallel"] * 2, [(x, self.ch_ix(lay2, c, n))],
+                    [(t.value, self.ch_ix(lay, c, n))],
+                    lambda a, o: [self.b_clamp(self.b_axpb(a)) if clamp
+                                  else self.b_axpb(a)])
+                self.features.add("chain-produce-group")
+                return t
+            if kind == "copy":
+                x = self.ch_read(self.ch_shape(lay, N), True)
+                if x is None:
+                    continue
+                t = self.ch_new(lay, N)
+                if cr.random() < 0.5:
+                    self.emit("memref.copy %s, %s : %s to %s" % (
+                        x.ssa, t.name, x.type, t.value.type), top_op=True)
+                    self.features.add("memref.copy")
+                else:
+                    self.emit("linalg.copy ins(%s : %s) outs(%s : %s)" % (
+                        x.ssa, x.type, t.name, t.value.type), top_op=True)
+                    self.features.add("linalg.copy")
+                self.features.add("chain-produce-copy")
+                return t
+            if kind == "matmul":
+                # t[c, n] = sum_k w[c, k] x[k, n] (a 1x1 convolution).
+                K = cr.choice([2, 3, 4, 8])
+                w = self.ch_read((C, K), True)
+                x = self.ch_read((K, N), False)
+                if w is None or x is None:
+                    continue
+                t = self.ch_new(lay, N)
+                self.ch_write_fill(t.value)
+                if lay == "cn" and cr.random() < 0.5:
+                    self.emit("linalg.matmul ins(%s, %s : %s, %s) outs(%s : "
+                              "%s)" % (w.ssa, x.ssa, w.type, x.type, t.name,
+                                       t.value.type), top_op=True)
+                    self.features.add("linalg.matmul")
+                else:
+                    self.ch_generic(
+                        ["parallel", "parallel", "reduction"],
+                        [(w, ["d0", "d2"]), (x, ["d2", "d1"])],
+                        [(t.value, self.ch_ix(lay, "d0", "d1"))],
+                        lambda a, o: [self.b_op("addf", o[0], self.b_op(
+                            "mulf", a[0], a[1]))])
+                self.features.add("chain-produce-matmul")
+                return t
+            if kind == "fill_accum":
+                shape = cr.choice([(C,), (N,), self.ch_shape(lay, N)])
+                x = self.ch_read(shape, shape != (N,))
+                if x is None:
+                    continue
+                t = self.ch_new(lay, N)
+                self.ch_write_fill(t.value)
+                ci, ni = self.ch_loops()
+                c, n = "d%d" % ci, "d%d" % ni
+                e = [c] if shape == (C,) else [n] if shape == (N,) else \
+                    self.ch_ix(lay, c, n)
+                self.ch_generic(["parallel"] * 2, [(x, e)],
+                                [(t.value, self.ch_ix(lay, c, n))],
+                                lambda a, o: [self.b_axpb(a, o[0])])
+                self.features.add("chain-produce-fill-accum")
+                return t
+            if kind == "fill":
+                t = self.ch_new(lay, N)
+                self.ch_write_fill(t.value)
+                return t
+        return None
+
+    def ch_middle(self, cur):
+        """One op on the current intermediate; returns the new current
+        one."""
+        cr, ch = self.crng, self.ch
+        lay, N, C = cur.lay, cur.n, ch.C
+        kind = cr.choice(["inplace", "inplace", "outplace", "outplace",
+                          "binary", "transpose", "copy", "pad", "pad",
+                          "window"])
+        ci, ni = self.ch_loops()
+        c, n = "d%d" % ci, "d%d" % ni
+        if kind == "inplace":
+            if cr.random() < 0.5:
+                self.ch_generic(["parallel"] * 2, [],
+                                [(cur.value, self.ch_ix(lay, c, n))],
+                                lambda a, o: [self.b_clamp(o[0])])
+            else:
+                self.ch_generic(["parallel"] * 2,
+                                [(cur.value, self.ch_ix(lay, c, n))],
+                                [(cur.value, self.ch_ix(lay, c, n))],
+                                lambda a, o: [self.b_axpb(a)])
+            self.features.add("chain-inplace")
+            return cur
+        if kind == "binary":
+            other = None
+            if cr.random() < 0.6:
+                other = self.ch_read(self.ch_shape(lay, N), True)
+            other = other or cur.value
+            op = cr.choice(["add", "sub", "mul", "max"])
+            self.emit("linalg.%s ins(%s, %s : %s, %s) outs(%s : %s)" % (
+                op, cur.name, other.ssa, cur.value.type, other.type, cur.name,
+                cur.value.type), top_op=True)
+            self.features.add("linalg." + op)
+            self.features.add("chain-inplace")
+            return cur
+        if kind in ("outplace", "transpose", "copy"):
+            lay2 = lay if kind == "copy" else \
+                ("nc" if lay == "cn" else "cn") if kind == "transpose" else \
+                cr.choice([lay, lay, "cn", "nc"])
+            u = self.ch_new(lay2, N)
+            if kind == "transpose":
+                self.emit("linalg.transpose ins(%s : %s) outs(%s : %s) "
+                          "permutation = [1, 0]" % (
+                              cur.name, cur.value.type, u.name, u.value.type),
+                          top_op=True)
+                self.features.add("linalg.transpose")
+            elif kind == "copy":
+                self.emit("memref.copy %s, %s : %s to %s" % (
+                    cur.name, u.name, cur.value.type, u.value.type),
+                    top_op=True)
+                self.features.add("memref.copy")
+            else:
+                ins = [(cur.value, self.ch_ix(lay, c, n))]
+                if cr.random() < 0.5:
+                    shape = cr.choice([(C,), (N,)])
+                    b = self.ch_read(shape, shape == (C,))
+                    if b is not None:
+                        ins.append((b, [c] if shape == (C,) else [n]))
+                clamp = cr.random() < 0.5
+                self.ch_generic(["parallel"] * 2, ins,
+                                [(u.value, self.ch_ix(lay2, c, n))],
+                                lambda a, o: [self.b_clamp(self.b_axpb(a))
+                                              if clamp else self.b_axpb(a)])
+            self.features.add("chain-" + kind)
+            self.ch_retire(cur)
+            return u
+        # A pad along N (what --memsched-split absorbs), and sometimes a
+        # window over it: a depthwise 1-D convolution.
+        window = kind == "window" or cr.random() < 0.4
+        K = cr.choice([2, 3, 3, 5]) if window else None
+        tot = K - 1 if window else cr.randint(1, 4)
+        lo = cr.randint(0, tot)
+        p = self.ch_new(lay, N + tot)
+        if cr.random() < 0.7:
+            self.ch_write_fill(p.value)
+        else:
+            self.emit("linalg.map outs(%s : %s)" % (p.name, p.value.type),
+                      top_op=True)
+            self.emit("  (%s: f32) {" % self.fresh("init"))
+            self.emit("    linalg.yield %s : f32" % self.fconst(
+                cr.choice([0.0, -1.5, 2.0])))
+            self.emit("  }")
+        sv = self.v_subview(p.value, self.ch_ix(lay, 0, lo),
+                            self.ch_shape(lay, N), [1, 1])
+        if cr.random() < 0.7:
+            self.emit("memref.copy %s, %s : %s to %s" % (
+                cur.name, sv.ssa, cur.value.type, sv.type), top_op=True)
+        else:
+            self.ch_generic(["parallel"] * 2,
+                            [(cur.value, self.ch_ix(lay, c, n))],
+                            [(sv, self.ch_ix(lay, c, n))],
+                            lambda a, o: [self.b_axpb(a)])
+        self.features.add("chain-pad")
+        if cr.random() < 0.85:
+            self.ch_free(cur)
+        if not window:
+            return p
+        # Weights per channel (read by group) or the same for all (read
+        # whole); some operand must give the window loop its bound.
+        w = self.ch_read((C, K), True) if cr.random() < 0.7 else None
+        we = ["d0", "d2"]
+        if w is None:
+            w, we = self.ch_read((K,), False), ["d2"]
+        if w is None:
+            return p
+        d = self.ch_new(lay, N)
+        self.ch_write_fill(d.value)
+        self.ch_generic(
+            ["parallel", "parallel", "reduction"],
+            [(p.value, self.ch_ix(lay, "d0", "d1 + d2")), (w, we)],
+            [(d.value, self.ch_ix(lay, "d0", "d1"))],
+            lambda a, o: [self.b_op("addf", o[0], self.b_op(
+                "mulf", a[0], a[1]))])
+        self.features.add("chain-window")
+        self.ch_retire(p)
+        return d
+
+    def ch_target(self, shape, alloc_shape=None):
+        """A buffer the chain writes: a view of a live buffer (an argument
+        without llvm.noalias or a global makes memsched refuse), or a new
+        allocation (in self.roots) of alloc_shape if given."""
+        r = self.crng.random()
+        if r < 0.3:
+            v = self.pick_output(shape)
+            if v is not None:
+                return v
+        shape = alloc_shape or shape
+        if r < 0.6:
+            return self.new_alloc(shape).value
+        # An allocation of nothing but its shape (no arena, no pointer made
+        # of it up front: what memsched takes as the chain's own).
+        name = self.fresh("buf")
+        root = Root(name, shape, "alloc")
+        root.space = self.pick_space()
+        root.value = Value(name, root, shape, canonical_strides(shape), 0,
+                           False, True)
+        self.emit("%s = memref.alloc() : %s" % (name, root.value.type),
+                  top_op=True)
+        self.roots.append(root)
+        return root.value
+
+    def ch_consume_group(self, cur):
+        """A consumer writing an external buffer channel by channel."""
+        cr, ch = self.crng, self.ch
+        lay, N = cur.lay, cur.n
+        lay2 = cr.choice([lay, lay, "cn", "nc"])
+        shape = self.ch_shape(lay2, N)
+        out = None
+        same = [v for v, g in ch.reads if g and v.shape == shape and
+                v.root.writable and v.root.kind != "global" and
+                len(set(v.elements())) == len(v.elements())]
+        if same and cr.random() < 0.3:
+            # The buffer the chain reads by group, written through the same
+            # value (memsched accepts that: a group writes its channels).
+            out = cr.choice(same)
+            self.features.add("chain-write-what-it-reads")
+        else:
+            out = self.ch_target(shape)
+        ci, ni = self.ch_loops()
+        c, n = "d%d" % ci, "d%d" % ni
+        init = all(out.root.init[e] for e in out.elements())
+        if lay2 == lay and cr.random() < 0.3 and \
+                not self.overlaps_badly(out, [cur.value]):
+            self.emit("memref.copy %s, %s : %s to %s" % (
+                cur.name, out.ssa, cur.value.type, out.type), top_op=True)
+            self.features.add("memref.copy")
+        else:
+            accum = init and cr.random() < 0.4
+            self.ch_generic(["parallel"] * 2,
+                            [(cur.value, self.ch_ix(lay, c, n))],
+                            [(out, self.ch_ix(lay2, c, n))],
+                            lambda a, o: [self.b_axpb(
+                                a, o[0] if accum else None)])
+        self.mark_write(out, [])
+        for v, _ in ch.reads:
+            if v.root is not out.root:
+                v.root.consumed = True
+        self.features.add("chain-consume-group")
+
+    def ch_consume_reduce(self, cur):
+        """A consumer summing over the channels into an external buffer,
+        the channel loop its outermost reduction (or, for refusals, not)."""
+        cr, ch = self.crng, self.ch
+        lay, N, C = cur.lay, cur.n, ch.C
+        kind = cr.choice(["nc", "nc", "cn", "mm", "mm", "sum"] +
+                         (["inner", "inner-sum"] if cr.random() < 0.3 else []))
+        M = cr.choice([2, 4, 8])
+        K = cr.choice([2, 3])
+        oshape = {"mm": (M, N), "sum": (1,), "inner-sum": (1,)}.get(kind,
+                                                                    (N,))
+        w = None
+        if kind == "mm":
+            w = self.ch_read((M, C), True)
+        elif kind == "inner":
+            w = self.ch_read((C, K), True)
+        elif cr.random() < 0.7:
+            w = self.ch_read((C,), True)
+        if kind in ("mm", "inner") and w is None:
+            kind, oshape = "nc", (N,)
+        # (A new buffer for a sum has 8 elements, the first one written:
+        # the other statements have no views of a shape (1,).)
+        o = self.ch_target(oshape, (8,) if oshape == (1,) else None)
+        init = all(o.root.init[e] for e in o.elements())
+        if not init or cr.random() < 0.8:
+            self.ch_write_fill(o)
+        if kind == "mm" and lay == "cn" and cr.random() < 0.5:
+            self.emit("linalg.matmul ins(%s, %s : %s, %s) outs(%s : %s)" % (
+                w.ssa, cur.name, w.type, cur.value.type, o.ssa, o.type),
+                top_op=True)
+            self.features.add("linalg.matmul")
+        else:
+            if kind == "mm":
+                iters = ["parallel", "parallel", "reduction"]
+                c, n, ins_w, oe = "d2", "d1", ["d0", "d2"], ["d0", "d1"]
+            elif kind == "nc":
+                iters, c, n, oe = ["parallel", "reduction"], "d1", "d0", ["d0"]
+            elif kind == "cn":
+                iters, c, n, oe = ["reduction", "parallel"], "d0", "d1", ["d1"]
+            elif kind == "sum":
+                iters, c, n, oe = ["reduction", "reduction"], "d0", "d1", ["0"]
+            elif kind == "inner-sum":
+                # The channel loop inside another reduction: not run by
+                # groups (a group would add its terms out of order).
+                iters, c, n, oe = ["reduction", "reduction"], "d1", "d0", ["0"]
+            else:  # inner
+                iters = ["reduction", "parallel", "reduction"]
+                c, n, ins_w, oe = "d2", "d1", ["d2", "d0"], ["d1"]
+            if len(o.shape) == 0:
+                oe = []  # a rank-0 view of the sum's buffer
+            ins = [(cur.value, self.ch_ix(lay, c, n))]
+            if w is not None:
+                ins.append((w, ins_w if kind in ("mm", "inner") else [c]))
+            self.ch_generic(
+                iters, ins, [(o, oe)],
+                lambda a, o_: [self.b_op("addf", o_[0], self.b_op(
+                    "mulf", a[0], a[1] if len(a) > 1 else
+                    self.b_const(self.b_coef())))])
+        self.mark_write(o, [])
+        for v, _ in ch.reads:
+            if v.root is not o.root:
+                v.root.consumed = True
+        self.features.add("chain-reduce")
+        self.features.add("chain-reduce-" + kind)
+
+    def ch_interleave(self):
+        """Between two ops of the chain: an op on an operand the chain reads
+        (memsched must not move the chain past it), or another statement."""
+        cr, ch = self.crng, self.ch
+        ext = [v for v, _ in ch.reads if v.root.writable and
+               v.root.kind != "global" and
+               len(set(v.elements())) == len(v.elements())]
+        if ext and cr.random() < 0.5:
+            v = cr.choice(ext)
+            self.generic([v], v, "scale")
+            self.mark_write(v, [v])
+            self.features.add("chain-interleaved-write")
+            return
+        f = cr.choice([self.st_new_buffer, self.st_write_arg,
+                       self.st_inplace_chain, self.st_scalar, self.st_print,
+                       self.st_call])
+        f()
+        self.features.add("chain-interleaved")
+
+    def ch_escape(self, cur, how):
+        """An intermediate used by an op no chain can hold (memsched cannot
+        split through it)."""
+        cr = self.crng
+        if how == "call" and self.calls:
+            y = self.new_alloc(cur.value.shape)
+            name = self.helper_name("chk")
+            saved = self.push_func()
+            px = self.param("%x", cur.value)
+            py = self.param("%y", y.value)
+            self.generic([px], py, "scale")
+            self.pop_func(saved, "func.func private %s(%%x: %s, %%y: %s) {" % (
+                name, px.type, py.type))
+            self.emit("func.call %s(%s, %s) : (%s, %s) -> ()" % (
+                name, cur.name, y.value.ssa, cur.value.type, y.value.type),
+                top_op=True)
+            self.mark_write(y.value, [])
+            self.features.add("func.call")
+            self.features.add("chain-escape-call")
+            return
+        if how == "partial":
+            # A subview of some of the channels.
+            C2 = cr.randint(1, self.ch.C - 1)
+            c0 = cr.randint(0, self.ch.C - C2)
+            lay, N = cur.lay, cur.n
+            sv = self.v_subview(cur.value, self.ch_ix(lay, c0, 0),
+                                self.ch_ix(lay, C2, N), [1, 1])
+            y = self.new_alloc(sv.shape)
+            self.generic([sv], y.value, "scale")
+            self.mark_write(y.value, [])
+            self.features.add("chain-escape-partial")
+            return
+        pos = [cr.randrange(k) for k in cur.value.shape]
+        x = self.fresh("x")
+        self.emit("%s = memref.load %s[%s] : %s" % (
+            x, cur.name, ", ".join(self.idx(k) for k in pos), cur.value.type),
+            top_op=True)
+        y = self.new_alloc((cr.choice([8, 32]),))
+        self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+            x, y.value.ssa, y.value.type), top_op=True)
+        self.mark_write(y.value, [])
+        self.features.add("memref.load")
+        self.features.add("chain-escape-load")
+
+    def st_chain(self):
+        """A channel chain: an intermediate of C channels computed from
+        other buffers (read whole or channel by channel), ops on it in place
+        or into new intermediates (elementwise, transposed, copied, padded
+        along N, a window over the pad), and one or two consumers: one
+        writing an external buffer by channel, one accumulating into one
+        over the channels (its channel loop the outermost reduction, or
+        sometimes not). Intermediates are freed after their last use.
+        Sometimes what memsched must refuse or cannot split: an operand the
+        chain reads written between its ops, an intermediate read by a call,
+        a load or a subview of some channels, one kept after the chain."""
+        cr = self.crng
+
+        class Chain:
+            pass
+        ch = self.ch = Chain()
+        ch.C = cr.choice([2, 3, 4, 4, 5, 6, 7, 8, 8, 12, 16, 16])
+        ch.N = cr.choice([8, 16, 32, 64, 64, 96, 128, 128, 256, 512])
+        ch.lay = "cn" if cr.random() < 0.75 else "nc"
+        ch.space = self.pick_space()
+        ch.live, ch.reads, ch.count = [], [], 0
+        self.features.add("chain")
+        cur = self.ch_produce()
+        interleave = cr.random() < 0.2
+        escape = cr.choice(["call", "load", "partial"]) \
+            if cr.random() < 0.15 else None
+        for _ in range(cr.choice([0, 1, 1, 2, 2, 3, 4])):
+            if interleave and cr.random() < 0.5:
+                self.ch_interleave()
+            cur = self.ch_middle(cur)
+        if escape:
+            self.ch_escape(cur, escape)
+        if interleave:
+            self.ch_interleave()
+        kept = None
+        if cr.random() < 0.07:
+            # The last intermediate outlives the chain (a buffer like any
+            # other: later statements read it, it is freed or returned).
+            kept = cur
+            self.features.add("chain-kept")
+        r = cr.random()
+        if r < 0.4 or (kept and r < 0.7):
+            self.ch_consume_group(cur)
+        elif r < 0.8:
+            self.ch_consume_reduce(cur)
+        else:
+            both = [self.ch_consume_group, self.ch_consume_reduce]
+            cr.shuffle(both)
+            for f in both:
+                f(cur)
+        live = list(ch.live)
+        cr.shuffle(live)
+        for t in live:
+            if t is not kept:
+                self.ch_free(t)
+        if kept is not None:
+            kept.init = bytearray([1]) * kept.numel
+            kept.consumed = False
+            kept.live = True
+            self.roots.append(kept)
+        self.ch = None
         return True
 
     def st_concat(self):
@@ -4770,6 +5356,10 @@ class Gen:
                 self.st_pad()
                 self.retire_some()
                 continue
+            if self.p_chain and self.crng.random() < self.p_chain:
+                self.st_chain()
+                self.retire_some()
+                continue
             if self.p_alias and self.arng.random() < self.p_alias:
                 self.st_alias()
                 self.retire_some()
@@ -5148,6 +5738,12 @@ def main():
                    help="also materialised pads (bufferized tensor.pad: a "
                         "buffer copied into the interior of a filled one), "
                         "what --memsched-split absorbs; off by default")
+    p.add_argument("--chains", action="store_true",
+                   help="also channel chains (ops over buffers of C "
+                        "channels linked by intermediates, a consumer "
+                        "writing by channel or summing over them), what "
+                        "--memsched-split runs by groups of channels; off "
+                        "by default")
     p.add_argument("--aliases", action="store_true",
                    help="also writes through aliases (README.md, "
                         "\"Aliases\"): scf.for iter_args, "
@@ -5185,12 +5781,14 @@ def main():
         flags += " --min-ops %d --max-ops %d" % (a.min_ops, a.max_ops)
     if a.pads:
         flags += " --pads"
+    if a.chains:
+        flags += " --chains"
     text = Gen(a.seed, a.min_ops, a.max_ops, calls=a.calls,
                avoid=a.avoid, classic=a.classic, without=a.without,
                flags=flags, chain=a.chain,
                only_blocks=a.only == ["blocks"],
                only_spaces="spaces" in a.only, aliases=forms,
-               pads=a.pads).render()
+               pads=a.pads, chains=a.chains).render()
     if a.output == "-":
         sys.stdout.write(text)
     else:

@@ -56,6 +56,18 @@ CERT_RE = re.compile(
 PEAK_RE = re.compile(r"^memsched-measured-peak=(\d+)", re.M)
 HASH_RE = re.compile(r"^memsched-hash .*$", re.M)
 REMARK_RE = re.compile(r"memsched-schedule: peak (\d+) -> (\d+) bytes")
+# --split's remarks: a function it rewrote (pads absorbed, channel chains run
+# by groups), one it left as it was after trying (the scheduled peak would
+# have risen), each chain split ("N ops run by G groups of K channel(s) (of
+# C)") and each chain it refused.
+SPLIT_FUNC_RE = re.compile(r"memsched-split: '[\w$.]+': ([^\n]*), peak as "
+                           r"written \d+ -> \d+ bytes")
+SPLIT_UNDONE_RE = re.compile(r"memsched-split: '[\w$.]+' left as it is: "
+                             r"split \(([^\n]*?)\), ")
+SPLIT_CHAIN_RE = re.compile(r"memsched-split: (\d+) ops run by (\d+) groups "
+                            r"of (\d+) channels? \(of (\d+)\)")
+SPLIT_REFUSED_RE = re.compile(r"memsched-split: channel chain left as it is: "
+                              r"([^\n]*)")
 FEATURES_RE = re.compile(r"^// features: (.*)$", re.M)
 LOC_RE = re.compile(r'loc\("[^"]*":(\d+):\d+\)$')
 OPNAME_RE = re.compile(r'^(?:%[^=]*= )?"?([A-Za-z_][\w.]*)')
@@ -671,6 +683,25 @@ def check_arena(args, tools, work, sched, seed, orig_hashes, orig_out, info,
         raise Failure("\n".join(problems))
 
 
+def count_split(stderr, info):
+    """What --split did, from its remarks: info["split_pads"], ["split_
+    chains"] (in functions it rewrote), ["split_undone"] (chains of
+    functions it restored), ["split_groups"] ((groups, channels per group,
+    channels) of each chain split, also of restored functions) and
+    ["split_refused"] (refusal remarks)."""
+    def total(pattern, texts):
+        return sum(int(n) for t in texts for n in re.findall(pattern, t))
+    kept = SPLIT_FUNC_RE.findall(stderr)
+    info["split_pads"] = total(r"(\d+) pads? absorbed", kept)
+    info["split_chains"] = total(r"(\d+) chains? run by channel groups",
+                                 kept)
+    info["split_undone"] = total(r"(\d+) chains? run by channel groups",
+                                 SPLIT_UNDONE_RE.findall(stderr))
+    info["split_groups"] = [(int(g), int(k), int(c)) for _, g, k, c in
+                            SPLIT_CHAIN_RE.findall(stderr)]
+    info["split_refused"] = SPLIT_REFUSED_RE.findall(stderr)
+
+
 def check_program(seed, args, tools):
     """Returns (ok, message, info)."""
     work = tempfile.mkdtemp(prefix="memsched-fuzz-%d-" % seed,
@@ -713,6 +744,8 @@ def check_program(seed, args, tools):
                  else []), tools,
                 what="memsched-opt --memsched-schedule")
         lower = any(int(b) < int(a) for a, b in REMARK_RE.findall(p.stderr))
+        if args.split:
+            count_split(p.stderr, info)
         with open(sched_loc) as f:
             sched_loc_text = f.read()
         moved = order_changed(sched_loc_text)
@@ -994,9 +1027,14 @@ def main():
                         "(random_program.py --only)")
     p.add_argument("--pads", action="store_true",
                    help="also materialised pads (random_program.py --pads)")
+    p.add_argument("--chains", action="store_true",
+                   help="also channel chains (random_program.py --chains), "
+                        "what --split runs by groups of channels")
     p.add_argument("--split", action="store_true",
                    help="run --memsched-split before --memsched-schedule "
-                        "(pads absorbed: the outputs must not change)")
+                        "(pads absorbed, channel chains run by groups: the "
+                        "outputs must not change); the summary counts what "
+                        "it did")
     p.add_argument("--aliases", action="store_true",
                    help="also writes through aliases (random_program.py "
                         "--aliases; off by default)")
@@ -1096,6 +1134,8 @@ def generator_flags(args):
         flags += ["--chain", str(args.chain)]
     if args.pads:
         flags.append("--pads")
+    if args.chains:
+        flags.append("--chains")
     if args.aliases and not args.alias_form:
         flags.append("--aliases")
     for form in args.alias_form:
@@ -1118,6 +1158,9 @@ def run_all(args, tools):
     blocks = {}
     spaces = {}
     features = {}
+    split = {"pads": 0, "chains": 0, "undone": 0, "refused": 0,
+             "chain_programs": 0, "pad_programs": 0, "generated": 0,
+             "failed": 0, "one": 0}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         futures = {ex.submit(check_program, s, args, tools): s for s in seeds}
         results = {}
@@ -1170,6 +1213,20 @@ def run_all(args, tools):
                 blocks[kind] = blocks.get(kind, 0) + 1
             for f in info.get("features", []):
                 features[f] = features.get(f, 0) + 1
+            if "chain" in info.get("features", []):
+                split["generated"] += 1
+            if info.get("split_chains"):
+                split["chain_programs"] += 1
+                split["failed"] += not ok
+            if info.get("split_pads"):
+                split["pad_programs"] += 1
+            split["pads"] += info.get("split_pads", 0)
+            split["chains"] += info.get("split_chains", 0)
+            split["undone"] += info.get("split_undone", 0)
+            split["refused"] += len(info.get("split_refused", []))
+            if info.get("split_chains") and not info.get("split_undone"):
+                split["one"] += sum(1 for g in info.get("split_groups", [])
+                                    if g[1] == 1)
             if args.verbose and ok:
                 print("ok seed=%d peak %d -> %d%s%s%s" % (
                     s, info["orig_peak"], info["sched_peak"],
@@ -1186,7 +1243,13 @@ def run_all(args, tools):
                     " (reordered: %s)" % ("peak lowered"
                                           if info.get("how") == "peak" else
                                           "ops moved")
-                    if info["reordered"] else ""), flush=True)
+                    if info["reordered"] else "") + (
+                    " [split: %d pad(s) absorbed, %d chain(s) by groups%s]" %
+                    (info["split_pads"], info["split_chains"],
+                     "".join(" %d of %d" % (k, c) for _, k, c in
+                             info["split_groups"]))
+                    if info.get("split_pads") or info.get("split_chains")
+                    else ""), flush=True)
     print("%d of %d programs reordered by the schedule, %d left unchanged "
           "as documented (e.g. a deallocation of a select); %.1fs" % (
               reordered, len(seeds), declined, time.time() - start))
@@ -1233,6 +1296,16 @@ def run_all(args, tools):
                   math.ceil(args.require_reordered * len(seeds) - 1e-9)),
               flush=True)
         status = 1
+    if args.split:
+        print("split: %d programs with a channel chain run by groups "
+              "(%d failed; %d chains, %d of them by groups of 1 channel; "
+              "%d programs generated with --chains' chains), %d with a pad "
+              "absorbed (%d pads); %d chains split then restored (the "
+              "scheduled peak would rise), %d chains refused with a "
+              "remark" % (
+                  split["chain_programs"], split["failed"], split["chains"],
+                  split["one"], split["generated"], split["pad_programs"],
+                  split["pads"], split["undone"], split["refused"]))
     if args.arena:
         print("%d programs with @f planned into an arena (arena=%s)" % (
             arenas, args.arena))

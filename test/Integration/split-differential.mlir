@@ -96,3 +96,48 @@ func.func @block(%x: memref<1x4x8x8xf32>, %w1: memref<24x4x1x1xf32>, %b1: memref
   memref.dealloc %d : memref<1x24x8x8xf32>
   return
 }
+
+// The same block with %out not `llvm.noalias` (memsched-split-channels.mlir,
+// @aliased_output): the chain stops short of the projection, %d written
+// whole group by group: 15744 -> 6800 bytes (%d and one channel of %e, %p).
+// RUN: memsched-opt %s --memsched-test-harness=func=aliased_output --memsched-test-lower-to-llvm \
+// RUN: | mlir-runner -e main -entry-point-result=void -O0 -shared-libs=%memsched_runtime,%mlir_lib_dir/libmlir_c_runner_utils.so > %t.aliased.orig.out
+// RUN: memsched-opt %s --memsched-split --memsched-schedule --memsched-verify -o %t.aliased.split.mlir
+// RUN: memsched-opt %t.aliased.split.mlir --memsched-test-harness=func=aliased_output --memsched-test-lower-to-llvm \
+// RUN: | mlir-runner -e main -entry-point-result=void -O0 -shared-libs=%memsched_runtime,%mlir_lib_dir/libmlir_c_runner_utils.so > %t.aliased.split.out
+// RUN: grep memsched-hash %t.aliased.orig.out > %t.aliased.orig.hash
+// RUN: grep memsched-hash %t.aliased.split.out > %t.aliased.split.hash
+// RUN: diff %t.aliased.orig.hash %t.aliased.split.hash
+// RUN: FileCheck %s --check-prefix=ALIASED-ORIG < %t.aliased.orig.out
+// RUN: FileCheck %s --check-prefix=ALIASED-SPLIT < %t.aliased.split.out
+// ALIASED-ORIG: memsched-measured-peak=15744
+// ALIASED-SPLIT: memsched-measured-peak=6800
+func.func @aliased_output(%x: memref<1x4x8x8xf32>, %w1: memref<24x4x1x1xf32>, %b1: memref<24xf32>, %wd: memref<24x3x3xf32>, %w2: memref<4x24x1x1xf32>, %out: memref<1x4x8x8xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %e = memref.alloc() : memref<1x24x8x8xf32>
+  linalg.fill ins(%cst : f32) outs(%e : memref<1x24x8x8xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w1 : memref<1x4x8x8xf32>, memref<24x4x1x1xf32>) outs(%e : memref<1x24x8x8xf32>)
+  %e2 = memref.alloc() : memref<1x24x8x8xf32>
+  linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%e, %b1 : memref<1x24x8x8xf32>, memref<24xf32>) outs(%e2 : memref<1x24x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    %r = arith.maximumf %s, %cst : f32
+    %m = arith.minimumf %r, %six : f32
+    linalg.yield %m : f32
+  }
+  memref.dealloc %e : memref<1x24x8x8xf32>
+  %p = memref.alloc() : memref<1x24x10x10xf32>
+  linalg.fill ins(%cst : f32) outs(%p : memref<1x24x10x10xf32>)
+  %s = memref.subview %p[0, 0, 1, 1] [1, 24, 8, 8] [1, 1, 1, 1] : memref<1x24x10x10xf32> to memref<1x24x8x8xf32, strided<[2400, 100, 10, 1], offset: 11>>
+  memref.copy %e2, %s : memref<1x24x8x8xf32> to memref<1x24x8x8xf32, strided<[2400, 100, 10, 1], offset: 11>>
+  memref.dealloc %e2 : memref<1x24x8x8xf32>
+  %d = memref.alloc() : memref<1x24x8x8xf32>
+  linalg.fill ins(%cst : f32) outs(%d : memref<1x24x8x8xf32>)
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %wd : memref<1x24x10x10xf32>, memref<24x3x3xf32>) outs(%d : memref<1x24x8x8xf32>)
+  memref.dealloc %p : memref<1x24x10x10xf32>
+  linalg.fill ins(%cst : f32) outs(%out : memref<1x4x8x8xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%d, %w2 : memref<1x24x8x8xf32>, memref<4x24x1x1xf32>) outs(%out : memref<1x4x8x8xf32>)
+  memref.dealloc %d : memref<1x24x8x8xf32>
+  return
+}

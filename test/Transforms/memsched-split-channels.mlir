@@ -79,11 +79,21 @@ func.func @block(%x: memref<1x4x8x8xf32>, %w1: memref<24x4x1x1xf32>, %b1: memref
 
 // The same block writing %out without `llvm.noalias`: %out may be %x or a
 // weight, which a later group would read after earlier groups wrote their
-// partial sums into it. Left as it is.
+// partial sums into it. The chain stops short of the projection: %d
+// becomes a buffer the loop writes group by group (6144 bytes, whole), the
+// expansion and the pad run by groups (256 + 400 bytes): 6800 bytes.
 // REMARK: remark: memsched-split: channel chain left as it is: it writes a buffer that other operands may alias (an argument without `llvm.noalias`) or whose address escapes
+// REMARK: remark: memsched-split: 5 ops run by 24 groups of 1 channel (of 24): intermediates 15744 -> 656 bytes
+// REMARK: remark: memsched-split: 'aliased_output': 1 pad absorbed, 1 chain run by channel groups, peak as written 15744 -> 6800 bytes
 // CHECK-LABEL: func.func @aliased_output
-// CHECK-NOT: scf.for
-// CHECK: return
+// CHECK: %[[D:.*]] = memref.alloc() : memref<1x24x8x8xf32>
+// CHECK: scf.for
+// CHECK: linalg.depthwise_conv_2d_nchw_chw
+// CHECK-NEXT: memref.dealloc
+// CHECK-NEXT: }
+// CHECK-NEXT: linalg.fill {{.*}} outs(%arg5 :
+// CHECK-NEXT: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[D]], %arg4 : {{.*}}) outs(%arg5 :
+// CHECK-NEXT: memref.dealloc %[[D]]
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (d1)>
 func.func @aliased_output(%x: memref<1x4x8x8xf32>, %w1: memref<24x4x1x1xf32>, %b1: memref<24xf32>, %wd: memref<24x3x3xf32>, %w2: memref<4x24x1x1xf32>, %out: memref<1x4x8x8xf32>) {
@@ -119,11 +129,30 @@ func.func @aliased_output(%x: memref<1x4x8x8xf32>, %w1: memref<24x4x1x1xf32>, %b
 // -----
 
 // A call between the chain's ops, whose effects are not known: the ops
-// before it cannot move after it. Left as it is (the pad is absorbed).
+// before it cannot move after it. The chain breaks at the padded buffer
+// %p (9600 bytes, whole): one loop writes it group by group before the
+// call, another reads it after (with one channel of %e or %d: 256 bytes).
 // REMARK: remark: memsched-split: channel chain left as it is: its ops would move past func.call, whose effects are not known
+// REMARK: remark: memsched-split: 3 ops run by 24 groups of 1 channel (of 24): intermediates 6144 -> 256 bytes
+// REMARK: remark: memsched-split: 3 ops run by 24 groups of 1 channel (of 24): intermediates 6144 -> 256 bytes
+// REMARK: remark: memsched-split: 'call_between': 1 pad absorbed, 2 chains run by channel groups, peak as written 15744 -> 9856 bytes
 // CHECK-LABEL: func.func @call_between
-// CHECK-NOT: scf.for
-// CHECK: return
+// CHECK: %[[P:.*]] = memref.alloc() : memref<1x24x10x10xf32>
+// CHECK: scf.for
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK: linalg.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.dealloc
+// CHECK-NEXT: }
+// CHECK-NEXT: call @observe(%arg0)
+// CHECK-NEXT: linalg.fill {{.*}} outs(%arg5 :
+// CHECK: scf.for
+// CHECK: linalg.depthwise_conv_2d_nchw_chw
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NEXT: memref.dealloc
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.dealloc %[[P]]
+// CHECK-NEXT: return
 func.func private @observe(memref<1x4x8x8xf32>)
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (d1)>

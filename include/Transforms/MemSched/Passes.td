@@ -345,38 +345,50 @@ def Rematerialize : Pass<"memsched-rematerialize", "::mlir::ModuleOp"> {
 }
 
 def Split : Pass<"memsched-split", "::mlir::ModuleOp"> {
-  let summary = "Run the layers that set the peak in fragments (pad absorption)";
+  let summary = "Run the layers that set the peak in fragments (pads, channel groups)";
   let description = [{
     Rewrites a bufferized body so that less memory is live at once, without
-    changing what any op computes (outputs bit-identical) and without extra
-    compute. Run it before `--memsched-schedule`, which then orders and
-    certifies the split body. docs/split.md describes each rewrite.
+    extra compute and without changing any op's arithmetic. Run it before
+    `--memsched-schedule`, which then orders and certifies the split body.
+    docs/split.md describes each rewrite and why it is bit-identical.
 
     Pad absorption: a materialised pad, `P = memref.alloc; fill P;
     memref.copy X -> subview(P)`, where the buffer X is used by structured
     ops (its producer, elementwise ops in place) and freed right after the
     copy, becomes the ops on X writing straight into the interior
     `subview(P)`: P is allocated and filled before X's first use, X and
-    the copy disappear. While X's producer runs, P (X plus its border) is
-    live instead of X; at the copy, P alone instead of X and P. A rewrite
-    is kept only when the body's peak as written does not go up, and a
-    function's rewrites only when the peak `--memsched-schedule` reaches
-    on it does not go up either (both bodies are scheduled to compare;
-    the body is left in its order as written). In a body that allocates
-    in several memory spaces, no space's peak may go up either (as
-    written: in any block; scheduled: in the body). Give the pass the
+    the copy disappear.
+
+    Channel groups: a chain of structured ops over intermediate buffers in
+    which one loop of every op runs over the same dimension of all its
+    intermediates (an inverted residual block: 1x1 expansion, batch norm,
+    activation, pad, depthwise convolution, 1x1 projection) runs in an
+    `scf.for` over groups of channels, with intermediates of one group
+    allocated in the loop. An op reducing over the channels accumulates
+    into its output group after group (accepted when the channel loop is
+    its outermost reduction: the same additions in the same order under a
+    lowering that runs its loops in order). Groups are the largest that
+    keep the lowest peak the chains reach together.
+
+    A rewrite is kept only when the body's peak as written does not go up,
+    and a function's rewrites only when the peak `--memsched-schedule`
+    reaches on it does not go up either (both bodies are scheduled to
+    compare; the body is left in its order as written). In a body that
+    allocates in several memory spaces, no space's peak may go up either
+    (as written: in any block; scheduled: in the body). Give the pass the
     `count-alignment-padding` and `memory-space` that
     `--memsched-schedule` will get.
 
     A function whose body changed loses its certificate (the next
     `--memsched-schedule` writes one for the split body). Candidates that
-    have the shape of a pad but cannot be absorbed are left as they are;
-    with `remarks`, a remark names the copy and the reason.
+    have the shape of a pad or a chain but cannot be split are left as
+    they are; with `remarks`, a remark names the op and the reason.
   }];
   let options = SizeOption # [
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
-           "A remark per function split (pads absorbed, peak as written "
-           "before and after) and per pad left as it is, with the reason">,
+           "A remark per function split (pads absorbed, chains run by "
+           "groups, peak as written before and after), per chain run by "
+           "groups, and per pad or chain left as it is, with the reason">,
     Option<"memorySpace", "memory-space", "std::string", /*default=*/"",
            "The `memory-space` option --memsched-schedule will run with: the "
            "scheduled peaks compared to keep a function's rewrites are "

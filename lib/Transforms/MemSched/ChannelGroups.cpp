@@ -22,6 +22,12 @@
 using namespace mlir;
 using namespace mlir::memsched;
 
+/// How many boundaries a failed search may add before it gives up.
+static constexpr unsigned kMaxBoundaries = 16;
+/// How many ops the searches of one block may reach in all (work, not
+/// time: the result is deterministic).
+static constexpr uint64_t kSearchBudget = 2000000;
+
 namespace {
 /// A memref operand of a chain op, with the map from the op's loops to
 /// its dimensions.
@@ -176,16 +182,26 @@ public:
 
   /// The chain reached from `seed` split along `dim`, or failure with the
   /// op and the reason in `refusal`.
+  /// Buffers in `stopped` are not made intermediates (the chain writes
+  /// or reads them as it does buffers of the rest of the body).
   FailureOr<ChannelChain> search(memref::AllocOp seed, unsigned dim,
+                                 const DenseSet<Value> &stopped,
                                  RefusedChain &refusal) {
     opLoop.clear();
     bufferDim.clear();
     wholeLocals.clear();
+    writtenBases.clear();
+    readBases.clear();
+    this->stopped = &stopped;
+    failedFrom = {};
+    current = {};
+    depth.clear();
     channels = seed.getType().getDimSize(dim);
     bufferDim[seed.getResult()] = dim;
     SmallVector<Value> worklist{seed.getResult()};
     while (!worklist.empty()) {
       Value buffer = worklist.pop_back_val();
+      current = buffer;
       unsigned d = bufferDim[buffer];
       if (cast<MemRefType>(buffer.getType()).getDimSize(d) != channels)
         return fail(buffer.getDefiningOp(),
@@ -208,6 +224,7 @@ public:
           return failure();
       }
     }
+    current = {};
     for (Value local : wholeLocals)
       if (bufferDim.count(local))
         return fail(local.getDefiningOp(),
@@ -238,17 +255,42 @@ public:
 private:
   LogicalResult fail(Operation *at, StringRef reason, RefusedChain &refusal) {
     refusal = {at, reason.str()};
+    if (!failedFrom)
+      failedFrom = current;
     return failure();
   }
 
+public:
+  /// Ops the searches have reached so far (the work the budget counts).
+  uint64_t getWork() const { return work; }
+
+  /// After a failed search: the intermediate the search was following
+  /// when it failed (null once the search itself completed).
+  Value getFailedFrom() const { return failedFrom; }
+  /// Of the intermediates of the last search other than its seed, the one
+  /// farthest from the seed (the latest in the block among those), or null.
+  Value getFarthest(Value seed) const {
+    Value farthest;
+    for (auto [buffer, d] : bufferDim) {
+      if (buffer == seed)
+        continue;
+      if (!farthest || depth.lookup(buffer) > depth.lookup(farthest) ||
+          (depth.lookup(buffer) == depth.lookup(farthest) &&
+           farthest.getDefiningOp()->isBeforeInBlock(buffer.getDefiningOp())))
+        farthest = buffer;
+    }
+    return farthest;
+  }
+
+private:
+
   /// The intermediate `value` is (directly or through a subview), or null.
   Value intermediateOf(Value value) {
-    if (isIntermediateCandidate(value, block))
-      return value;
     if (auto view = value.getDefiningOp<memref::SubViewOp>())
-      if (isIntermediateCandidate(view.getSource(), block))
-        return view.getSource();
-    return {};
+      value = view.getSource();
+    if (stopped->count(value) || !isIntermediateCandidate(value, block))
+      return {};
+    return value;
   }
 
   LogicalResult visit(Operation *op, Value operandValue, unsigned dim,
@@ -278,6 +320,7 @@ private:
     }
     if (!loop)
       return success();
+    ++work;
     auto [it, inserted] = opLoop.insert({op, *loop});
     if (!inserted) {
       if (it->second != *loop)
@@ -306,8 +349,10 @@ private:
       if (view && !keepsDimension(view, use.position))
         return fail(view, "a subview takes part of the channels", refusal);
       auto [bit, binserted] = bufferDim.insert({local, use.position});
-      if (binserted)
+      if (binserted) {
         worklist.push_back(local);
+        depth[local] = depth.lookup(current) + 1;
+      }
       else if (bit->second != use.position)
         return fail(op, "an intermediate's channels are two dimensions",
                     refusal);
@@ -478,6 +523,10 @@ private:
   llvm::MapVector<Value, unsigned> bufferDim;
   SmallVector<Value> wholeLocals;
   DenseSet<Value> writtenBases, readBases;
+  const DenseSet<Value> *stopped = nullptr;
+  Value current, failedFrom;
+  DenseMap<Value, unsigned> depth;
+  uint64_t work = 0;
 };
 } // namespace
 
@@ -496,6 +545,12 @@ mlir::memsched::findChannelChains(Block &block,
       refused.push_back(refusal);
   };
   for (Operation &op : block) {
+    if (search.getWork() > kSearchBudget) {
+      refuse({&op, "the search for chains stopped here, after reaching " +
+                       std::to_string(search.getWork()) +
+                       " ops (the rest of the block is not searched)"});
+      break;
+    }
     auto alloc = dyn_cast<memref::AllocOp>(&op);
     if (!alloc || inCandidate.count(alloc) ||
         !isIntermediateCandidate(alloc.getResult(), block))
@@ -505,13 +560,28 @@ mlir::memsched::findChannelChains(Block &block,
     for (unsigned d = 0, e = alloc.getType().getRank(); d < e; ++d) {
       if (alloc.getType().getDimSize(d) <= 1)
         continue;
+      // A failed search is tried again with a boundary: the intermediate
+      // it was following when it failed, or else the one farthest from
+      // the seed,
+      // becomes a buffer the chain writes or reads like any other (the
+      // chain stops short of what it cannot hold).
       RefusedChain refusal{nullptr, ""};
-      FailureOr<ChannelChain> chain = search.search(alloc, d, refusal);
-      if (failed(chain)) {
+      DenseSet<Value> stopped;
+      FailureOr<ChannelChain> chain = failure();
+      for (unsigned attempt = 0; attempt < kMaxBoundaries; ++attempt) {
+        chain = search.search(alloc, d, stopped, refusal);
+        if (succeeded(chain))
+          break;
         if (!why)
           why = refusal;
-        continue;
+        Value boundary = search.getFailedFrom();
+        if (!boundary || boundary == alloc.getResult())
+          boundary = search.getFarthest(alloc.getResult());
+        if (!boundary || !stopped.insert(boundary).second)
+          break;
       }
+      if (failed(chain))
+        continue;
       if (chain->ops.size() < 2)
         continue;
       if (!best || chain->intermediateBytes > best->intermediateBytes)

@@ -26,6 +26,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -228,6 +229,11 @@ static void absorb(Pad pad) {
   pad.source->erase();
 }
 
+/// The most channel chains of a function whose groups the pass chooses (the
+/// ones holding the most intermediate bytes): each costs a few analyses of
+/// the whole body.
+static constexpr unsigned kMaxChains = 32;
+
 namespace {
 /// The peaks a rewrite must not raise: the body's peak as written in all
 /// spaces together and, for a body that allocates in several memory spaces,
@@ -418,40 +424,62 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
                          Peaks &current) {
     Operation *base = func->clone();
     auto cleanup = llvm::make_scope_exit([&] { base->erase(); });
-    // The chains of every block of the body, in order.
+    // The chains of every block of the body, in order, found once on the
+    // body as it is (kept in `base`); the largest kMaxChains are tried.
     SmallVector<RefusedChain> refused;
-    SmallVector<int64_t> channels;
-    for (Block &block : func.getBody())
-      for (const ChannelChain &chain : findChannelChains(block, refused))
-        channels.push_back(chain.channels);
+    std::vector<ChannelChain> chains;
+    for (Block &block : base->getRegion(0))
+      for (ChannelChain &chain : findChannelChains(block, refused))
+        chains.push_back(std::move(chain));
+    if (chains.size() > kMaxChains) {
+      std::vector<unsigned> order(chains.size());
+      for (unsigned i = 0; i < order.size(); ++i)
+        order[i] = i;
+      llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+        return chains[a].intermediateBytes > chains[b].intermediateBytes;
+      });
+      order.resize(kMaxChains);
+      llvm::sort(order);
+      std::vector<ChannelChain> kept;
+      for (unsigned i : order)
+        kept.push_back(std::move(chains[i]));
+      chains = std::move(kept);
+    }
     if (emitRemarks)
       for (const RefusedChain &refusal : refused)
-        refusal.at->emitRemark()
+        emitRemark(refusal.at->getLoc())
             << "memsched-split: channel chain left as it is: "
             << refusal.reason;
-    if (channels.empty())
+    if (chains.empty())
       return 0;
+    SmallVector<int64_t> channels;
+    for (const ChannelChain &chain : chains)
+      channels.push_back(chain.channels);
     // Applies group sizes (a size equal to the channels: not split) to the
     // body as it was, and returns its peaks as written.
     auto apply = [&](ArrayRef<int64_t> sizes,
                      SmallVectorImpl<ChainSummary> *summaries = nullptr) {
-      restoreBody(func, base);
-      unsigned index = 0;
-      for (Block &block : func.getBody()) {
-        SmallVector<RefusedChain> ignored;
-        std::vector<ChannelChain> chains = findChannelChains(block, ignored);
-        for (const ChannelChain &chain : chains) {
-          int64_t size = index < sizes.size() ? sizes[index] : chain.channels;
-          ++index;
-          if (size >= chain.channels)
-            continue;
-          if (summaries)
-            summaries->push_back({chain.ops.front()->getLoc(),
-                                  static_cast<unsigned>(chain.ops.size()),
-                                  chain.channels, size,
-                                  chain.intermediateBytes});
-          splitIntoChannelGroups(chain, size);
-        }
+      Region &body = func.getBody();
+      body.dropAllReferences();
+      body.getBlocks().clear();
+      IRMapping map;
+      base->getRegion(0).cloneInto(&body, map);
+      for (auto [chain, size] : llvm::zip(chains, sizes)) {
+        if (size >= chain.channels)
+          continue;
+        ChannelChain copy = chain;
+        for (Operation *&op : copy.ops)
+          op = map.lookup(op);
+        for (auto &[alloc, d] : copy.buffers)
+          alloc = cast<memref::AllocOp>(map.lookup(alloc.getOperation()));
+        for (Operation *&op : copy.sunkFrees)
+          op = map.lookup(op);
+        if (summaries)
+          summaries->push_back({copy.ops.front()->getLoc(),
+                                static_cast<unsigned>(copy.ops.size()),
+                                copy.channels, size,
+                                copy.intermediateBytes});
+        splitIntoChannelGroups(copy, size);
       }
       return peaksAsWritten(func, spaces);
     };
