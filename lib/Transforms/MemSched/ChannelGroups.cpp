@@ -48,8 +48,11 @@ struct DimUse {
 /// Ops a chain can hold: structured ops on buffers whose body does not read
 /// its iteration indices (a group would see its own indices), and copies.
 static bool isChainOp(Operation *op) {
-  if (isa<memref::CopyOp>(op))
-    return true;
+  if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+    auto source = dyn_cast<MemRefType>(copy.getSource().getType());
+    auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
+    return source && target && source.getRank() == target.getRank();
+  }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   return linalgOp && linalgOp.hasPureBufferSemantics() &&
          !linalgOp.hasIndexSemantics() && !linalgOp.hasDynamicShape();
@@ -230,6 +233,9 @@ public:
         return fail(local.getDefiningOp(),
                     "an op uses all channels of an intermediate at once",
                     refusal);
+    // (A buffer nothing but its free uses makes no chain.)
+    if (opLoop.size() < 2)
+      return fail(seed, "", refusal);
     ChannelChain chain;
     chain.channels = channels;
     for (auto [op, loop] : opLoop)
@@ -451,7 +457,7 @@ private:
     DenseSet<Value> touched, written;
     bool touchedNonLocal = false;
     Operation *last = chain.ops.back();
-    for (Operation *op = chain.ops.front(); op != last;
+    for (Operation *op = chain.ops.front(); op && op != last;
          op = op->getNextNode()) {
       if (own.count(op)) {
         if (!llvm::is_contained(chain.ops, op))
@@ -539,7 +545,7 @@ mlir::memsched::findChannelChains(Block &block,
   DenseSet<Operation *> inCandidate;
   ChainSearch search(block);
   auto refuse = [&](const RefusedChain &refusal) {
-    if (refusal.at && !llvm::any_of(refused, [&](const RefusedChain &r) {
+    if (refusal.at && !refusal.reason.empty() && !llvm::any_of(refused, [&](const RefusedChain &r) {
           return r.at == refusal.at && r.reason == refusal.reason;
         }))
       refused.push_back(refusal);
