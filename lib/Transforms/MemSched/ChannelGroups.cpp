@@ -120,7 +120,16 @@ static bool isLocalBuffer(Value base) {
 
 /// A buffer no other memref value reaches except through it: the
 /// function's own allocation, or an argument marked `llvm.noalias`.
+static bool hasKnownUsers(Value value);
+
+/// A buffer no other memref value reaches except through it: the
+/// function's own allocation, or an argument marked `llvm.noalias`, whose
+/// uses are all views, structured ops, copies, loads, stores, frees,
+/// calls and returns (not a branch operand, a select, an escape of its
+/// address: then a block argument or another value may be it).
 static bool isUnaliased(Value base) {
+  if (!hasKnownUsers(base))
+    return false;
   if (isLocalBuffer(base))
     return true;
   auto arg = dyn_cast<BlockArgument>(base);
@@ -129,6 +138,22 @@ static bool isUnaliased(Value base) {
   auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
   return func && arg.getOwner() == &func.getFunctionBody().front() &&
          func.getArgAttr(arg.getArgNumber(), "llvm.noalias");
+}
+
+static bool hasKnownUsers(Value value) {
+  for (Operation *user : value.getUsers()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+      if (view.getViewSource() == value &&
+          !llvm::all_of(user->getResults(), hasKnownUsers))
+        return false;
+      continue;
+    }
+    if (!isa<linalg::LinalgOp, memref::CopyOp, memref::DeallocOp,
+             memref::LoadOp, memref::StoreOp, func::ReturnOp,
+             func::CallOp>(user))
+      return false;
+  }
+  return true;
 }
 
 static uint64_t getByteSize(MemRefType type) {
@@ -404,7 +429,7 @@ private:
     for (auto &[base, externals] : byBase) {
       if (!llvm::any_of(externals, [](const External &e) { return e.isWrite; }))
         continue;
-      if (!isUnaliased(base) || !hasKnownUsers(base))
+      if (!isUnaliased(base))
         return fail(externals.front().op,
                     "it writes a buffer that other operands may alias (an "
                     "argument without `llvm.noalias`) or whose address "
@@ -426,22 +451,6 @@ private:
     return success();
   }
 
-  static bool hasKnownUsers(Value value) {
-    for (Operation *user : value.getUsers()) {
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
-        if (view.getViewSource() == value &&
-            !llvm::all_of(user->getResults(), hasKnownUsers))
-          return false;
-        continue;
-      }
-      if (!isa<linalg::LinalgOp, memref::CopyOp, memref::DeallocOp,
-               memref::LoadOp, memref::StoreOp, func::ReturnOp,
-               func::CallOp>(user))
-        return false;
-    }
-    return true;
-  }
-
   /// The chain's ops move to its last op: no op between them may touch
   /// what a chain op before it touches in a way that order matters for.
   /// Frees of buffers the chain reads move after the loop.
@@ -455,7 +464,6 @@ private:
     }
     // Bases the chain's ops touched so far (in block order).
     DenseSet<Value> touched, written;
-    bool touchedNonLocal = false;
     Operation *last = chain.ops.back();
     for (Operation *op = chain.ops.front(); op && op != last;
          op = op->getNextNode()) {
@@ -469,7 +477,6 @@ private:
             continue;
           Value base = getBase(value);
           touched.insert(base);
-          touchedNonLocal |= !isUnaliased(base);
           if (access.isWrite)
             written.insert(base);
         }
@@ -508,9 +515,12 @@ private:
         bool local = isUnaliased(base);
         bool writes = isa<MemoryEffects::Write, MemoryEffects::Free>(
             effect.getEffect());
+        // A base that may be another (a block argument, a select, an
+        // argument without `llvm.noalias`) may be any base the chain
+        // touched.
         bool conflict =
-            writes ? touched.count(base) || (!local && touchedNonLocal)
-                   : written.count(base) != 0;
+            writes ? touched.count(base) || (!local && !touched.empty())
+                   : written.count(base) || (!local && !written.empty());
         if (conflict)
           return fail(op,
                       ("its ops would move past " +
