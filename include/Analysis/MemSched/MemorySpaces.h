@@ -17,6 +17,7 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -47,6 +48,13 @@ std::string describeMemorySpace(Attribute space);
 /// with integers read as i64 like a memref type's memory space.
 FailureOr<Attribute> parseMemorySpace(StringRef text, MLIRContext *context,
                                       std::string &why);
+
+/// A pass's `memory-space` option: unset when `text` is empty, otherwise
+/// the space it names; a text that names none is an error on `at`
+/// ("<pass>: memory-space: ...").
+LogicalResult parseMemorySpaceOption(StringRef text, Operation *at,
+                                     StringRef pass,
+                                     std::optional<Attribute> &space);
 
 } // namespace memsched
 } // namespace mlir

@@ -107,3 +107,16 @@ FailureOr<Attribute> mlir::memsched::parseMemorySpace(StringRef text,
   }
   return space;
 }
+
+LogicalResult mlir::memsched::parseMemorySpaceOption(
+    StringRef text, Operation *at, StringRef pass,
+    std::optional<Attribute> &space) {
+  if (text.empty())
+    return success();
+  std::string why;
+  FailureOr<Attribute> parsed = parseMemorySpace(text, at->getContext(), why);
+  if (failed(parsed))
+    return at->emitError() << pass << ": memory-space: " << why;
+  space = *parsed;
+  return success();
+}

@@ -8,11 +8,14 @@
 
 #include "Transforms/MemSched/ChannelGroups.h"
 
+#include "Analysis/MemSched/AllocationSize.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -156,11 +159,6 @@ static bool hasKnownUsers(Value value) {
   return true;
 }
 
-static uint64_t getByteSize(MemRefType type) {
-  return type.getNumElements() *
-         ((type.getElementTypeBitWidth() + 7) / 8);
-}
-
 /// A buffer that can be an intermediate of a chain: allocated in `block`
 /// with a static shape and identity layout, freed once in `block`, used
 /// only by ops of `block` that a chain can hold, directly or through
@@ -219,7 +217,6 @@ public:
     bufferDim.clear();
     wholeLocals.clear();
     writtenBases.clear();
-    readBases.clear();
     this->stopped = &stopped;
     failedFrom = {};
     current = {};
@@ -271,8 +268,14 @@ public:
       chain.loopDims.push_back(opLoop[op]);
     for (auto [buffer, d] : bufferDim) {
       chain.buffers.push_back({buffer.getDefiningOp<memref::AllocOp>(), d});
-      chain.intermediateBytes +=
-          getByteSize(cast<MemRefType>(buffer.getType()));
+      bool isBound = false;
+      std::string why;
+      FailureOr<uint64_t> bytes = getAllocationSize(
+          buffer.getDefiningOp(), DataLayout::closest(buffer.getDefiningOp()),
+          SizeModel(), isBound, why);
+      if (failed(bytes))
+        return fail(buffer.getDefiningOp(), why, refusal);
+      chain.intermediateBytes += *bytes;
     }
     llvm::sort(chain.buffers, [](auto &a, auto &b) {
       return a.first->isBeforeInBlock(b.first);
@@ -445,9 +448,6 @@ private:
                     refusal);
       writtenBases.insert(base);
     }
-    readBases.clear();
-    for (auto &[base, externals] : byBase)
-      readBases.insert(base);
     return success();
   }
 
@@ -538,7 +538,7 @@ private:
   llvm::MapVector<Operation *, unsigned> opLoop;
   llvm::MapVector<Value, unsigned> bufferDim;
   SmallVector<Value> wholeLocals;
-  DenseSet<Value> writtenBases, readBases;
+  DenseSet<Value> writtenBases;
   const DenseSet<Value> *stopped = nullptr;
   Value current, failedFrom;
   DenseMap<Value, unsigned> depth;

@@ -26,16 +26,9 @@ struct SchedulePass
   using ScheduleBase::ScheduleBase;
 
   void runOnOperation() override {
-    if (!memorySpace.empty()) {
-      std::string why;
-      FailureOr<Attribute> space =
-          parseMemorySpace(memorySpace, &getContext(), why);
-      if (failed(space)) {
-        getOperation().emitError() << "memsched-schedule: memory-space: " << why;
-        return signalPassFailure();
-      }
-      chosenSpace = *space;
-    }
+    if (failed(parseMemorySpaceOption(memorySpace, getOperation(),
+                                      "memsched-schedule", chosenSpace)))
+      return signalPassFailure();
     for (func::FuncOp func : getFunctionsCalleesFirst(getOperation()))
       runOnFunction(func);
     if (!changed)

@@ -273,16 +273,9 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   using SplitBase::SplitBase;
 
   void runOnOperation() override {
-    if (!memorySpace.empty()) {
-      std::string why;
-      FailureOr<Attribute> space =
-          parseMemorySpace(memorySpace, &getContext(), why);
-      if (failed(space)) {
-        getOperation().emitError() << "memsched-split: memory-space: " << why;
-        return signalPassFailure();
-      }
-      chosenSpace = *space;
-    }
+    if (failed(parseMemorySpaceOption(memorySpace, getOperation(),
+                                      "memsched-split", chosenSpace)))
+      return signalPassFailure();
     sizes.countAlignmentPadding = countAlignmentPadding;
     for (func::FuncOp func : getFunctionsCalleesFirst(getOperation()))
       if (!func.isExternal())
