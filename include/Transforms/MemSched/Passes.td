@@ -352,6 +352,12 @@ def Split : Pass<"memsched-split", "::mlir::ModuleOp"> {
     `--memsched-schedule`, which then orders and certifies the split body.
     docs/split.md describes each rewrite and why it is bit-identical.
 
+    In place: an elementwise op (all loops parallel, identity maps on the
+    output and the input) whose output is a fresh buffer and one of whose
+    inputs is a buffer of the same type that dies at the op writes that
+    input instead (each point reads and writes its own element); the
+    output buffer disappears and the input is freed where the output was.
+
     Pad absorption: a materialised pad, `P = memref.alloc; fill P;
     memref.copy X -> subview(P)`, where the buffer X is used by structured
     ops (its producer, elementwise ops in place) and freed right after the
@@ -399,6 +405,8 @@ def Split : Pass<"memsched-split", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
   let statistics = [
+    Statistic<"numInPlace", "ops-in-place",
+              "Elementwise ops made to write an input that dies at them">,
     Statistic<"numAbsorbed", "pads-absorbed", "Materialised pads absorbed">,
     Statistic<"numGrouped", "chains-grouped",
               "Channel chains run by groups of channels">,

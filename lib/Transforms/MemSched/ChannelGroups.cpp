@@ -8,6 +8,8 @@
 
 #include "Transforms/MemSched/ChannelGroups.h"
 
+#include "StructuredAccess.h"
+
 #include "Analysis/MemSched/AllocationSize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,14 +34,6 @@ static constexpr unsigned kMaxBoundaries = 16;
 static constexpr uint64_t kSearchBudget = 2000000;
 
 namespace {
-/// A memref operand of a chain op, with the map from the op's loops to
-/// its dimensions.
-struct Access {
-  unsigned operand;
-  AffineMap map;
-  bool isWrite;
-};
-
 /// Where a loop appears in an operand's indexing map.
 enum class Use { Absent, At, Mixed };
 struct DimUse {
@@ -47,38 +41,6 @@ struct DimUse {
   unsigned position = 0;
 };
 } // namespace
-
-/// Ops a chain can hold: structured ops on buffers whose body does not read
-/// its iteration indices (a group would see its own indices), and copies.
-static bool isChainOp(Operation *op) {
-  if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-    auto source = dyn_cast<MemRefType>(copy.getSource().getType());
-    auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
-    return source && target && source.getRank() == target.getRank();
-  }
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  return linalgOp && linalgOp.hasPureBufferSemantics() &&
-         !linalgOp.hasIndexSemantics() && !linalgOp.hasDynamicShape();
-}
-
-static SmallVector<Access> getAccesses(Operation *op) {
-  SmallVector<Access> accesses;
-  if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(
-        cast<MemRefType>(copy.getSource().getType()).getRank(),
-        op->getContext());
-    accesses.push_back({0, identity, false});
-    accesses.push_back({1, identity, true});
-    return accesses;
-  }
-  auto linalgOp = cast<linalg::LinalgOp>(op);
-  for (OpOperand &operand : op->getOpOperands())
-    if (isa<MemRefType>(operand.get().getType()))
-      accesses.push_back({operand.getOperandNumber(),
-                          linalgOp.getMatchingIndexingMap(&operand),
-                          linalgOp.isDpsInit(&operand)});
-  return accesses;
-}
 
 static DimUse findLoop(AffineMap map, unsigned loop) {
   DimUse found;
@@ -110,55 +72,6 @@ static bool isOutermostReduction(Operation *op, unsigned loop) {
   return true;
 }
 
-/// The buffer a memref value is a view of (through view-like ops).
-static Value getBase(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
-}
-
-static bool isLocalBuffer(Value base) {
-  return base.getDefiningOp<memref::AllocOp>() != nullptr;
-}
-
-/// A buffer no other memref value reaches except through it: the
-/// function's own allocation, or an argument marked `llvm.noalias`.
-static bool hasKnownUsers(Value value);
-
-/// A buffer no other memref value reaches except through it: the
-/// function's own allocation, or an argument marked `llvm.noalias`, whose
-/// uses are all views, structured ops, copies, loads, stores, frees,
-/// calls and returns (not a branch operand, a select, an escape of its
-/// address: then a block argument or another value may be it).
-static bool isUnaliased(Value base) {
-  if (!hasKnownUsers(base))
-    return false;
-  if (isLocalBuffer(base))
-    return true;
-  auto arg = dyn_cast<BlockArgument>(base);
-  if (!arg)
-    return false;
-  auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
-  return func && arg.getOwner() == &func.getFunctionBody().front() &&
-         func.getArgAttr(arg.getArgNumber(), "llvm.noalias");
-}
-
-static bool hasKnownUsers(Value value) {
-  for (Operation *user : value.getUsers()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
-      if (view.getViewSource() == value &&
-          !llvm::all_of(user->getResults(), hasKnownUsers))
-        return false;
-      continue;
-    }
-    if (!isa<linalg::LinalgOp, memref::CopyOp, memref::DeallocOp,
-             memref::LoadOp, memref::StoreOp, func::ReturnOp,
-             func::CallOp>(user))
-      return false;
-  }
-  return true;
-}
-
 /// A buffer that can be an intermediate of a chain: allocated in `block`
 /// with a static shape and identity layout, freed once in `block`, used
 /// only by ops of `block` that a chain can hold, directly or through
@@ -181,11 +94,11 @@ static bool isIntermediateCandidate(Value value, Block &block) {
     }
     if (auto view = dyn_cast<memref::SubViewOp>(user)) {
       for (Operation *viewUser : view->getUsers())
-        if (viewUser->getBlock() != &block || !isChainOp(viewUser))
+        if (viewUser->getBlock() != &block || !isFragmentOp(viewUser))
           return false;
       continue;
     }
-    if (!isChainOp(user))
+    if (!isFragmentOp(user))
       return false;
   }
   return frees == 1;
@@ -216,7 +129,6 @@ public:
     opLoop.clear();
     bufferDim.clear();
     wholeLocals.clear();
-    writtenBases.clear();
     this->stopped = &stopped;
     failedFrom = {};
     current = {};
@@ -330,7 +242,7 @@ private:
   LogicalResult visit(Operation *op, Value operandValue, unsigned dim,
                       SmallVectorImpl<Value> &worklist,
                       RefusedChain &refusal) {
-    if (!isChainOp(op))
+    if (!isFragmentOp(op))
       return fail(op,
                   ("its intermediates are used by " +
                    op->getName().getStringRef() +
@@ -446,7 +358,6 @@ private:
         return fail(externals.front().op,
                     "it writes a buffer that it also reads another way",
                     refusal);
-      writtenBases.insert(base);
     }
     return success();
   }
@@ -455,81 +366,21 @@ private:
   /// what a chain op before it touches in a way that order matters for.
   /// Frees of buffers the chain reads move after the loop.
   LogicalResult checkSpan(ChannelChain &chain, RefusedChain &refusal) {
-    DenseSet<Operation *> own(chain.ops.begin(), chain.ops.end());
+    DenseSet<Operation *> own;
     for (auto [alloc, d] : chain.buffers) {
       own.insert(alloc);
       for (Operation *user : alloc->getUsers())
         if (isa<memref::DeallocOp, memref::SubViewOp>(user))
           own.insert(user);
     }
-    // Bases the chain's ops touched so far (in block order).
-    DenseSet<Value> touched, written;
-    Operation *last = chain.ops.back();
-    for (Operation *op = chain.ops.front(); op && op != last;
-         op = op->getNextNode()) {
-      if (own.count(op)) {
-        if (!llvm::is_contained(chain.ops, op))
-          continue;
-        for (const Access &access : getAccesses(op)) {
-          Value value = op->getOperand(access.operand);
-          Value local = intermediateOf(value);
-          if (local && bufferDim.count(local))
-            continue;
-          Value base = getBase(value);
-          touched.insert(base);
-          if (access.isWrite)
-            written.insert(base);
-        }
-        continue;
-      }
-      if (auto free = dyn_cast<memref::DeallocOp>(op)) {
-        Value base = getBase(free.getMemref());
-        if (touched.count(base) && !writtenBases.count(base)) {
-          chain.sunkFrees.push_back(op);
-          continue;
-        }
-      }
-      if (isMemoryEffectFree(op))
-        continue;
-      std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
-          getEffectsRecursively(op);
-      if (!effects)
-        return fail(op,
-                    ("its ops would move past " +
-                     op->getName().getStringRef() + ", whose effects are "
-                     "not known")
-                        .str(),
-                    refusal);
-      for (const MemoryEffects::EffectInstance &effect : *effects) {
-        if (isa<MemoryEffects::Allocate>(effect.getEffect()))
-          continue;
-        Value value = effect.getValue();
-        if (!value)
-          return fail(op,
-                      ("its ops would move past " +
-                       op->getName().getStringRef() +
-                       ", which touches memory no operand names")
-                          .str(),
-                      refusal);
-        Value base = getBase(value);
-        bool local = isUnaliased(base);
-        bool writes = isa<MemoryEffects::Write, MemoryEffects::Free>(
-            effect.getEffect());
-        // A base that may be another (a block argument, a select, an
-        // argument without `llvm.noalias`) may be any base the chain
-        // touched.
-        bool conflict =
-            writes ? touched.count(base) || (!local && !touched.empty())
-                   : written.count(base) || (!local && !written.empty());
-        if (conflict)
-          return fail(op,
-                      ("its ops would move past " +
-                       op->getName().getStringRef() +
-                       ", which uses a buffer they use")
-                          .str(),
-                      refusal);
-      }
-    }
+    Operation *at = nullptr;
+    std::string why;
+    auto isInternal = [&](Value value) {
+      Value local = intermediateOf(value);
+      return local && bufferDim.count(local);
+    };
+    if (!canMoveToLast(chain.ops, own, isInternal, chain.sunkFrees, at, why))
+      return fail(at, why, refusal);
     return success();
   }
 
@@ -538,7 +389,6 @@ private:
   llvm::MapVector<Operation *, unsigned> opLoop;
   llvm::MapVector<Value, unsigned> bufferDim;
   SmallVector<Value> wholeLocals;
-  DenseSet<Value> writtenBases;
   const DenseSet<Value> *stopped = nullptr;
   Value current, failedFrom;
   DenseMap<Value, unsigned> depth;

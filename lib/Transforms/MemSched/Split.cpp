@@ -17,6 +17,7 @@
 #include "Dialect/MemSched/MemSchedDialect.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/ChannelGroups.h"
+#include "Transforms/MemSched/InPlace.h"
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
 #include "Transforms/MemSched/Reorder.h"
@@ -289,9 +290,14 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     std::optional<Peaks> before = peaksAsWritten(func, spaces);
     Operation *unsplit = func->clone();
     std::optional<Peaks> current = before;
-    unsigned absorbed = absorbPads(func, spaces, before.has_value(), current);
+    // In place first: a pad then absorbs the ops on one buffer.
+    unsigned inPlace = before ? makeInPlace(func) : 0;
+    if (inPlace)
+      current = peaksAsWritten(func, spaces);
+    unsigned absorbed =
+        absorbPads(func, spaces, current.has_value(), current);
     unsigned grouped = current ? groupChannels(func, spaces, *current) : 0;
-    if (!absorbed && !grouped) {
+    if (!inPlace && !absorbed && !grouped) {
       unsplit->erase();
       return;
     }
@@ -314,13 +320,14 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
         func->setAttr(MemSchedDialect::getCertificateAttrName(), certificate);
       splitBody->erase();
       unsplit->erase();
+      numInPlace -= inPlace;
       numAbsorbed -= absorbed;
       numKept += absorbed;
       numGrouped -= grouped;
       if (emitRemarks) {
         InFlightDiagnostic remark = emitRemark(func.getLoc());
         remark << "memsched-split: '" << func.getSymName()
-               << "' left as it is: split (" << describe(absorbed, grouped)
+               << "' left as it is: split (" << describe(inPlace, absorbed, grouped)
                << "), ";
         if (!split)
           remark << "it could not be scheduled";
@@ -337,19 +344,40 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     if (emitRemarks)
       emitRemark(func.getLoc())
           << "memsched-split: '" << func.getSymName()
-          << "': " << describe(absorbed, grouped) << ", peak as written "
+          << "': " << describe(inPlace, absorbed, grouped) << ", peak as written "
           << before->total() << " -> " << current->total() << " bytes";
   }
 
-  static std::string describe(unsigned absorbed, unsigned grouped) {
-    std::string text;
+  static std::string describe(unsigned inPlace, unsigned absorbed,
+                              unsigned grouped) {
+    SmallVector<std::string> parts;
+    auto count = [](unsigned n, StringRef one, StringRef many) {
+      return std::to_string(n) + " " + (n == 1 ? one : many).str();
+    };
+    if (inPlace)
+      parts.push_back(count(inPlace, "op", "ops") + " in place");
     if (absorbed)
-      text += std::to_string(absorbed) + " pad" + (absorbed == 1 ? "" : "s") +
-              " absorbed";
+      parts.push_back(count(absorbed, "pad", "pads") + " absorbed");
     if (grouped)
-      text += std::string(absorbed ? ", " : "") + std::to_string(grouped) +
-              " chain" + (grouped == 1 ? "" : "s") + " run by channel groups";
-    return text;
+      parts.push_back(count(grouped, "chain", "chains") +
+                      " run by channel groups");
+    return llvm::join(parts, ", ");
+  }
+
+  /// Elementwise ops whose input dies at them write it instead of a fresh
+  /// output (never more bytes live at any point: the input lives on
+  /// exactly while the output would have). Returns how many.
+  unsigned makeInPlace(func::FuncOp func) {
+    SmallVector<linalg::LinalgOp> ops;
+    func.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    unsigned count = 0;
+    for (linalg::LinalgOp op : ops)
+      if (std::optional<InPlaceOp> match = matchInPlace(op)) {
+        mlir::memsched::writeInPlace(*match);
+        ++count;
+      }
+    numInPlace += count;
+    return count;
   }
 
   /// Pad absorption, pad by pad, each kept when no peak as written goes
@@ -416,7 +444,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   unsigned groupChannels(func::FuncOp func, ArrayRef<Attribute> spaces,
                          Peaks &current) {
     Operation *base = func->clone();
-    auto cleanup = llvm::make_scope_exit([&] { base->erase(); });
+    llvm::scope_exit cleanup([&] { base->erase(); });
     // The chains of every block of the body, in order, found once on the
     // body as it is (kept in `base`); the largest kMaxChains are tried.
     SmallVector<RefusedChain> refused;
