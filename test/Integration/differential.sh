@@ -16,11 +16,18 @@ opts="count-alignment-padding${*:+ $*}"
 # DIFF_PASS=memsched-rematerialize checks that pass instead (its options,
 # e.g. bytes=N, among SCHEDULE_OPTIONS).
 # DIFF_PRE="--memsched-split" runs those passes first, in the same
-# memsched-opt invocation.
+# memsched-opt invocation; DIFF_PRE_OPTS, the options of that one pass
+# (several, separated by spaces).
 # DIFF_PEAK=at-most accepts a measured peak below the certificate's (a body
 # of several blocks whose peaking path the run does not take, or that counts
 # a buffer on every path after a join).
-memsched-opt "$in" ${DIFF_PRE:-} "--${DIFF_PASS:-memsched-schedule}=$opts" -o "$out.sched.mlir"
+pre=()
+if [ -n "${DIFF_PRE_OPTS:-}" ]; then
+  pre=("$DIFF_PRE=$DIFF_PRE_OPTS")
+elif [ -n "${DIFF_PRE:-}" ]; then
+  read -ra pre <<< "$DIFF_PRE"
+fi
+memsched-opt "$in" ${pre[@]+"${pre[@]}"} "--${DIFF_PASS:-memsched-schedule}=$opts" -o "$out.sched.mlir"
 libs="$runtime,$libdir/libmlir_c_runner_utils.so,$libdir/libmlir_runner_utils.so"
 for v in orig sched; do
   src=$in

@@ -36,6 +36,12 @@ def MemSched_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getArenaAttrName() {
       return ::llvm::StringLiteral("memsched.arena");
     }
+    /// Integer attribute on a function `--memsched-split` ran by row
+    /// bands: the compute the bands add, in parts per million of the
+    /// function's compute before.
+    static constexpr ::llvm::StringLiteral getExtraComputeAttrName() {
+      return ::llvm::StringLiteral("memsched.extra_compute_ppm");
+    }
   }];
 }
 
@@ -143,7 +149,10 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     computes a second time (clones of the producers of buffers freed early
     and computed again before their late readers) and `extra_compute_ppm`
     their estimated work in parts per million of the function's work before
-    (docs/remat.md). `peak` and `lower_bound` then describe the body with
+    (docs/remat.md). After `--memsched-split` ran a segment by row bands,
+    `extra_compute_ppm` (alone, or added to the recomputation's) is the
+    work of the rows two bands both compute (the function's
+    `memsched.extra_compute_ppm`, docs/split.md). `peak` and `lower_bound` then describe the body with
     the clones: the bound holds for every order of those ops, not for other
     choices of what to recompute.
 
@@ -177,7 +186,7 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     MemSched_OptionalBytes<"for a body with several blocks: the block (its position in the body, from 0) whose bound is lower_bound; bound_op and cut refer to its ops">:$block,
     OptionalParameter<"::mlir::ArrayAttr", "per memory space: #memsched.space entries with that space's peak and bound (when the body allocates outside the default space)">:$spaces,
     MemSched_OptionalBytes<"after --memsched-rematerialize: ops the body computes again (clones added)">:$remat_ops,
-    MemSched_OptionalBytes<"after --memsched-rematerialize: the estimated extra compute, in parts per million of the function's compute before">:$extra_compute_ppm,
+    MemSched_OptionalBytes<"after --memsched-rematerialize or a split by row bands: the estimated extra compute, in parts per million of the function's compute before">:$extra_compute_ppm,
     MemSched_OptionalBytes<"for bound_kind exhaustive: the states per stretch the exact search that proved it was given; a check runs it with as many">:$search_budget
   );
   let assemblyFormat = "`<` struct(params) `>`";

@@ -399,6 +399,10 @@ def Split : Pass<"memsched-split", "::mlir::ModuleOp"> {
            "The `memory-space` option --memsched-schedule will run with: the "
            "scheduled peaks compared to keep a function's rewrites are "
            "those it reaches with it">,
+    Option<"maxExtraCompute", "max-extra-compute", "double", /*default=*/"0",
+           "The compute row bands may add (rows two bands both compute), "
+           "as a fraction of the function's compute: 0.02 allows 2%; 0 "
+           "allows bands without overlap only">,
   ];
   let dependentDialects = ["::mlir::memsched::MemSchedDialect",
                            "::mlir::memref::MemRefDialect",
@@ -408,6 +412,8 @@ def Split : Pass<"memsched-split", "::mlir::ModuleOp"> {
     Statistic<"numInPlace", "ops-in-place",
               "Elementwise ops made to write an input that dies at them">,
     Statistic<"numAbsorbed", "pads-absorbed", "Materialised pads absorbed">,
+    Statistic<"numBanded", "segments-banded",
+              "Segments run by bands of rows">,
     Statistic<"numGrouped", "chains-grouped",
               "Channel chains run by groups of channels">,
     Statistic<"numKept", "pads-kept", "Pads left as they are">,

@@ -82,8 +82,8 @@ CertificateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         std::optional<uint64_t> rematOps,
                         std::optional<uint64_t> extraComputePpm,
                         std::optional<uint64_t> searchBudget) {
-  if (rematOps.has_value() != extraComputePpm.has_value())
-    return emitError() << "remat_ops and extra_compute_ppm go together";
+  if (rematOps && !extraComputePpm)
+    return emitError() << "remat_ops goes with extra_compute_ppm";
   if (searchBudget &&
       (!boundKind || boundKind.getValue() != "exhaustive"))
     return emitError() << "search_budget goes with bound_kind = "
@@ -183,6 +183,13 @@ LogicalResult MemSchedDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << getArenaAttrName()
                              << "' marks a memref.alloc or memref.global of a "
                                 "static 1-D memref of i8";
+    return success();
+  }
+  if (attr.getName() == getExtraComputeAttrName()) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || !isa<FunctionOpInterface>(op) || value.getValue().isNegative())
+      return op->emitError() << "'" << getExtraComputeAttrName()
+                             << "' is a non-negative integer on a function";
     return success();
   }
   if (attr.getName() != getCertificateAttrName())

@@ -436,6 +436,19 @@ CertificateAttr mlir::memsched::carryRematFields(Operation *func,
 CertificateAttr mlir::memsched::replaceCertificate(Operation *func,
                                                    CertificateAttr certificate) {
   certificate = carryRematFields(func, certificate);
+  // A split by row bands: its extra compute, unless recomputation's
+  // (which includes it) is there.
+  if (auto split = func->getAttrOfType<IntegerAttr>(
+          MemSchedDialect::getExtraComputeAttrName());
+      certificate && split && !certificate.getExtraComputePpm())
+    certificate = CertificateAttr::get(
+        certificate.getContext(), certificate.getPeak(),
+        certificate.getLowerBound(), certificate.getBoundKind(),
+        certificate.getBoundOp(), certificate.getCut(),
+        certificate.getSizeModel(), certificate.getArena(),
+        certificate.getArenaSize(), certificate.getBlock(),
+        certificate.getSpaces(), certificate.getRematOps(),
+        split.getValue().getZExtValue(), certificate.getSearchBudget());
   setCertificate(func, certificate);
   return certificate;
 }

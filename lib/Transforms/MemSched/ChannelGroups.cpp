@@ -72,38 +72,6 @@ static bool isOutermostReduction(Operation *op, unsigned loop) {
   return true;
 }
 
-/// A buffer that can be an intermediate of a chain: allocated in `block`
-/// with a static shape and identity layout, freed once in `block`, used
-/// only by ops of `block` that a chain can hold, directly or through
-/// subviews used only by them.
-static bool isIntermediateCandidate(Value value, Block &block) {
-  auto alloc = value.getDefiningOp<memref::AllocOp>();
-  if (!alloc || alloc->getBlock() != &block)
-    return false;
-  MemRefType type = alloc.getType();
-  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      !type.getElementType().isIntOrFloat())
-    return false;
-  unsigned frees = 0;
-  for (Operation *user : value.getUsers()) {
-    if (user->getBlock() != &block)
-      return false;
-    if (isa<memref::DeallocOp>(user)) {
-      ++frees;
-      continue;
-    }
-    if (auto view = dyn_cast<memref::SubViewOp>(user)) {
-      for (Operation *viewUser : view->getUsers())
-        if (viewUser->getBlock() != &block || !isFragmentOp(viewUser))
-          return false;
-      continue;
-    }
-    if (!isFragmentOp(user))
-      return false;
-  }
-  return frees == 1;
-}
-
 /// Whether `view` keeps all of dimension `dim` of its source, in place.
 static bool keepsDimension(memref::SubViewOp view, unsigned dim) {
   MemRefType source = view.getSourceType();
@@ -234,7 +202,7 @@ private:
   Value intermediateOf(Value value) {
     if (auto view = value.getDefiningOp<memref::SubViewOp>())
       value = view.getSource();
-    if (stopped->count(value) || !isIntermediateCandidate(value, block))
+    if (stopped->count(value) || !isFragmentIntermediate(value, block))
       return {};
     return value;
   }
@@ -419,7 +387,7 @@ mlir::memsched::findChannelChains(Block &block,
     }
     auto alloc = dyn_cast<memref::AllocOp>(&op);
     if (!alloc || inCandidate.count(alloc) ||
-        !isIntermediateCandidate(alloc.getResult(), block))
+        !isFragmentIntermediate(alloc.getResult(), block))
       continue;
     std::optional<ChannelChain> best;
     std::optional<RefusedChain> why;

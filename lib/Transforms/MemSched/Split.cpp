@@ -13,6 +13,7 @@
 
 #include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/CallGraph.h"
+#include "Analysis/MemSched/ComputeCost.h"
 #include "Analysis/MemSched/MemorySpaces.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
 #include "Transforms/MemSched/Certificate.h"
@@ -21,6 +22,7 @@
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
 #include "Transforms/MemSched/Reorder.h"
+#include "Transforms/MemSched/RowBands.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -235,6 +237,14 @@ static void absorb(Pad pad) {
 /// the whole body.
 static constexpr unsigned kMaxChains = 32;
 
+/// Row bands: segments run by bands per function, candidate outputs per
+/// segment, reach of a segment (ops back from its output), and candidate
+/// rewrites evaluated per segment (each costs an analysis of the body).
+static constexpr unsigned kMaxBandSegments = 4;
+static constexpr unsigned kMaxBandOutputs = 6;
+static constexpr unsigned kMaxBandDepth = 24;
+static constexpr unsigned kMaxBandEvaluations = 24;
+
 namespace {
 /// The peaks a rewrite must not raise: the body's peak as written in all
 /// spaces together and, for a body that allocates in several memory spaces,
@@ -296,8 +306,43 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       current = peaksAsWritten(func, spaces);
     unsigned absorbed =
         absorbPads(func, spaces, current.has_value(), current);
-    unsigned grouped = current ? groupChannels(func, spaces, *current) : 0;
-    if (!inPlace && !absorbed && !grouped) {
+    // Row bands, then channel groups (in the bands too); with bands, the
+    // channel groups alone as well: the bands stay only where they end
+    // lower.
+    uint64_t extraCompute = 0;
+    unsigned banded = 0, grouped = 0;
+    pending.clear();
+    if (current) {
+      uint64_t allowance = computeAllowance(func);
+      Operation *unbanded = func->clone();
+      std::optional<Peaks> unbandedPeaks = current;
+      banded = bandRows(func, spaces, *current, allowance, extraCompute);
+      grouped = groupChannels(func, spaces, *current);
+      if (banded) {
+        Operation *withBands = func->clone();
+        Peaks withPeaks = *current;
+        auto withRemarks = std::move(pending);
+        unsigned groupedWithBands = grouped;
+        pending.clear();
+        restoreBody(func, unbanded);
+        current = unbandedPeaks;
+        grouped = groupChannels(func, spaces, *current);
+        if (withPeaks.notAbove(*current) &&
+            withPeaks.total() < current->total()) {
+          restoreBody(func, withBands);
+          current = withPeaks;
+          grouped = groupedWithBands;
+          pending = std::move(withRemarks);
+        } else {
+          banded = 0;
+          extraCompute = 0;
+        }
+        withBands->erase();
+      }
+      unbanded->erase();
+    }
+    if (!inPlace && !absorbed && !grouped && !banded) {
+      flushRemarks();
       unsplit->erase();
       return;
     }
@@ -323,11 +368,11 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       numInPlace -= inPlace;
       numAbsorbed -= absorbed;
       numKept += absorbed;
-      numGrouped -= grouped;
+      flushRemarks();
       if (emitRemarks) {
         InFlightDiagnostic remark = emitRemark(func.getLoc());
         remark << "memsched-split: '" << func.getSymName()
-               << "' left as it is: split (" << describe(inPlace, absorbed, grouped)
+               << "' left as it is: split (" << describe(inPlace, absorbed, banded, grouped)
                << "), ";
         if (!split)
           remark << "it could not be scheduled";
@@ -339,17 +384,25 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     restoreBody(func, splitBody);
     splitBody->erase();
     unsplit->erase();
+    numGrouped += grouped;
+    numBanded += banded;
+    flushRemarks();
+    if (extraCompute)
+      func->setAttr(MemSchedDialect::getExtraComputeAttrName(),
+                    IntegerAttr::get(IntegerType::get(func.getContext(), 64),
+                                     extraCompute * 1000000 /
+                                         std::max<uint64_t>(1, functionCost)));
     // The body changed: a certificate it had describes another body.
     func->removeAttr(MemSchedDialect::getCertificateAttrName());
     if (emitRemarks)
       emitRemark(func.getLoc())
           << "memsched-split: '" << func.getSymName()
-          << "': " << describe(inPlace, absorbed, grouped) << ", peak as written "
+          << "': " << describe(inPlace, absorbed, banded, grouped) << ", peak as written "
           << before->total() << " -> " << current->total() << " bytes";
   }
 
   static std::string describe(unsigned inPlace, unsigned absorbed,
-                              unsigned grouped) {
+                              unsigned banded, unsigned grouped) {
     SmallVector<std::string> parts;
     auto count = [](unsigned n, StringRef one, StringRef many) {
       return std::to_string(n) + " " + (n == 1 ? one : many).str();
@@ -358,6 +411,9 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       parts.push_back(count(inPlace, "op", "ops") + " in place");
     if (absorbed)
       parts.push_back(count(absorbed, "pad", "pads") + " absorbed");
+    if (banded)
+      parts.push_back(count(banded, "segment", "segments") +
+                      " run by row bands");
     if (grouped)
       parts.push_back(count(grouped, "chain", "chains") +
                       " run by channel groups");
@@ -466,11 +522,9 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
         kept.push_back(std::move(chains[i]));
       chains = std::move(kept);
     }
-    if (emitRemarks)
-      for (const RefusedChain &refusal : refused)
-        emitRemark(refusal.at->getLoc())
-            << "memsched-split: channel chain left as it is: "
-            << refusal.reason;
+    for (const RefusedChain &refusal : refused)
+      note(refusal.at->getLoc(),
+           "memsched-split: channel chain left as it is: " + refusal.reason);
     if (chains.empty())
       return 0;
     SmallVector<int64_t> channels;
@@ -546,18 +600,255 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       return 0;
     }
     current = *after;
-    numGrouped += summaries.size();
-    if (emitRemarks)
-      for (const ChainSummary &chain : summaries)
-        emitRemark(chain.loc)
-            << "memsched-split: " << chain.ops << " ops run by "
-            << chain.channels / chain.groupSize << " groups of "
-            << chain.groupSize << " channel" << (chain.groupSize == 1 ? "" : "s")
-            << " (of " << chain.channels << "): intermediates "
-            << chain.bytes << " -> " << chain.bytes / chain.channels * chain.groupSize
-            << " bytes";
+    for (const ChainSummary &chain : summaries)
+      note(chain.loc,
+           (Twine("memsched-split: ") + Twine(chain.ops) + " ops run by " +
+            Twine(chain.channels / chain.groupSize) + " groups of " +
+            Twine(chain.groupSize) + " channel" +
+            (chain.groupSize == 1 ? "" : "s") + " (of " +
+            Twine(chain.channels) + "): intermediates " + Twine(chain.bytes) +
+            " -> " +
+            Twine(chain.bytes / chain.channels * chain.groupSize) + " bytes")
+               .str());
     return summaries.size();
   }
+
+  /// The compute (estimateComputeCost units) the function's ops do, and
+  /// the extra compute `max-extra-compute` allows.
+  uint64_t computeAllowance(func::FuncOp func) {
+    functionCost = 0;
+    for (Block &block : func.getBody())
+      for (Operation &op : block)
+        functionCost += estimateComputeCost(&op);
+    if (maxExtraCompute <= 0)
+      return 0;
+    return static_cast<uint64_t>(maxExtraCompute *
+                                 static_cast<double>(functionCost));
+  }
+
+  static Operation *opAt(func::FuncOp func, unsigned blockIndex,
+                         unsigned opIndex) {
+    Block &block = *std::next(func.getBody().begin(), blockIndex);
+    return &*std::next(block.begin(), opIndex);
+  }
+
+  /// Row bands: segments that cover the op where the peak as written is
+  /// reached, computing one buffer written there or after, each run by as
+  /// many bands (of kBandCounts) as the extra compute left allows; the
+  /// segment whose bands lower the peak most is kept (then with the fewest
+  /// bands that reach the same peaks), and the search starts again from
+  /// the new peak. Returns the segments run by bands; `extraCompute` grows
+  /// by what they add.
+  unsigned bandRows(func::FuncOp func, ArrayRef<Attribute> spaces,
+                    Peaks &current, uint64_t allowance,
+                    uint64_t &extraCompute) {
+    static constexpr unsigned kBandCounts[] = {2, 3, 4, 6, 8, 12, 16, 24, 32};
+    struct Candidate {
+      unsigned output, dim, depth, bands;
+      uint64_t extra;
+      Peaks peaks;
+      unsigned ops;
+    };
+    unsigned banded = 0;
+    // Top-level ops carry their position while the search runs: the peak
+    // of the body with its chains by groups is found in a copy.
+    MLIRContext *context = func.getContext();
+    auto positionName = StringAttr::get(context, "memsched.split.position");
+    auto mark = [&] {
+      for (Block &block : func.getBody())
+        for (auto [i, op] : llvm::enumerate(block))
+          op.setAttr(positionName,
+                     IntegerAttr::get(IntegerType::get(context, 64), i));
+    };
+    auto unmark = [&] {
+      func.walk([&](Operation *op) { op->removeAttr(positionName); });
+    };
+    for (unsigned round = 0; round < kMaxBandSegments; ++round) {
+      mark();
+      // The peaks with every chain by groups of one channel, and the op
+      // (its position) where the peak as written is reached.
+      unsigned blockIndex = 0, peakIndex = 0;
+      std::optional<Peaks> base =
+          groupedPeaks(func, spaces, nullptr, 0, &blockIndex, &peakIndex,
+                       positionName);
+      if (!base)
+        break;
+      Block &block = *std::next(func.getBody().begin(), blockIndex);
+      DenseMap<Operation *, unsigned> position;
+      for (auto [i, op] : llvm::enumerate(block))
+        position[&op] = i;
+      // Candidate outputs: buffers of the block written at the peak or
+      // after, the nearest first.
+      SmallVector<std::pair<unsigned, unsigned>> outputs; // (first use, op)
+      for (Operation &op : block) {
+        auto alloc = dyn_cast<memref::AllocOp>(&op);
+        if (!alloc || !alloc.getType().hasStaticShape() ||
+            alloc.getType().getRank() < 2)
+          continue;
+        std::optional<unsigned> first;
+        for (Operation *user : alloc->getUsers()) {
+          Operation *top = block.findAncestorOpInBlock(*user);
+          if (top && position[top] >= peakIndex &&
+              (!first || position[top] < *first))
+            first = position[top];
+        }
+        if (first)
+          outputs.push_back({*first, position[&op]});
+      }
+      llvm::sort(outputs);
+      if (outputs.size() > kMaxBandOutputs)
+        outputs.resize(kMaxBandOutputs);
+      std::optional<Candidate> best;
+      unsigned evaluations = 0;
+      for (auto [first, outputIndex] : outputs) {
+        auto output =
+            cast<memref::AllocOp>(opAt(func, blockIndex, outputIndex));
+        int64_t rank = output.getType().getRank();
+        // The rows of NCHW (the columns of NHWC).
+        for (int64_t dim : {rank - 2}) {
+          size_t previous = 0;
+          for (unsigned depth = 1; depth <= kMaxBandDepth; ++depth) {
+            output = cast<memref::AllocOp>(opAt(func, blockIndex, outputIndex));
+            RefusedChain refusal{nullptr, ""};
+            FailureOr<BandSegment> segment =
+                findBandSegment(output, dim, depth, refusal);
+            if (failed(segment) || segment->ops.size() == previous)
+              break;
+            previous = segment->ops.size();
+            Operation *peakNow = opAt(func, blockIndex, peakIndex);
+            if (peakNow->isBeforeInBlock(segment->ops.front()))
+              continue; // does not reach back to the peak yet
+            unsigned chosen = 0;
+            uint64_t chosenExtra = 0;
+            int64_t rows = output.getType().getDimSize(dim);
+            for (unsigned bands : kBandCounts) {
+              if (bands > rows)
+                break;
+              uint64_t extra = bandExtraCompute(*segment, bands);
+              if (extraCompute + extra <= allowance) {
+                chosen = bands;
+                chosenExtra = extra;
+              }
+            }
+            if (!chosen || ++evaluations > kMaxBandEvaluations)
+              continue;
+            unsigned ops = segment->ops.size();
+            std::optional<Peaks> after =
+                groupedPeaks(func, spaces, &*segment, chosen);
+            if (!after || !after->notAbove(*base) ||
+                after->total() >= base->total())
+              continue;
+            if (!best || after->total() < best->peaks.total() ||
+                (after->total() == best->peaks.total() &&
+                 chosenExtra < best->extra))
+              best = Candidate{outputIndex, unsigned(dim), depth, chosen,
+                               chosenExtra, *after, ops};
+          }
+        }
+      }
+      if (!best)
+        break;
+      auto refind = [&]() {
+        RefusedChain refusal{nullptr, ""};
+        auto output =
+            cast<memref::AllocOp>(opAt(func, blockIndex, best->output));
+        return findBandSegment(output, best->dim, best->depth, refusal);
+      };
+      // The fewest bands that reach the same peaks.
+      for (unsigned bands : kBandCounts) {
+        if (bands >= best->bands)
+          break;
+        FailureOr<BandSegment> segment = refind();
+        if (failed(segment))
+          break;
+        uint64_t extra = bandExtraCompute(*segment, bands);
+        std::optional<Peaks> after =
+            groupedPeaks(func, spaces, &*segment, bands);
+        if (after && after->notAbove(best->peaks)) {
+          best->bands = bands;
+          best->extra = extra;
+          best->peaks = *after;
+          break;
+        }
+      }
+      FailureOr<BandSegment> segment = refind();
+      if (failed(segment))
+        break;
+      Location loc = segment->ops.front()->getLoc();
+      splitIntoRowBands(*segment, best->bands);
+      note(loc, (Twine("memsched-split: ") + Twine(best->ops) +
+                 " ops run by " + Twine(best->bands) +
+                 " bands of rows: peak as written with the chains by groups " +
+                 Twine(base->total()) + " -> " + Twine(best->peaks.total()) +
+                 " bytes, extra compute " + Twine(best->extra))
+                    .str());
+      extraCompute += best->extra;
+      ++banded;
+    }
+    unmark();
+    if (banded)
+      if (std::optional<Peaks> after = peaksAsWritten(func, spaces))
+        current = *after;
+    return banded;
+  }
+
+  /// The peaks as written of `func` with `segment` (if any) run by `bands`
+  /// bands and then every channel chain by groups of one channel (the body
+  /// is left as it was). With `blockIndex`, also where the peak is reached:
+  /// the block, and the `position` attribute of the top-level op there (or
+  /// the least one nested in it).
+  std::optional<Peaks> groupedPeaks(func::FuncOp func,
+                                    ArrayRef<Attribute> spaces,
+                                    const BandSegment *segment,
+                                    unsigned bands,
+                                    unsigned *blockIndex = nullptr,
+                                    unsigned *peakIndex = nullptr,
+                                    StringAttr position = {}) {
+    Operation *saved = func->clone();
+    if (segment)
+      splitIntoRowBands(*segment, bands);
+    for (Block &block : func.getBody()) {
+      SmallVector<RefusedChain> refused;
+      for (ChannelChain &chain : findChannelChains(block, refused))
+        splitIntoChannelGroups(chain, 1);
+    }
+    std::optional<Peaks> after = peaksAsWritten(func, spaces);
+    if (after && blockIndex) {
+      BodyLifetimes body(func, sizes);
+      *blockIndex = body.getPeakBlock();
+      Operation *peakOp = body.getBlock(*blockIndex).getPeakAsWrittenOp();
+      Block &block = *std::next(func.getBody().begin(), *blockIndex);
+      Operation *at = peakOp ? block.findAncestorOpInBlock(*peakOp) : nullptr;
+      std::optional<unsigned> found;
+      if (at)
+        at->walk([&](Operation *op) {
+          if (auto index = op->getAttrOfType<IntegerAttr>(position))
+            if (!found || index.getInt() < *found)
+              found = index.getInt();
+        });
+      if (!found)
+        after.reset();
+      else
+        *peakIndex = *found;
+    }
+    restoreBody(func, saved);
+    saved->erase();
+    return after;
+  }
+
+  /// Remarks of the variant being built, emitted once it is chosen.
+  void note(Location loc, std::string text) {
+    pending.push_back({loc, std::move(text)});
+  }
+  void flushRemarks() {
+    if (emitRemarks)
+      for (auto &[loc, text] : pending)
+        emitRemark(loc) << text;
+    pending.clear();
+  }
+
+  SmallVector<std::pair<Location, std::string>> pending;
+  uint64_t functionCost = 0;
 
   struct ChainSummary {
     Location loc;

@@ -77,6 +77,38 @@ bool mlir::memsched::isUnaliased(Value base) {
          func.getArgAttr(arg.getArgNumber(), "llvm.noalias");
 }
 
+/// (StructuredAccess.h) allocated in `block`
+/// with a static shape and identity layout, freed once in `block`, used
+/// only by ops of `block` that a chain can hold, directly or through
+/// subviews used only by them.
+bool mlir::memsched::isFragmentIntermediate(Value value, Block &block) {
+  auto alloc = value.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != &block)
+    return false;
+  MemRefType type = alloc.getType();
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      !type.getElementType().isIntOrFloat())
+    return false;
+  unsigned frees = 0;
+  for (Operation *user : value.getUsers()) {
+    if (user->getBlock() != &block)
+      return false;
+    if (isa<memref::DeallocOp>(user)) {
+      ++frees;
+      continue;
+    }
+    if (auto view = dyn_cast<memref::SubViewOp>(user)) {
+      for (Operation *viewUser : view->getUsers())
+        if (viewUser->getBlock() != &block || !isFragmentOp(viewUser))
+          return false;
+      continue;
+    }
+    if (!isFragmentOp(user))
+      return false;
+  }
+  return frees == 1;
+}
+
 bool mlir::memsched::canMoveToLast(ArrayRef<Operation *> ops,
                                    const llvm::DenseSet<Operation *> &own,
                                    function_ref<bool(Value)> isInternal,
@@ -86,6 +118,10 @@ bool mlir::memsched::canMoveToLast(ArrayRef<Operation *> ops,
   // Bases the moving ops touched so far (in block order), and those they
   // wrote.
   llvm::DenseSet<Value> touched, written, everWritten;
+  // Whether they touched (wrote) a base other values may be: only such a
+  // base may be what a base other values may be is (a buffer unaliased is
+  // reached through itself alone).
+  bool touchedOpen = false, writtenOpen = false;
   for (Operation *op : ops)
     for (const Access &access : getAccesses(op))
       if (access.isWrite && !isInternal(op->getOperand(access.operand)))
@@ -103,9 +139,15 @@ bool mlir::memsched::canMoveToLast(ArrayRef<Operation *> ops,
         if (isInternal(value))
           continue;
         Value base = getBase(value);
+        bool local = isUnaliased(base);
         touched.insert(base);
-        if (access.isWrite)
+        if (!local)
+          touchedOpen = true;
+        if (access.isWrite) {
           written.insert(base);
+          if (!local)
+            writtenOpen = true;
+        }
       }
       continue;
     }
@@ -139,10 +181,10 @@ bool mlir::memsched::canMoveToLast(ArrayRef<Operation *> ops,
       bool writes =
           isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect());
       // A base that may be another (a block argument, a select, an argument
-      // without `llvm.noalias`) may be any base the ops touched.
-      bool conflict = writes
-                          ? touched.count(base) || (!local && !touched.empty())
-                          : written.count(base) || (!local && !written.empty());
+      // without `llvm.noalias`) may be any base the ops touched that may be
+      // another too.
+      bool conflict = writes ? touched.count(base) || (!local && touchedOpen)
+                             : written.count(base) || (!local && writtenOpen);
       if (conflict)
         return fail(op, "its ops would move past " +
                             op->getName().getStringRef() +

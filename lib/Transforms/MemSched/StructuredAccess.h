@@ -46,6 +46,12 @@ Value getBase(Value value);
 /// and returns.
 bool isUnaliased(Value base);
 
+/// A buffer that can be an intermediate of a fragment rewrite: allocated
+/// in `block` with a static shape and identity layout, freed once in
+/// `block`, used only by fragment ops of `block`, directly or through
+/// subviews used only by them.
+bool isFragmentIntermediate(Value value, Block &block);
+
 /// Whether the ops of a fragment rewrite, `ops` (in block order), can all
 /// move to the place of the last: no op between them (other than `own`
 /// ops) touches what one of them before it touches in a way order matters
