@@ -700,6 +700,8 @@ def count_split(stderr, info):
     info["split_groups"] = [(int(g), int(k), int(c)) for _, g, k, c in
                             SPLIT_CHAIN_RE.findall(stderr)]
     info["split_refused"] = SPLIT_REFUSED_RE.findall(stderr)
+    info["split_bands"] = total(r"(\d+) segments? run by row bands", kept)
+    info["split_inplace"] = total(r"(\d+) ops? in place", kept)
 
 
 def check_program(seed, args, tools):
@@ -734,9 +736,12 @@ def check_program(seed, args, tools):
             what="mlir-opt verification of the generated program")
         # (The split gets the schedule's size model and memory space: the
         # peaks it must not raise are the ones the schedule minimises.)
-        info["passes"] = ([info["schedule"].replace(
-            "--memsched-schedule=", "--memsched-split=")]
-            if args.split else []) + [info["schedule"]]
+        split_pass = info["schedule"].replace(
+            "--memsched-schedule=", "--memsched-split=")
+        if args.split_extra:
+            split_pass += " max-extra-compute=%g" % args.split_extra
+        info["passes"] = ([split_pass] if args.split else []) + \
+            [info["schedule"]]
         p = run([tools.opt, prog] + info["passes"] + [
                  "--mlir-print-debuginfo", "--mlir-print-local-scope",
                  "--mlir-print-op-on-diagnostic=false", "-o", sched_loc] +
@@ -1035,6 +1040,9 @@ def main():
                         "(pads absorbed, channel chains run by groups: the "
                         "outputs must not change); the summary counts what "
                         "it did")
+    p.add_argument("--split-extra", type=float, default=0.0,
+                   help="with --split: its max-extra-compute (row bands "
+                        "whose halos recompute rows; default 0)")
     p.add_argument("--aliases", action="store_true",
                    help="also writes through aliases (random_program.py "
                         "--aliases; off by default)")
@@ -1160,7 +1168,8 @@ def run_all(args, tools):
     features = {}
     split = {"pads": 0, "chains": 0, "undone": 0, "refused": 0,
              "chain_programs": 0, "pad_programs": 0, "generated": 0,
-             "failed": 0, "one": 0}
+             "failed": 0, "one": 0, "bands": 0, "band_programs": 0,
+             "band_failed": 0, "inplace": 0}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         futures = {ex.submit(check_program, s, args, tools): s for s in seeds}
         results = {}
@@ -1224,6 +1233,11 @@ def run_all(args, tools):
             split["chains"] += info.get("split_chains", 0)
             split["undone"] += info.get("split_undone", 0)
             split["refused"] += len(info.get("split_refused", []))
+            split["inplace"] += info.get("split_inplace", 0)
+            if info.get("split_bands"):
+                split["band_programs"] += 1
+                split["bands"] += info["split_bands"]
+                split["band_failed"] += not ok
             if info.get("split_chains") and not info.get("split_undone"):
                 split["one"] += sum(1 for g in info.get("split_groups", [])
                                     if g[1] == 1)
@@ -1306,6 +1320,10 @@ def run_all(args, tools):
                   split["chain_programs"], split["failed"], split["chains"],
                   split["one"], split["generated"], split["pad_programs"],
                   split["pads"], split["undone"], split["refused"]))
+        print("split: %d programs with a segment run by row bands (%d "
+              "failed; %d segments), %d ops written in place" % (
+                  split["band_programs"], split["band_failed"],
+                  split["bands"], split["inplace"]))
     if args.arena:
         print("%d programs with @f planned into an arena (arena=%s)" % (
             arenas, args.arena))

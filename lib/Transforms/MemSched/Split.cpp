@@ -613,13 +613,16 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     return summaries.size();
   }
 
-  /// The compute (estimateComputeCost units) the function's ops do, and
-  /// the extra compute `max-extra-compute` allows.
+  /// The compute (estimateComputeCost units) the function's structured ops
+  /// and copies do, and the extra compute `max-extra-compute` allows.
   uint64_t computeAllowance(func::FuncOp func) {
+    // The ops that compute: structured ops and copies, at any depth (each
+    // counted once: loops are not unrolled).
     functionCost = 0;
-    for (Block &block : func.getBody())
-      for (Operation &op : block)
-        functionCost += estimateComputeCost(&op);
+    func.walk([&](Operation *op) {
+      if (isa<linalg::LinalgOp, memref::CopyOp>(op))
+        functionCost += estimateComputeCost(op);
+    });
     if (maxExtraCompute <= 0)
       return 0;
     return static_cast<uint64_t>(maxExtraCompute *
