@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # --memsched-split on the corpus: for every network of bench/models, the
-# pads absorbed, the chains run by channel groups, the certified peak of --memsched-schedule without and with
-# the split first, and a differential run of the split + scheduled program
+# pads absorbed, the segments run by row bands, the chains run by channel
+# groups, the certified peak of --memsched-schedule without and with the
+# split first, the extra compute (the certificate's extra_compute_ppm), and a differential run of the split + scheduled program
 # against the original under mlir-runner with the counting allocator
 # (test/Integration/differential.sh: bit-identical outputs, measured peak =
 # certificate). Bytes count the allocator's padding (count-alignment-padding).
@@ -9,6 +10,8 @@
 # NETWORK: a name of bench/models (mobilenet_v2), or 224/NAME for the
 # torchvision networks at 224x224 (bench/models/generate.sh --224); `224`
 # alone: all of those.
+#   EXTRA=0.02 bench/split-corpus.sh ...   max-extra-compute of the split
+#   (default 0: no extra compute)
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${1:-$ROOT/build}"
@@ -34,22 +37,27 @@ if [ ${#nets[@]} -eq 0 ]; then
     nets+=("$(basename "$m" .mlir)")
   done
 fi
+EXTRA="${EXTRA:-0}"
+SPLIT="count-alignment-padding max-extra-compute=$EXTRA"
 status=0
-echo "| network | pads absorbed | chains by groups | peak scheduled | split + scheduled | reduction | measured | split + schedule time | outputs |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+echo "| network | pads absorbed | segments by bands | chains by groups | peak scheduled | split + scheduled | reduction | extra compute | measured | split + schedule time | outputs |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 for n in "${nets[@]}"; do
   m="$ROOT/bench/models/$n.mlir"
-  remark=$("$OPT" "$m" --memsched-split="count-alignment-padding remarks" \
+  remark=$("$OPT" "$m" --memsched-split="$SPLIT remarks" \
     --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | grep "'forward'")
   pads=$(sed -n "s/.*'forward': \([0-9]*\) pads\{0,1\} absorbed.*/\1/p" <<< "$remark")
   chains=$(sed -n "s/.* \([0-9]*\) chains\{0,1\} run by channel groups.*/\1/p" <<< "$remark")
+  bands=$(sed -n "s/.* \([0-9]*\) segments\{0,1\} run by row bands.*/\1/p" <<< "$remark")
   start=$(date +%s.%N)
-  "$OPT" "$m" --memsched-split=count-alignment-padding \
-    --memsched-schedule=count-alignment-padding -o /dev/null
+  "$OPT" "$m" --memsched-split="$SPLIT" \
+    --memsched-schedule=count-alignment-padding -o "$TMP/split.mlir"
   seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
   plain=$("$OPT" "$m" --memsched-schedule=count-alignment-padding |
     sed -n 's/.*func.func @forward(.*#memsched.certificate<peak = \([0-9]*\).*/\1/p')
-  if out=$(env DIFF_PRE=--memsched-split=count-alignment-padding bash "$ROOT/test/Integration/differential.sh" \
+  ppm=$(sed -n 's/.*func.func @forward(.*#memsched.certificate<[^>]*extra_compute_ppm = \([0-9]*\).*/\1/p' "$TMP/split.mlir")
+  extra=$(awk -v p="${ppm:-0}" 'BEGIN { printf "%.2f%%", p / 10000 }')
+  if out=$(env DIFF_PRE=--memsched-split DIFF_PRE_OPTS="$SPLIT" bash "$ROOT/test/Integration/differential.sh" \
       "$RUNTIME" "$LIBDIR" "$RUNNER" "$m" forward "$TMP/$(basename "$n")" 2>&1); then
     verdict=identical
   else
@@ -60,6 +68,6 @@ for n in "${nets[@]}"; do
   measured=$(sed -n 's/^sched-peak=//p' <<< "$out")
   ratio=-
   [ -n "$cert" ] && ratio=$(awk -v a="$plain" -v b="$cert" 'BEGIN { printf "%.2fx", a / b }')
-  echo "| $n | ${pads:-0} | ${chains:-0} | $plain | ${cert:--} | $ratio | ${measured:--} | $seconds s | $verdict |"
+  echo "| $n | ${pads:-0} | ${bands:-0} | ${chains:-0} | $plain | ${cert:--} | $ratio | $extra | ${measured:--} | $seconds s | $verdict |"
 done
 exit $status

@@ -175,6 +175,15 @@ private:
   }
 
 public:
+  /// isFragmentIntermediate, computed once per buffer (the block does not
+  /// change while its chains are searched).
+  bool isCandidate(Value value) {
+    auto [it, inserted] = candidates.insert({value, false});
+    if (inserted)
+      it->second = isFragmentIntermediate(value, block);
+    return it->second;
+  }
+
   /// Ops the searches have reached so far (the work the budget counts).
   uint64_t getWork() const { return work; }
 
@@ -202,7 +211,7 @@ private:
   Value intermediateOf(Value value) {
     if (auto view = value.getDefiningOp<memref::SubViewOp>())
       value = view.getSource();
-    if (stopped->count(value) || !isFragmentIntermediate(value, block))
+    if (stopped->count(value) || !isCandidate(value))
       return {};
     return value;
   }
@@ -360,6 +369,7 @@ private:
   const DenseSet<Value> *stopped = nullptr;
   Value current, failedFrom;
   DenseMap<Value, unsigned> depth;
+  DenseMap<Value, bool> candidates;
   uint64_t work = 0;
 };
 } // namespace
@@ -387,7 +397,7 @@ mlir::memsched::findChannelChains(Block &block,
     }
     auto alloc = dyn_cast<memref::AllocOp>(&op);
     if (!alloc || inCandidate.count(alloc) ||
-        !isFragmentIntermediate(alloc.getResult(), block))
+        !search.isCandidate(alloc.getResult()))
       continue;
     std::optional<ChannelChain> best;
     std::optional<RefusedChain> why;
