@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # --memsched-split on the corpus: for every network of bench/models, the
-# pads absorbed, the segments run by row bands, the chains run by channel
+# ops written in place, the pads absorbed, the segments run by row bands, the chains run by channel
 # groups, the certified peak of --memsched-schedule without and with the
 # split first, the extra compute (the certificate's extra_compute_ppm), and a differential run of the split + scheduled program
 # against the original under mlir-runner with the counting allocator
@@ -40,13 +40,14 @@ fi
 EXTRA="${EXTRA:-0}"
 SPLIT="count-alignment-padding max-extra-compute=$EXTRA"
 status=0
-echo "| network | pads absorbed | segments by bands | chains by groups | peak scheduled | split + scheduled | reduction | extra compute | measured | split + schedule time | outputs |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+echo "| network | ops in place | pads absorbed | segments by bands | chains by groups | peak scheduled | split + scheduled | reduction | extra compute | measured | split + schedule time | outputs |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 for n in "${nets[@]}"; do
   m="$ROOT/bench/models/$n.mlir"
   remark=$("$OPT" "$m" --memsched-split="$SPLIT remarks" \
     --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | grep "'forward'")
-  pads=$(sed -n "s/.*'forward': \([0-9]*\) pads\{0,1\} absorbed.*/\1/p" <<< "$remark")
+  inplace=$(sed -n "s/.*'forward': \([0-9]*\) ops\{0,1\} in place.*/\1/p" <<< "$remark")
+  pads=$(sed -n "s/.* \([0-9]*\) pads\{0,1\} absorbed.*/\1/p" <<< "$remark")
   chains=$(sed -n "s/.* \([0-9]*\) chains\{0,1\} run by channel groups.*/\1/p" <<< "$remark")
   bands=$(sed -n "s/.* \([0-9]*\) segments\{0,1\} run by row bands.*/\1/p" <<< "$remark")
   start=$(date +%s.%N)
@@ -68,6 +69,6 @@ for n in "${nets[@]}"; do
   measured=$(sed -n 's/^sched-peak=//p' <<< "$out")
   ratio=-
   [ -n "$cert" ] && ratio=$(awk -v a="$plain" -v b="$cert" 'BEGIN { printf "%.2fx", a / b }')
-  echo "| $n | ${pads:-0} | ${bands:-0} | ${chains:-0} | $plain | ${cert:--} | $ratio | $extra | ${measured:--} | $seconds s | $verdict |"
+  echo "| $n | ${inplace:-0} | ${pads:-0} | ${bands:-0} | ${chains:-0} | $plain | ${cert:--} | $ratio | $extra | ${measured:--} | $seconds s | $verdict |"
 done
 exit $status

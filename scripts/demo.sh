@@ -227,23 +227,31 @@ remat() {
 }
 
 # Below the one-op floor: the schedule proves no order helps, so the split
-# changes which buffers exist (pads absorbed, chains run by channel groups),
-# then schedules, certifies and packs the split program.
+# changes which buffers exist (ops in place, pads absorbed, row bands,
+# chains run by channel groups), then schedules, certifies and packs the
+# split program: without extra compute, and with 2% allowed to row bands.
 split() {
   local name=mobilenet_v2
   echo "=== $name below the one-op floor: --memsched-split, then schedule, verify and arena"
   "$OPT" "$MODELS/$name.mlir" --memsched-schedule --memsched-verify -o "$OUT/$name.unsplit.mlir"
   echo "scheduled without splitting: $(grep -o 'memsched.certificate<peak = [0-9]*, lower_bound = [0-9]*' \
     "$OUT/$name.unsplit.mlir" | head -1 | sed 's/memsched.certificate<//')"
-  "$OPT" "$MODELS/$name.mlir" --memsched-split=remarks --memsched-schedule --memsched-verify \
-    --mlir-print-op-on-diagnostic=false -o "$OUT/$name.split.mlir" 2>&1 |
-    sed -n 's/.*remark: memsched-split: /  /p' | grep -v 'left as it is'
-  echo "split and scheduled:         $(grep -o 'memsched.certificate<peak = [0-9]*, lower_bound = [0-9]*' \
-    "$OUT/$name.split.mlir" | head -1 | sed 's/memsched.certificate<//')"
-  "$OPT" "$OUT/$name.split.mlir" --memsched-plan-arena --memsched-verify -o "$OUT/$name.split.arena.mlir" 2>/dev/null
-  echo "its arena: $(grep -o 'arena_size = [0-9]*' "$OUT/$name.split.arena.mlir" | head -1)"
-  echo "(no extra compute; the same float operations in the same order: docs/split.md;"
-  echo " test/Integration/split-corpus.mlir runs both programs and compares every output bit)"
+  local extra
+  for extra in 0 0.02; do
+    echo "--memsched-split=max-extra-compute=$extra:"
+    "$OPT" "$MODELS/$name.mlir" "--memsched-split=remarks max-extra-compute=$extra" \
+      --memsched-schedule --memsched-verify \
+      --mlir-print-op-on-diagnostic=false -o "$OUT/$name.split.mlir" 2>&1 |
+      sed -n "s/.*remark: memsched-split: '/  '/p"
+    echo "  split and scheduled: $(grep -o 'memsched.certificate<peak = [0-9]*, lower_bound = [0-9]*' \
+      "$OUT/$name.split.mlir" | head -1 | sed 's/memsched.certificate<//')$(grep -o ', extra_compute_ppm = [0-9]*' \
+      "$OUT/$name.split.mlir" | head -1)"
+    "$OPT" "$OUT/$name.split.mlir" --memsched-plan-arena --memsched-verify -o "$OUT/$name.split.arena.mlir" 2>/dev/null
+    echo "  its arena: $(grep -o 'arena_size = [0-9]*' "$OUT/$name.split.arena.mlir" | head -1)"
+  done
+  echo "(ops unchanged: the same float operations in the same order, docs/split.md;"
+  echo " test/Integration/split-corpus.mlir runs both programs and compares every output bit;"
+  echo " at 224x224: bench/split-corpus.sh build 224, picture docs/split-mobilenet_v2.svg)"
   echo
 }
 

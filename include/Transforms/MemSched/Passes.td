@@ -345,12 +345,13 @@ def Rematerialize : Pass<"memsched-rematerialize", "::mlir::ModuleOp"> {
 }
 
 def Split : Pass<"memsched-split", "::mlir::ModuleOp"> {
-  let summary = "Run the layers that set the peak in fragments (pads, channel groups)";
+  let summary = "Run the layers that set the peak in fragments (in place, pads, row bands, channel groups)";
   let description = [{
     Rewrites a bufferized body so that less memory is live at once, without
-    extra compute and without changing any op's arithmetic. Run it before
-    `--memsched-schedule`, which then orders and certifies the split body.
-    docs/split.md describes each rewrite and why it is bit-identical.
+    changing any op's arithmetic and, unless `max-extra-compute` allows
+    some, without extra compute. Run it before `--memsched-schedule`, which
+    then orders and certifies the split body. docs/split.md describes each
+    rewrite and why it is bit-identical.
 
     In place: an elementwise op (all loops parallel, identity maps on the
     output and the input) whose output is a fresh buffer and one of whose
@@ -364,6 +365,25 @@ def Split : Pass<"memsched-split", "::mlir::ModuleOp"> {
     copy, becomes the ops on X writing straight into the interior
     `subview(P)`: P is allocated and filled before X's first use, X and
     the copy disappear.
+
+    Row bands: a segment of structured ops that computes one buffer from
+    buffers it reads through intermediates (a stem: pad, convolution,
+    activation, ...), where one loop of every op runs over the rows of what
+    it writes and reads an interval of rows of each operand (a window
+    `r * stride + k * dilation`, or the row itself), runs one band of the
+    output's rows after the other, each band computing the rows of the
+    intermediates it needs into buffers of those rows (static shapes, the
+    boundary bands their own). Rows two bands both need (a window's halo)
+    are computed twice: extra compute, which `max-extra-compute` bounds
+    (default 0: only bands that share no rows). The search takes segments
+    that cover the op where the peak is reached (with the chains run by
+    channel groups), as many bands as the compute allows, keeps the segment
+    that lowers the peak most with the fewest bands that reach it, and
+    starts again from the new peak; the bands stay only when, with the
+    channel groups, the peak ends lower than with the groups alone. The
+    extra compute is recorded on the function (`memsched.extra_compute_ppm`,
+    parts per million of its compute) and in the certificate the next
+    `--memsched-schedule` writes.
 
     Channel groups: a chain of structured ops over intermediate buffers in
     which one loop of every op runs over the same dimension of all its
@@ -392,9 +412,11 @@ def Split : Pass<"memsched-split", "::mlir::ModuleOp"> {
   }];
   let options = SizeOption # [
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
-           "A remark per function split (pads absorbed, chains run by "
-           "groups, peak as written before and after), per chain run by "
-           "groups, and per pad or chain left as it is, with the reason">,
+           "A remark per function split (ops in place, pads absorbed, "
+           "segments run by bands, chains run by groups, peak as written "
+           "before and after), per segment run by bands (its ops, bands, "
+           "peak, extra compute), per chain run by groups, and per pad or "
+           "chain left as it is, with the reason">,
     Option<"memorySpace", "memory-space", "std::string", /*default=*/"",
            "The `memory-space` option --memsched-schedule will run with: the "
            "scheduled peaks compared to keep a function's rewrites are "
@@ -403,6 +425,10 @@ def Split : Pass<"memsched-split", "::mlir::ModuleOp"> {
            "The compute row bands may add (rows two bands both compute), "
            "as a fraction of the function's compute: 0.02 allows 2%; 0 "
            "allows bands without overlap only">,
+    Option<"testAllBands", "test-all-bands", "bool", /*default=*/"false",
+           "For testing the rewrite: run every row-band segment found by "
+           "three bands, whatever it does to the peak or the compute (the "
+           "never-worse checks are off; the outputs must not change)">,
   ];
   let dependentDialects = ["::mlir::memsched::MemSchedDialect",
                            "::mlir::memref::MemRefDialect",

@@ -316,9 +316,11 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       uint64_t allowance = computeAllowance(func);
       Operation *unbanded = func->clone();
       std::optional<Peaks> unbandedPeaks = current;
-      banded = bandRows(func, spaces, *current, allowance, extraCompute);
+      banded = testAllBands
+                   ? bandEverySegment(func, spaces, *current, extraCompute)
+                   : bandRows(func, spaces, *current, allowance, extraCompute);
       grouped = groupChannels(func, spaces, *current);
-      if (banded) {
+      if (banded && !testAllBands) {
         Operation *withBands = func->clone();
         Peaks withPeaks = *current;
         auto withRemarks = std::move(pending);
@@ -359,7 +361,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     Operation *splitBody = func->clone();
     restoreBody(func, unsplit);
     std::optional<Peaks> plain = scheduledPeaks(func, spaces);
-    if (!split || (plain && !split->notAbove(*plain))) {
+    if (!split || (plain && !split->notAbove(*plain) && !testAllBands)) {
       restoreBody(func, unsplit);
       if (certificate)
         func->setAttr(MemSchedDialect::getCertificateAttrName(), certificate);
@@ -789,6 +791,45 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       ++banded;
     }
     unmark();
+    if (banded)
+      if (std::optional<Peaks> after = peaksAsWritten(func, spaces))
+        current = *after;
+    return banded;
+  }
+
+  /// test-all-bands: every segment found (output after output, in block
+  /// order, as far back as it reaches) run by three bands (fewer when its
+  /// output has fewer rows), whatever it does to the peak or the compute.
+  unsigned bandEverySegment(func::FuncOp func, ArrayRef<Attribute> spaces,
+                            Peaks &current, uint64_t &extraCompute) {
+    unsigned banded = 0;
+    for (unsigned blockIndex = 0, e = func.getBody().getBlocks().size();
+         blockIndex < e; ++blockIndex) {
+      for (unsigned next = 0; banded < 64;) {
+        Block &block = *std::next(func.getBody().begin(), blockIndex);
+        if (next >= block.getOperations().size())
+          break;
+        auto output = dyn_cast<memref::AllocOp>(opAt(func, blockIndex, next));
+        ++next;
+        if (!output || !output.getType().hasStaticShape() ||
+            output.getType().getRank() < 2)
+          continue;
+        unsigned dim = output.getType().getRank() - 2;
+        RefusedChain refusal{nullptr, ""};
+        FailureOr<BandSegment> segment =
+            findBandSegment(output, dim, kMaxBandDepth, refusal);
+        if (failed(segment))
+          continue;
+        unsigned bands = std::min<int64_t>(3, output.getType().getDimSize(dim));
+        extraCompute += bandExtraCompute(*segment, bands);
+        note(segment->ops.front()->getLoc(),
+             (Twine("memsched-split: ") + Twine(segment->ops.size()) +
+              " ops run by " + Twine(bands) + " bands of rows (test-all-bands)")
+                 .str());
+        splitIntoRowBands(*segment, bands);
+        ++banded;
+      }
+    }
     if (banded)
       if (std::optional<Peaks> after = peaksAsWritten(func, spaces))
         current = *after;
