@@ -3,6 +3,8 @@
 // RUN: memsched-opt %s --memsched-split --memsched-schedule --memsched-verify | FileCheck %s --check-prefix=CERT-ZERO
 // RUN: memsched-opt %s "--memsched-split=max-extra-compute=0.1" --memsched-schedule --memsched-verify | FileCheck %s --check-prefix=CERT-TENTH
 // RUN: memsched-opt %s "--memsched-split=max-extra-compute=0.1" | FileCheck %s
+// RUN: rm -rf %t && memsched-opt %s "--memsched-split=max-extra-compute=0.1 report-dir=%t" -o /dev/null
+// RUN: FileCheck %s --check-prefix=REPORT < %t/stem.split.json
 
 // Row bands on a stem: the argument %x (1x1x16x16 f32) copied into the
 // interior of the zero-filled %p (1x1x18x18, 1296 bytes), a 3x3
@@ -39,6 +41,21 @@
 // TENTH: remark: memsched-split: 7 ops run by 16 bands of rows: peak as written with the chains by groups 3344 -> 1304 bytes, extra compute 2460
 // TENTH: remark: memsched-split: 'stem': 1 segment run by row bands, 16 chains run by channel groups, peak as written 5392 -> 1304 bytes
 // CERT-TENTH: #memsched.certificate<peak = 1304, lower_bound = 1304, {{.*}}extra_compute_ppm = 97789>, memsched.extra_compute_ppm = 97789 : i64
+// The report (keys in order): 16 chains (one per band), the segment.
+// REPORT: "chains": [
+// REPORT: "extra_compute_ppm": 97789,
+// REPORT-NEXT: "function": "@stem",
+// REPORT-NEXT: "kept": true,
+// REPORT: "peak_as_written_after": 1304,
+// REPORT-NEXT: "peak_as_written_before": 5392,
+// REPORT-NEXT: "segments": [
+// REPORT-NEXT: {
+// REPORT-NEXT: "bands": 16,
+// REPORT-NEXT: "extra_compute": 2460,
+// REPORT-NEXT: "location": "{{.*}}memsched-split-bands.mlir:{{[0-9]+}}:3",
+// REPORT-NEXT: "ops": 7,
+// REPORT-NEXT: "peak_with_groups_after": 1304,
+// REPORT-NEXT: "peak_with_groups_before": 3344
 //
 // The first band: rows 0-2 of %p (row 0 the border; rows 1-2 rows 0-1 of
 // %x), row 0 of %e; the second: rows 1-3 of %p (rows 0-2 of %x).

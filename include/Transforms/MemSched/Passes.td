@@ -425,6 +425,11 @@ def Split : Pass<"memsched-split", "::mlir::ModuleOp"> {
            "The compute row bands may add (rows two bands both compute), "
            "as a fraction of the function's compute: 0.02 allows 2%; 0 "
            "allows bands without overlap only">,
+    Option<"reportDir", "report-dir", "std::string", /*default=*/"",
+           "Write <dir>/<function>.split.json for every function: what was "
+           "split (ops in place, pads, each segment run by bands and each "
+           "chain run by groups), the peaks as written before and after, "
+           "the extra compute, or why the function was left as it is">,
     Option<"testAllBands", "test-all-bands", "bool", /*default=*/"false",
            "For testing the rewrite: run every row-band segment found by "
            "three bands, whatever it does to the peak or the compute (the "

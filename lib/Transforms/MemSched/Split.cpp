@@ -33,6 +33,11 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir {
 namespace memsched {
@@ -345,6 +350,12 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     }
     if (!inPlace && !absorbed && !grouped && !banded) {
       flushRemarks();
+      writeReport(func, false,
+                  before ? "nothing to split"
+                         : "the function's memory cannot be analysed",
+                  before ? std::optional<uint64_t>(before->total())
+                         : std::nullopt,
+                  std::nullopt, 0, 0, 0);
       unsplit->erase();
       return;
     }
@@ -371,16 +382,16 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       numAbsorbed -= absorbed;
       numKept += absorbed;
       flushRemarks();
-      if (emitRemarks) {
-        InFlightDiagnostic remark = emitRemark(func.getLoc());
-        remark << "memsched-split: '" << func.getSymName()
-               << "' left as it is: split (" << describe(inPlace, absorbed, banded, grouped)
-               << "), ";
-        if (!split)
-          remark << "it could not be scheduled";
-        else
-          remark << split->describeRise(*plain, "the scheduled peak");
-      }
+      std::string why = !split ? "it could not be scheduled"
+                               : split->describeRise(*plain,
+                                                     "the scheduled peak");
+      if (emitRemarks)
+        emitRemark(func.getLoc())
+            << "memsched-split: '" << func.getSymName()
+            << "' left as it is: split ("
+            << describe(inPlace, absorbed, banded, grouped) << "), " << why;
+      writeReport(func, false, why, before->total(), std::nullopt, inPlace,
+                  absorbed, 0);
       return;
     }
     restoreBody(func, splitBody);
@@ -389,11 +400,14 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     numGrouped += grouped;
     numBanded += banded;
     flushRemarks();
+    uint64_t extraPpm =
+        extraCompute * 1000000 / std::max<uint64_t>(1, functionCost);
     if (extraCompute)
       func->setAttr(MemSchedDialect::getExtraComputeAttrName(),
                     IntegerAttr::get(IntegerType::get(func.getContext(), 64),
-                                     extraCompute * 1000000 /
-                                         std::max<uint64_t>(1, functionCost)));
+                                     extraPpm));
+    writeReport(func, true, "", before->total(), current->total(), inPlace,
+                absorbed, extraPpm);
     // The body changed: a certificate it had describes another body.
     func->removeAttr(MemSchedDialect::getCertificateAttrName());
     if (emitRemarks)
@@ -603,6 +617,16 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     }
     current = *after;
     for (const ChainSummary &chain : summaries)
+      pending.chains.push_back(llvm::json::Object{
+          {"location", describeLocation(chain.loc)},
+          {"ops", static_cast<int64_t>(chain.ops)},
+          {"channels", chain.channels},
+          {"group", chain.groupSize},
+          {"intermediate_bytes", static_cast<int64_t>(chain.bytes)},
+          {"group_intermediate_bytes",
+           static_cast<int64_t>(chain.bytes / chain.channels *
+                                chain.groupSize)}});
+    for (const ChainSummary &chain : summaries)
       note(chain.loc,
            (Twine("memsched-split: ") + Twine(chain.ops) + " ops run by " +
             Twine(chain.channels / chain.groupSize) + " groups of " +
@@ -781,6 +805,14 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
         break;
       Location loc = segment->ops.front()->getLoc();
       splitIntoRowBands(*segment, best->bands);
+      pending.segments.push_back(llvm::json::Object{
+          {"location", describeLocation(loc)},
+          {"ops", static_cast<int64_t>(best->ops)},
+          {"bands", static_cast<int64_t>(best->bands)},
+          {"peak_with_groups_before", static_cast<int64_t>(base->total())},
+          {"peak_with_groups_after",
+           static_cast<int64_t>(best->peaks.total())},
+          {"extra_compute", static_cast<int64_t>(best->extra)}});
       note(loc, (Twine("memsched-split: ") + Twine(best->ops) +
                  " ops run by " + Twine(best->bands) +
                  " bands of rows: peak as written with the chains by groups " +
@@ -821,7 +853,13 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
         if (failed(segment))
           continue;
         unsigned bands = std::min<int64_t>(3, output.getType().getDimSize(dim));
-        extraCompute += bandExtraCompute(*segment, bands);
+        uint64_t extra = bandExtraCompute(*segment, bands);
+        extraCompute += extra;
+        pending.segments.push_back(llvm::json::Object{
+            {"location", describeLocation(segment->ops.front()->getLoc())},
+            {"ops", static_cast<int64_t>(segment->ops.size())},
+            {"bands", static_cast<int64_t>(bands)},
+            {"extra_compute", static_cast<int64_t>(extra)}});
         note(segment->ops.front()->getLoc(),
              (Twine("memsched-split: ") + Twine(segment->ops.size()) +
               " ops run by " + Twine(bands) + " bands of rows (test-all-bands)")
@@ -882,16 +920,79 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
 
   /// Remarks of the variant being built, emitted once it is chosen.
   void note(Location loc, std::string text) {
-    pending.push_back({loc, std::move(text)});
+    pending.remarks.push_back({loc, std::move(text)});
   }
   void flushRemarks() {
     if (emitRemarks)
-      for (auto &[loc, text] : pending)
+      for (auto &[loc, text] : pending.remarks)
         emitRemark(loc) << text;
-    pending.clear();
+    pending.remarks.clear();
   }
 
-  SmallVector<std::pair<Location, std::string>> pending;
+  static std::string describeLocation(Location loc) {
+    if (auto file = dyn_cast<FileLineColLoc>(loc))
+      return (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
+              ":" + Twine(file.getColumn()))
+          .str();
+    return "";
+  }
+
+  /// What the variant being built did: remarks, and for `report-dir` its
+  /// segments and chains.
+  struct Pending {
+    SmallVector<std::pair<Location, std::string>> remarks;
+    llvm::json::Array segments, chains;
+    void clear() {
+      remarks.clear();
+      segments.clear();
+      chains.clear();
+    }
+  };
+  Pending pending;
+
+  /// <report-dir>/<function>.split.json (docs/split.md, "Report").
+  void writeReport(func::FuncOp func, bool kept, StringRef reason,
+                   std::optional<uint64_t> before,
+                   std::optional<uint64_t> after, unsigned inPlace,
+                   unsigned absorbed, uint64_t extraPpm) {
+    if (reportDir.empty())
+      return;
+    llvm::json::Object report{
+        {"function", ("@" + func.getSymName()).str()},
+        {"kept", kept},
+        {"ops_in_place", static_cast<int64_t>(inPlace)},
+        {"pads_absorbed", static_cast<int64_t>(absorbed)},
+        {"extra_compute_ppm", static_cast<int64_t>(extraPpm)},
+        {"segments", std::move(pending.segments)},
+        {"chains", std::move(pending.chains)}};
+    if (!reason.empty())
+      report["reason"] = reason.str();
+    if (before)
+      report["peak_as_written_before"] = static_cast<int64_t>(*before);
+    if (after)
+      report["peak_as_written_after"] = static_cast<int64_t>(*after);
+    pending.segments = llvm::json::Array();
+    pending.chains = llvm::json::Array();
+    if (std::error_code ec = llvm::sys::fs::create_directories(reportDir)) {
+      func.emitError() << "cannot create report directory '" << reportDir
+                       << "': " << ec.message();
+      return signalPassFailure();
+    }
+    SmallString<128> path(reportDir);
+    llvm::sys::path::append(path,
+                            getReportFileStem(func.getSymName()) +
+                                ".split.json");
+    std::error_code ec;
+    llvm::ToolOutputFile file(path, ec, llvm::sys::fs::OF_Text);
+    if (ec) {
+      func.emitError() << "cannot write '" << path << "': " << ec.message();
+      return signalPassFailure();
+    }
+    file.os() << llvm::formatv("{0:2}",
+                               llvm::json::Value(std::move(report)))
+              << "\n";
+    file.keep();
+  }
   uint64_t functionCost = 0;
 
   struct ChainSummary {
