@@ -304,50 +304,34 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       spaces.clear();
     std::optional<Peaks> before = peaksAsWritten(func, spaces);
     Operation *unsplit = func->clone();
-    std::optional<Peaks> current = before;
-    // In place first: a pad then absorbs the ops on one buffer.
-    unsigned inPlace = before ? makeInPlace(func) : 0;
-    if (inPlace)
-      current = peaksAsWritten(func, spaces);
-    unsigned absorbed =
-        absorbPads(func, spaces, current.has_value(), current);
-    // Row bands, then channel groups (in the bands too); with bands, the
-    // channel groups alone as well: the bands stay only where they end
-    // lower.
-    uint64_t extraCompute = 0;
-    unsigned banded = 0, grouped = 0;
+    // The rewrites with the ops in place first (a pad then absorbs the ops
+    // on one buffer) and, when some op went in place, without: one buffer
+    // for two can keep a chain from forming. The lower peak as written
+    // wins.
     pending.clear();
-    if (current) {
-      uint64_t allowance = computeAllowance(func);
-      Operation *unbanded = func->clone();
-      std::optional<Peaks> unbandedPeaks = current;
-      banded = testAllBands
-                   ? bandEverySegment(func, spaces, *current, extraCompute)
-                   : bandRows(func, spaces, *current, allowance, extraCompute);
-      grouped = groupChannels(func, spaces, *current);
-      if (banded && !testAllBands) {
-        Operation *withBands = func->clone();
-        Peaks withPeaks = *current;
-        auto withRemarks = std::move(pending);
-        unsigned groupedWithBands = grouped;
-        pending.clear();
-        restoreBody(func, unbanded);
-        current = unbandedPeaks;
-        grouped = groupChannels(func, spaces, *current);
-        if (withPeaks.notAbove(*current) &&
-            withPeaks.total() < current->total()) {
-          restoreBody(func, withBands);
-          current = withPeaks;
-          grouped = groupedWithBands;
-          pending = std::move(withRemarks);
-        } else {
-          banded = 0;
-          extraCompute = 0;
-        }
-        withBands->erase();
+    Variant variant = rewrite(func, spaces, before, /*inPlaceFirst=*/true);
+    if (variant.inPlace) {
+      Operation *withInPlace = func->clone();
+      Pending withRemarks = std::move(pending);
+      pending.clear();
+      restoreBody(func, unsplit);
+      Variant without = rewrite(func, spaces, before, /*inPlaceFirst=*/false);
+      if (without.current &&
+          (!variant.current ||
+           (without.current->notAbove(*variant.current) &&
+            without.current->total() < variant.current->total()))) {
+        variant = without;
+      } else {
+        restoreBody(func, withInPlace);
+        pending = std::move(withRemarks);
       }
-      unbanded->erase();
+      withInPlace->erase();
     }
+    std::optional<Peaks> current = variant.current;
+    unsigned inPlace = variant.inPlace, absorbed = variant.absorbed,
+             banded = variant.banded, grouped = variant.grouped;
+    uint64_t extraCompute = variant.extraCompute;
+    numKept += pending.padsKept;
     if (!inPlace && !absorbed && !grouped && !banded) {
       flushRemarks();
       writeReport(func, false,
@@ -359,10 +343,6 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       unsplit->erase();
       return;
     }
-    // Never worse than unsplit once scheduled: the split body's scheduled
-    // peaks against the unsplit body's (both scheduled here, then the
-    // chosen body restored as it was: the order is --memsched-schedule's
-    // to choose).
     // (Without the certificate: one proving the unsplit order optimal would
     // make the scheduler skip the body.)
     Attribute certificate =
@@ -378,8 +358,6 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
         func->setAttr(MemSchedDialect::getCertificateAttrName(), certificate);
       splitBody->erase();
       unsplit->erase();
-      numInPlace -= inPlace;
-      numAbsorbed -= absorbed;
       numKept += absorbed;
       flushRemarks();
       std::string why = !split ? "it could not be scheduled"
@@ -397,6 +375,8 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     restoreBody(func, splitBody);
     splitBody->erase();
     unsplit->erase();
+    numInPlace += inPlace;
+    numAbsorbed += absorbed;
     numGrouped += grouped;
     numBanded += banded;
     flushRemarks();
@@ -415,6 +395,64 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
           << "memsched-split: '" << func.getSymName()
           << "': " << describe(inPlace, absorbed, banded, grouped) << ", peak as written "
           << before->total() << " -> " << current->total() << " bytes";
+  }
+
+  /// What one sequence of the rewrites did.
+  struct Variant {
+    std::optional<Peaks> current;
+    unsigned inPlace = 0, absorbed = 0, banded = 0, grouped = 0;
+    uint64_t extraCompute = 0;
+  };
+
+  /// In place (when `inPlaceFirst`), pads, row bands, channel groups on
+  /// `func`'s body as it is; `before`: its peaks as written.
+  Variant rewrite(func::FuncOp func, ArrayRef<Attribute> spaces,
+                  const std::optional<Peaks> &before, bool inPlaceFirst) {
+    Variant v;
+    v.current = before;
+    if (before && inPlaceFirst) {
+      v.inPlace = makeInPlace(func);
+      if (v.inPlace)
+        v.current = peaksAsWritten(func, spaces);
+    }
+    v.absorbed = absorbPads(func, spaces, v.current.has_value(), v.current);
+    if (!v.current)
+      return v;
+    // Row bands, then channel groups (in the bands too); with bands, the
+    // channel groups alone as well: the bands stay only where they end
+    // lower.
+    uint64_t allowance = computeAllowance(func);
+    Operation *unbanded = func->clone();
+    std::optional<Peaks> unbandedPeaks = v.current;
+    v.banded = testAllBands ? bandEverySegment(func, spaces, *v.current,
+                                               v.extraCompute)
+                            : bandRows(func, spaces, *v.current, allowance,
+                                       v.extraCompute);
+    v.grouped = groupChannels(func, spaces, *v.current);
+    if (v.banded && !testAllBands) {
+      Operation *withBands = func->clone();
+      Peaks withPeaks = *v.current;
+      Pending withRemarks = std::move(pending);
+      unsigned groupedWithBands = v.grouped;
+      pending.clear();
+      pending.padsKept = withRemarks.padsKept;
+      restoreBody(func, unbanded);
+      v.current = unbandedPeaks;
+      v.grouped = groupChannels(func, spaces, *v.current);
+      if (withPeaks.notAbove(*v.current) &&
+          withPeaks.total() < v.current->total()) {
+        restoreBody(func, withBands);
+        v.current = withPeaks;
+        v.grouped = groupedWithBands;
+        pending = std::move(withRemarks);
+      } else {
+        v.banded = 0;
+        v.extraCompute = 0;
+      }
+      withBands->erase();
+    }
+    unbanded->erase();
+    return v;
   }
 
   static std::string describe(unsigned inPlace, unsigned absorbed,
@@ -448,7 +486,6 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
         mlir::memsched::writeInPlace(*match);
         ++count;
       }
-    numInPlace += count;
     return count;
   }
 
@@ -488,20 +525,15 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
         restoreBody(func, saved);
         saved->erase();
         keep(nullptr, "");
-        if (emitRemarks) {
-          InFlightDiagnostic remark = emitRemark(at);
-          remark << "memsched-split: pad left as it is: absorbed, ";
-          if (!after)
-            remark << "the body could not be analysed";
-          else
-            remark << after->describeRise(*current, "the peak as written");
-        }
+        note(at, "memsched-split: pad left as it is: absorbed, " +
+                     (!after ? std::string("the body could not be analysed")
+                             : after->describeRise(*current,
+                                                   "the peak as written")));
         continue;
       }
       saved->erase();
       current = after;
       ++absorbed;
-      ++numAbsorbed;
       --next; // its copy is gone
     }
     return absorbed;
@@ -942,7 +974,9 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   struct Pending {
     SmallVector<std::pair<Location, std::string>> remarks;
     llvm::json::Array segments, chains;
+    unsigned padsKept = 0;
     void clear() {
+      padsKept = 0;
       remarks.clear();
       segments.clear();
       chains.clear();
@@ -1057,9 +1091,9 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   }
 
   void keep(Operation *at, StringRef why) {
-    ++numKept;
-    if (emitRemarks && at)
-      at->emitRemark() << "memsched-split: pad left as it is: " << why;
+    ++pending.padsKept;
+    if (at)
+      note(at->getLoc(), ("memsched-split: pad left as it is: " + why).str());
   }
 
   SizeModel sizes;
