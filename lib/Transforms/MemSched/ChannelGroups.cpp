@@ -576,14 +576,8 @@ void mlir::memsched::splitIntoChannelGroups(const ChannelChain &chain,
 
   for (Operation *free : chain.sunkFrees)
     free->moveAfter(loop);
-  for (Operation *op : llvm::reverse(chain.ops))
-    op->erase();
-  for (auto [alloc, d] : chain.buffers) {
-    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-      if (isa<memref::DeallocOp>(user))
-        user->erase();
-    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-      user->erase(); // subviews, now unused
-    alloc->erase();
-  }
+  SmallVector<Operation *> buffers;
+  for (auto [alloc, d] : chain.buffers)
+    buffers.push_back(alloc);
+  eraseReplaced(chain.ops, buffers);
 }

@@ -596,14 +596,8 @@ void mlir::memsched::splitIntoRowBands(const BandSegment &segment,
   }
   for (Operation *free : segment.sunkFrees)
     free->moveAfter(last);
-  for (Operation *op : llvm::reverse(segment.ops))
-    op->erase();
-  for (auto [alloc, d] : segment.buffers) {
-    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-      if (isa<memref::DeallocOp>(user))
-        user->erase();
-    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-      user->erase(); // subviews, now unused
-    alloc->erase();
-  }
+  SmallVector<Operation *> buffers;
+  for (auto [alloc, d] : segment.buffers)
+    buffers.push_back(alloc);
+  eraseReplaced(segment.ops, buffers);
 }

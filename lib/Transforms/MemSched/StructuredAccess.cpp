@@ -193,3 +193,17 @@ bool mlir::memsched::canMoveToLast(ArrayRef<Operation *> ops,
   }
   return true;
 }
+
+void mlir::memsched::eraseReplaced(ArrayRef<Operation *> ops,
+                                   ArrayRef<Operation *> buffers) {
+  for (Operation *op : llvm::reverse(ops))
+    op->erase();
+  for (Operation *alloc : buffers) {
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        user->erase();
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      user->erase(); // views, now unused
+    alloc->erase();
+  }
+}

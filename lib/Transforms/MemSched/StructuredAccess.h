@@ -65,6 +65,11 @@ bool canMoveToLast(ArrayRef<Operation *> ops,
                    SmallVectorImpl<Operation *> &sunkFrees, Operation *&at,
                    std::string &why);
 
+/// After a fragment rewrite: erases the ops it replaced (`ops`, in block
+/// order) and its intermediates (`buffers`: their allocations, frees and
+/// the views left unused).
+void eraseReplaced(ArrayRef<Operation *> ops, ArrayRef<Operation *> buffers);
+
 } // namespace memsched
 } // namespace mlir
 
