@@ -305,9 +305,9 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     std::optional<Peaks> before = peaksAsWritten(func, spaces);
     Operation *unsplit = func->clone();
     // The rewrites with the ops in place first (a pad then absorbs the ops
-    // on one buffer) and, when some op went in place, without: one buffer
-    // for two can keep a chain from forming. The lower peak as written
-    // wins.
+    // on one buffer) and, when some op went in place, without (and without
+    // row bands, the costly search): one buffer for two can keep a chain
+    // from forming. The lower peak as written wins.
     pending.clear();
     Variant variant = rewrite(func, spaces, before, /*inPlaceFirst=*/true);
     if (variant.inPlace) {
@@ -404,8 +404,8 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     uint64_t extraCompute = 0;
   };
 
-  /// In place (when `inPlaceFirst`), pads, row bands, channel groups on
-  /// `func`'s body as it is; `before`: its peaks as written.
+  /// In place and row bands (when `inPlaceFirst`), pads, channel groups
+  /// on `func`'s body as it is; `before`: its peaks as written.
   Variant rewrite(func::FuncOp func, ArrayRef<Attribute> spaces,
                   const std::optional<Peaks> &before, bool inPlaceFirst) {
     Variant v;
@@ -424,10 +424,11 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     uint64_t allowance = computeAllowance(func);
     Operation *unbanded = func->clone();
     std::optional<Peaks> unbandedPeaks = v.current;
-    v.banded = testAllBands ? bandEverySegment(func, spaces, *v.current,
-                                               v.extraCompute)
-                            : bandRows(func, spaces, *v.current, allowance,
-                                       v.extraCompute);
+    if (inPlaceFirst)
+      v.banded = testAllBands ? bandEverySegment(func, spaces, *v.current,
+                                                 v.extraCompute)
+                              : bandRows(func, spaces, *v.current, allowance,
+                                         v.extraCompute);
     v.grouped = groupChannels(func, spaces, *v.current);
     if (v.banded && !testAllBands) {
       Operation *withBands = func->clone();
