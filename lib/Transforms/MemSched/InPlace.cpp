@@ -101,7 +101,10 @@ std::optional<InPlaceOp> mlir::memsched::matchInPlace(linalg::LinalgOp op) {
   }
   for (OpOperand *input : op.getDpsInputOperands()) {
     memref::AllocOp buffer = getLocalBuffer(input->get(), block);
-    if (!buffer || buffer == output || buffer.getType() != output.getType())
+    // The same type and alignment: the same bytes (also as the allocator
+    // counts them, with its alignment padding).
+    if (!buffer || buffer == output || buffer.getType() != output.getType() ||
+        buffer.getAlignment() != output.getAlignment())
       continue;
     // Every operand of the op that is the input reads it at the point's
     // own index.
@@ -121,11 +124,6 @@ std::optional<InPlaceOp> mlir::memsched::matchInPlace(linalg::LinalgOp op) {
 
 void mlir::memsched::writeInPlace(const InPlaceOp &match) {
   memref::AllocOp input = match.input, output = match.output;
-  // The input keeps the larger alignment of the two.
-  std::optional<uint64_t> want = output.getAlignment();
-  std::optional<uint64_t> have = input.getAlignment();
-  if (want && (!have || *have < *want))
-    input.setAlignment(*want);
   match.inputFree->erase();
   output.getResult().replaceAllUsesWith(input.getResult());
   output->erase();
