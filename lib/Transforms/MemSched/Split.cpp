@@ -303,6 +303,8 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     if (hasOnlyDefaultSpace(spaces))
       spaces.clear();
     std::optional<Peaks> before = peaksAsWritten(func, spaces);
+    // The compute the bands may add: a fraction of the function's as given.
+    allowance = computeAllowance(func);
     Operation *unsplit = func->clone();
     // The rewrites with the ops in place first (a pad then absorbs the ops
     // on one buffer) and, when some op went in place, without (and without
@@ -421,7 +423,6 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     // Row bands, then channel groups (in the bands too); with bands, the
     // channel groups alone as well: the bands stay only where they end
     // lower.
-    uint64_t allowance = computeAllowance(func);
     Operation *unbanded = func->clone();
     std::optional<Peaks> unbandedPeaks = v.current;
     if (inPlaceFirst)
@@ -673,7 +674,8 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   }
 
   /// The compute (estimateComputeCost units) the function's structured ops
-  /// and copies do, and the extra compute `max-extra-compute` allows.
+  /// and copies do (kept in `functionCost`), and the extra compute
+  /// `max-extra-compute` allows.
   uint64_t computeAllowance(func::FuncOp func) {
     // The ops that compute: structured ops and copies, at any depth (each
     // counted once: loops are not unrolled).
@@ -1028,7 +1030,8 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
               << "\n";
     file.keep();
   }
-  uint64_t functionCost = 0;
+  /// Of the function being split, before any rewrite.
+  uint64_t functionCost = 0, allowance = 0;
 
   struct ChainSummary {
     Location loc;
