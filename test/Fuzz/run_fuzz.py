@@ -68,6 +68,12 @@ SPLIT_CHAIN_RE = re.compile(r"memsched-split: (\d+) ops run by (\d+) groups "
                             r"of (\d+) channels? \(of (\d+)\)")
 SPLIT_REFUSED_RE = re.compile(r"memsched-split: channel chain left as it is: "
                               r"([^\n]*)")
+# The split's scheduled peak and the bound no split into channel groups goes
+# below (absent the row bands, outside that family): the bound may not be
+# above the peak the split reached.
+SPLIT_BOUND_RE = re.compile(r"memsched-split: '([\w$.]+)': [^\n]*scheduled "
+                            r"(\d+) bytes; no split into channel groups "
+                            r"peaks below (\d+) bytes(?! \(row bands)")
 FEATURES_RE = re.compile(r"^// features: (.*)$", re.M)
 LOC_RE = re.compile(r'loc\("[^"]*":(\d+):\d+\)$')
 OPNAME_RE = re.compile(r'^(?:%[^=]*= )?"?([A-Za-z_][\w.]*)')
@@ -754,6 +760,12 @@ def check_program(seed, args, tools):
         lower = any(int(b) < int(a) for a, b in REMARK_RE.findall(p.stderr))
         if args.split:
             count_split(p.stderr, info)
+            for func, peak, bound in SPLIT_BOUND_RE.findall(p.stderr):
+                if int(bound) > int(peak):
+                    raise Failure("the split of @%s peaks at %s bytes, below "
+                                  "its bound over all splits (%s bytes)"
+                                  % (func, peak, bound))
+            info["split_bounds"] = len(SPLIT_BOUND_RE.findall(p.stderr))
         with open(sched_loc) as f:
             sched_loc_text = f.read()
         moved = order_changed(sched_loc_text)
@@ -1178,7 +1190,7 @@ def run_all(args, tools):
     split = {"pads": 0, "chains": 0, "undone": 0, "refused": 0,
              "chain_programs": 0, "pad_programs": 0, "generated": 0,
              "failed": 0, "one": 0, "bands": 0, "band_programs": 0,
-             "band_failed": 0, "inplace": 0}
+             "band_failed": 0, "inplace": 0, "bounds": 0}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         futures = {ex.submit(check_program, s, args, tools): s for s in seeds}
         results = {}
@@ -1243,6 +1255,7 @@ def run_all(args, tools):
             split["undone"] += info.get("split_undone", 0)
             split["refused"] += len(info.get("split_refused", []))
             split["inplace"] += info.get("split_inplace", 0)
+            split["bounds"] += info.get("split_bounds", 0)
             if info.get("split_bands"):
                 split["band_programs"] += 1
                 split["bands"] += info["split_bands"]
@@ -1330,9 +1343,10 @@ def run_all(args, tools):
                   split["one"], split["generated"], split["pad_programs"],
                   split["pads"], split["undone"], split["refused"]))
         print("split: %d programs with a segment run by row bands (%d "
-              "failed; %d segments), %d ops written in place" % (
+              "failed; %d segments), %d ops written in place; %d split "
+              "functions at or above their bound over all splits" % (
                   split["band_programs"], split["band_failed"],
-                  split["bands"], split["inplace"]))
+                  split["bands"], split["inplace"], split["bounds"]))
     if args.arena:
         print("%d programs with @f planned into an arena (arena=%s)" % (
             arenas, args.arena))

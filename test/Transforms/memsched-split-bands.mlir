@@ -13,7 +13,8 @@
 // 1024 bytes), copied out. As written the 3x3 convolution holds %p and
 // %t: 5392 bytes. Channel groups alone cannot take %p (every channel of
 // %t reads all of it): %p, %e and one channel of %t, 1296 + 1024 + 1024 =
-// 3344 bytes.
+// 3344 bytes, which no split into channel groups goes below (the bound
+// over those splits; the bands are outside that family).
 //
 // Without extra compute (the default), the segment that computes %e from
 // %t runs by 16 bands of one row of %e: the 1x1 convolution needs the same
@@ -22,7 +23,7 @@
 // of one channel: %p + %e + one row of one channel of %t (1x1x1x16, 64
 // bytes) = 2384 bytes.
 // ZERO: remark: memsched-split: 5 ops run by 16 bands of rows: peak as written with the chains by groups 3344 -> 2384 bytes, extra compute 0
-// ZERO: remark: memsched-split: 'stem': 1 segment run by row bands, 16 chains run by channel groups, peak as written 5392 -> 2384 bytes
+// ZERO: remark: memsched-split: 'stem': 1 segment run by row bands, 16 chains run by channel groups, peak as written 5392 -> 2384 bytes, scheduled 2384 bytes; no split into channel groups peaks below 3344 bytes (row bands are outside that family)
 // CERT-ZERO: #memsched.certificate<peak = 2384, lower_bound = 2384
 // CERT-ZERO-NOT: extra_compute_ppm
 //
@@ -44,10 +45,14 @@
 // The report (keys in order): 16 chains (one per band), the segment.
 // REPORT: "chains": [
 // REPORT: "extra_compute_ppm": 97789,
+// REPORT-NEXT: "fragment_bound": 3344,
+// REPORT-NEXT: "fragment_bound_at": "{{.*}}memsched-split-bands.mlir:{{[0-9]+}}:3",
+// REPORT-NEXT: "fragment_bound_note": "row bands are outside the splits the bound covers",
 // REPORT-NEXT: "function": "@stem",
 // REPORT-NEXT: "kept": true,
 // REPORT: "peak_as_written_after": 1304,
 // REPORT-NEXT: "peak_as_written_before": 5392,
+// REPORT-NEXT: "peak_scheduled": 1304,
 // REPORT-NEXT: "segments": [
 // REPORT-NEXT: {
 // REPORT-NEXT: "bands": 16,

@@ -23,6 +23,7 @@
 #include "Transforms/MemSched/Passes.h"
 #include "Transforms/MemSched/Reorder.h"
 #include "Transforms/MemSched/RowBands.h"
+#include "Transforms/MemSched/SplitBound.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -306,18 +307,34 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     // The compute the bands may add: a fraction of the function's as given.
     allowance = computeAllowance(func);
     Operation *unsplit = func->clone();
+    // The bound over the family: the body as given (unsplit), and each
+    // variant's body after in place and pads, in channel groups of any
+    // sizes.
+    std::string why;
+    keptBands = false;
+    familyBound = computeSplitBound(func, sizes, why, /*splits=*/false);
+    auto lowerFamilyBound = [&](const std::optional<SplitBound> &bound) {
+      if (!bound)
+        familyBound.reset();
+      else if (familyBound && bound->value < familyBound->value)
+        familyBound = bound;
+    };
     // The rewrites with the ops in place first (a pad then absorbs the ops
     // on one buffer) and, when some op went in place, without (and without
     // row bands, the costly search): one buffer for two can keep a chain
     // from forming. The lower peak as written wins.
     pending.clear();
     Variant variant = rewrite(func, spaces, before, /*inPlaceFirst=*/true);
+    if (variant.current)
+      lowerFamilyBound(variant.bound);
     if (variant.inPlace) {
       Operation *withInPlace = func->clone();
       Pending withRemarks = std::move(pending);
       pending.clear();
       restoreBody(func, unsplit);
       Variant without = rewrite(func, spaces, before, /*inPlaceFirst=*/false);
+      if (without.current)
+        lowerFamilyBound(without.bound);
       if (without.current &&
           (!variant.current ||
            (without.current->notAbove(*variant.current) &&
@@ -341,7 +358,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
                          : "the function's memory cannot be analysed",
                   before ? std::optional<uint64_t>(before->total())
                          : std::nullopt,
-                  std::nullopt, 0, 0, 0);
+                  std::nullopt, std::nullopt, 0, 0, 0);
       unsplit->erase();
       return;
     }
@@ -370,8 +387,10 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
             << "memsched-split: '" << func.getSymName()
             << "' left as it is: split ("
             << describe(inPlace, absorbed, banded, grouped) << "), " << why;
-      writeReport(func, false, why, before->total(), std::nullopt, inPlace,
-                  absorbed, 0);
+      writeReport(func, false, why, before->total(), std::nullopt,
+                  plain ? std::optional<uint64_t>(plain->total())
+                        : std::nullopt,
+                  inPlace, absorbed, 0);
       return;
     }
     restoreBody(func, splitBody);
@@ -388,15 +407,37 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       func->setAttr(MemSchedDialect::getExtraComputeAttrName(),
                     IntegerAttr::get(IntegerType::get(func.getContext(), 64),
                                      extraPpm));
-    writeReport(func, true, "", before->total(), current->total(), inPlace,
-                absorbed, extraPpm);
+    keptBands = banded;
+    writeReport(func, true, "", before->total(), current->total(),
+                split->total(), inPlace, absorbed, extraPpm);
     // The body changed: a certificate it had describes another body.
     func->removeAttr(MemSchedDialect::getCertificateAttrName());
     if (emitRemarks)
       emitRemark(func.getLoc())
           << "memsched-split: '" << func.getSymName()
-          << "': " << describe(inPlace, absorbed, banded, grouped) << ", peak as written "
-          << before->total() << " -> " << current->total() << " bytes";
+          << "': " << describe(inPlace, absorbed, banded, grouped)
+          << ", peak as written " << before->total() << " -> "
+          << current->total() << " bytes, scheduled " << split->total()
+          << " bytes" << describeBound(split->total(), banded);
+  }
+
+  /// ", no split into channel groups peaks below N bytes (gap G%)", or
+  /// nothing when the bound is unknown.
+  std::string describeBound(uint64_t peak, bool banded) const {
+    if (!familyBound)
+      return "";
+    std::string text =
+        (Twine("; no split into channel groups peaks below ") +
+         Twine(familyBound->value) + " bytes")
+            .str();
+    if (banded)
+      text += " (row bands are outside that family)";
+    else if (familyBound->value && peak >= familyBound->value)
+      text += llvm::formatv(" (gap {0:F1}%)",
+                            100.0 * static_cast<double>(peak - familyBound->value) /
+                                static_cast<double>(familyBound->value))
+                  .str();
+    return text;
   }
 
   /// What one sequence of the rewrites did.
@@ -404,6 +445,9 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     std::optional<Peaks> current;
     unsigned inPlace = 0, absorbed = 0, banded = 0, grouped = 0;
     uint64_t extraCompute = 0;
+    /// The bound over the splits into channel groups of the body after in
+    /// place and pads, if it could be computed.
+    std::optional<SplitBound> bound;
   };
 
   /// In place and row bands (when `inPlaceFirst`), pads, channel groups
@@ -420,6 +464,8 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     v.absorbed = absorbPads(func, spaces, v.current.has_value(), v.current);
     if (!v.current)
       return v;
+    std::string why;
+    v.bound = computeSplitBound(func, sizes, why);
     // Row bands, then channel groups (in the bands too); with bands, the
     // channel groups alone as well: the bands stay only where they end
     // lower.
@@ -990,7 +1036,8 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   /// <report-dir>/<function>.split.json (docs/split.md, "Report").
   void writeReport(func::FuncOp func, bool kept, StringRef reason,
                    std::optional<uint64_t> before,
-                   std::optional<uint64_t> after, unsigned inPlace,
+                   std::optional<uint64_t> after,
+                   std::optional<uint64_t> scheduled, unsigned inPlace,
                    unsigned absorbed, uint64_t extraPpm) {
     if (reportDir.empty())
       return;
@@ -1008,6 +1055,21 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       report["peak_as_written_before"] = static_cast<int64_t>(*before);
     if (after)
       report["peak_as_written_after"] = static_cast<int64_t>(*after);
+    if (scheduled)
+      report["peak_scheduled"] = static_cast<int64_t>(*scheduled);
+    if (familyBound) {
+      report["fragment_bound"] = static_cast<int64_t>(familyBound->value);
+      if (familyBound->at)
+        report["fragment_bound_at"] = describeLocation(*familyBound->at);
+      if (kept && keptBands)
+        report["fragment_bound_note"] =
+            "row bands are outside the splits the bound covers";
+      else if (scheduled && familyBound->value)
+        report["gap_to_fragment_bound"] =
+            static_cast<double>(*scheduled) /
+                static_cast<double>(familyBound->value) -
+            1.0;
+    }
     pending.segments = llvm::json::Array();
     pending.chains = llvm::json::Array();
     if (std::error_code ec = llvm::sys::fs::create_directories(reportDir)) {
@@ -1032,6 +1094,11 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   }
   /// Of the function being split, before any rewrite.
   uint64_t functionCost = 0, allowance = 0;
+  /// The bound over the splits of the function being split (the body as
+  /// given, and each variant after in place and pads, in channel groups).
+  std::optional<SplitBound> familyBound;
+  /// The kept split runs some segment by row bands.
+  bool keptBands = false;
 
   struct ChainSummary {
     Location loc;
