@@ -154,6 +154,11 @@ public:
   /// The op at which the as-written peak is reached (null if nothing is
   /// allocated).
   Operation *getPeakAsWrittenOp() const { return peakAsWrittenOp; }
+  /// The bytes live while each op of the block runs, as written (in block
+  /// order, one entry per op; what getPeakAsWritten is the largest of).
+  llvm::ArrayRef<uint64_t> getMemoryAsWritten() const {
+    return memoryAsWritten;
+  }
   /// Peak of the current node order under the tight model: every allocation
   /// right before its first toucher, every deallocation right after its last.
   uint64_t getPeakTight() const;
@@ -194,6 +199,7 @@ private:
   ::memsched::MemoryGraph graph;
   uint64_t peakAsWritten = 0;
   Operation *peakAsWrittenOp = nullptr;
+  std::vector<uint64_t> memoryAsWritten;
   bool orderDependentEdges = false;
 };
 

@@ -1665,10 +1665,12 @@ LogicalResult LifetimeBuilder::computePeaks() {
   a.peakAsWritten = current;
   a.peakAsWrittenOp =
       current && !a.block->empty() ? &a.block->front() : nullptr;
+  a.memoryAsWritten.clear();
   for (Operation &op : *a.block) {
     auto allocIt = allocIndex.find(&op);
     if (allocIt != allocIndex.end()) {
       current += a.buffers[allocIt->second].size;
+      a.memoryAsWritten.push_back(current);
       if (current > a.peakAsWritten) {
         a.peakAsWritten = current;
         a.peakAsWrittenOp = &op;
@@ -1676,6 +1678,7 @@ LogicalResult LifetimeBuilder::computePeaks() {
       continue;
     }
     if (attachedDeallocs.contains(&op)) {
+      a.memoryAsWritten.push_back(current);
       Value freed = getDeallocatedValue(&op);
       current -=
           a.buffers[aliases->root(aliases->rootsOf(freed)[0]).buffer].size;
@@ -1687,6 +1690,7 @@ LogicalResult LifetimeBuilder::computePeaks() {
         current += a.buffers[b].size;
     std::optional<unsigned> n = a.getNodeIndex(&op);
     uint64_t mem = current + (n ? a.nodes[*n].transient : 0);
+    a.memoryAsWritten.push_back(mem);
     if (mem > a.peakAsWritten) {
       a.peakAsWritten = mem;
       a.peakAsWrittenOp = &op;
@@ -1843,6 +1847,7 @@ void BufferLifetimeAnalysis::build() {
     graph = ::memsched::MemoryGraph();
     peakAsWritten = 0;
     peakAsWrittenOp = nullptr;
+    memoryAsWritten.clear();
     block = nullptr;
     for (LiveInInfo &in : liveIn) {
       in.deallocNode.reset();
@@ -1859,6 +1864,7 @@ void BufferLifetimeAnalysis::build() {
     graph.finalize();
     peakAsWritten = 0;
     peakAsWrittenOp = nullptr;
+    memoryAsWritten.clear();
     for (LiveInInfo &in : liveIn) {
       in.deallocNode.reset();
       in.danglingUsers.clear();
