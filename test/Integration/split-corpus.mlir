@@ -18,12 +18,13 @@
 // RUN: env DIFF_PRE=--memsched-split %differential %memsched_src_root/bench/models/mobilenet_v2.mlir forward %t.mobilenet | FileCheck %s --check-prefixes=EXEC,MOBILENET-EXEC
 
 // Row bands on a real network: mobilenet_v2 split with 2% extra compute
-// allowed (its first blocks by bands of rows, each band's blocks by
-// channel groups), run against the original: identical outputs, measured
-// peak = certificate (the script checks both).
+// allowed (its first blocks by bands of rows, some of those bands by bands
+// of columns: 2-D patches; each band's blocks by channel groups), run
+// against the original: identical outputs, measured peak = certificate
+// (the script checks both).
 // RUN: env DIFF_PRE=--memsched-split DIFF_PRE_OPTS="count-alignment-padding max-extra-compute=0.02" %differential %memsched_src_root/bench/models/mobilenet_v2.mlir forward %t.bands | FileCheck %s --check-prefix=EXEC
 // RUN: memsched-opt %memsched_src_root/bench/models/mobilenet_v2.mlir "--memsched-split=remarks max-extra-compute=0.02" --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=BANDS
-// BANDS: remark: memsched-split: 'forward': 97 ops in place, 17 pads absorbed, {{[0-9]+}} segments run by row bands,
+// BANDS: remark: memsched-split: 'forward': 97 ops in place, 17 pads absorbed, {{[0-9]+}} segments run by row bands ({{[1-9][0-9]*}} by columns),
 
 // RUN: memsched-opt %memsched_src_root/bench/models/train_step_mobilenet.mlir --memsched-split=remarks --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=TRAIN
 

@@ -19,12 +19,19 @@
 // Without extra compute (the default), the segment that computes %e from
 // %t runs by 16 bands of one row of %e: the 1x1 convolution needs the same
 // row of %t, whose rows the 3x3 convolution computes once each (no rows
-// in two bands); %p is read whole. Each band's chain then runs by groups
-// of one channel: %p + %e + one row of one channel of %t (1x1x1x16, 64
-// bytes) = 2384 bytes.
-// ZERO: remark: memsched-split: 5 ops run by 16 bands of rows: peak as written with the chains by groups 3344 -> 2384 bytes, extra compute 0
-// ZERO: remark: memsched-split: 'stem': 1 segment run by row bands, 16 chains run by channel groups, peak as written 5392 -> 2384 bytes, scheduled 2384 bytes; no split into channel groups peaks below 3344 bytes (row bands are outside that family)
-// CERT-ZERO: #memsched.certificate<peak = 2384, lower_bound = 2384
+// in two bands); %p is read whole. With every band's chain by groups of
+// one channel: %p + %e + one row of one channel of %t (1x1x1x16, 64
+// bytes) = 2384 bytes. The search's next level runs those 80 ops (16
+// bands of 5) by 2 bands of columns (the 1x1 convolution needs the same
+// columns of %t, none computed twice): 2-D patches of 1 row and 8 columns,
+// 32 chains (the most the pass splits), each by groups of one channel:
+// %p + %e + 1x1x1x8 of %t (32 bytes) = 2352 bytes, 1.3% lower (a level
+// must gain 1%). Three bands of columns would make 48 chains, more than
+// the pass splits.
+// ZERO: remark: memsched-split: 5 ops run by 16 bands of rows: peak as written with the chains by groups 3344 -> 2384 bytes (2384 while they run), extra compute 0
+// ZERO: remark: memsched-split: 80 ops run by 2 bands of columns: peak as written with the chains by groups 2384 -> 2352 bytes (2352 while they run), extra compute 0
+// ZERO: remark: memsched-split: 'stem': 2 segments run by row bands (1 by columns), 32 chains run by channel groups, peak as written 5392 -> 2352 bytes, scheduled 2352 bytes; no split into channel groups peaks below 3344 bytes (row bands are outside that family)
+// CERT-ZERO: #memsched.certificate<peak = 2352, lower_bound = 2352
 // CERT-ZERO-NOT: extra_compute_ppm
 //
 // With 10% extra compute allowed, the segment reaches back to %p: each band
@@ -39,7 +46,7 @@
 // points of two ops (18432), the 1x1 one 4 x 16 x 16 of two (2048), the
 // ReLU 1024, the fills 324 + 1024 + 256, the copies 1024 bytes each: the
 // bands add 2460 / 25156 = 97789 parts per million.
-// TENTH: remark: memsched-split: 7 ops run by 16 bands of rows: peak as written with the chains by groups 3344 -> 1304 bytes, extra compute 2460
+// TENTH: remark: memsched-split: 7 ops run by 16 bands of rows: peak as written with the chains by groups 3344 -> 1304 bytes (1304 while they run), extra compute 2460
 // TENTH: remark: memsched-split: 'stem': 1 segment run by row bands, 16 chains run by channel groups, peak as written 5392 -> 1304 bytes
 // CERT-TENTH: #memsched.certificate<peak = 1304, lower_bound = 1304, {{.*}}extra_compute_ppm = 97789>, memsched.extra_compute_ppm = 97789 : i64
 // The report (keys in order): 16 chains (one per band), the segment.
@@ -56,9 +63,11 @@
 // REPORT-NEXT: "segments": [
 // REPORT-NEXT: {
 // REPORT-NEXT: "bands": 16,
+// REPORT-NEXT: "dimension": "rows",
 // REPORT-NEXT: "extra_compute": 2460,
 // REPORT-NEXT: "location": "{{.*}}memsched-split-bands.mlir:{{[0-9]+}}:3",
 // REPORT-NEXT: "ops": 7,
+// REPORT-NEXT: "peak_while_running": 1304,
 // REPORT-NEXT: "peak_with_groups_after": 1304,
 // REPORT-NEXT: "peak_with_groups_before": 3344
 //

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/MemSched/BodyLifetimes.h"
+#include "Analysis/Graph/SegmentChoice.h"
 #include "Analysis/MemSched/CallGraph.h"
 #include "Analysis/MemSched/ComputeCost.h"
 #include "Analysis/MemSched/MemorySpaces.h"
@@ -35,6 +36,8 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
+
+#include <set>
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -243,13 +246,22 @@ static void absorb(Pad pad) {
 /// the whole body.
 static constexpr unsigned kMaxChains = 32;
 
-/// Row bands: segments run by bands per function, candidate outputs per
-/// segment, reach of a segment (ops back from its output), and candidate
-/// rewrites evaluated per segment (each costs an analysis of the body).
-static constexpr unsigned kMaxBandSegments = 4;
+/// Row bands: candidate outputs per position searched, reach of a segment
+/// (ops back from its output), candidate rewrites evaluated per function
+/// (each costs an analysis of the body), positions searched, and band
+/// counts tried per segment.
 static constexpr unsigned kMaxBandOutputs = 6;
 static constexpr unsigned kMaxBandDepth = 24;
-static constexpr unsigned kMaxBandEvaluations = 24;
+static constexpr unsigned kMaxBandEvaluations = 96;
+static constexpr unsigned kMaxBandRounds = 16;
+static constexpr unsigned kMaxBandLevels = 4;
+/// Bands are unrolled (each band's buffers have their own static shapes):
+/// a segment's ops times its bands is at most this (the code a split adds).
+static constexpr uint64_t kMaxBandCopies = 256;
+/// A level of the band search is kept when it lowers the peak by at least
+/// this fraction of it (1/kMinBandGain): less is not worth the code.
+static constexpr uint64_t kMinBandGain = 100;
+static constexpr unsigned kMaxBandCountsPerSegment = 4;
 
 namespace {
 /// The peaks a rewrite must not raise: the body's peak as written in all
@@ -284,6 +296,19 @@ struct Peaks {
             .str();
     return (Twine(what) + " could not be compared").str();
   }
+};
+
+/// The memory of one block by the positions of its ops as they stood
+/// when the search marked them (`name`: the attribute; `count` of them):
+/// `memory[p]`, the most bytes live while the op that stood at p runs;
+/// `floor`, the largest peak as written of the other blocks. `block`:
+/// which (none: the block of the peak, set once taken).
+struct Profile {
+  std::optional<unsigned> block;
+  StringAttr name;
+  unsigned count = 0;
+  std::vector<uint64_t> memory;
+  uint64_t floor = 0;
 };
 
 struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
@@ -348,7 +373,8 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     }
     std::optional<Peaks> current = variant.current;
     unsigned inPlace = variant.inPlace, absorbed = variant.absorbed,
-             banded = variant.banded, grouped = variant.grouped;
+             banded = variant.banded, grouped = variant.grouped,
+             byColumns = variant.byColumns;
     uint64_t extraCompute = variant.extraCompute;
     numKept += pending.padsKept;
     if (!inPlace && !absorbed && !grouped && !banded) {
@@ -386,7 +412,8 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
         emitRemark(func.getLoc())
             << "memsched-split: '" << func.getSymName()
             << "' left as it is: split ("
-            << describe(inPlace, absorbed, banded, grouped) << "), " << why;
+            << describe(inPlace, absorbed, banded, grouped, byColumns)
+            << "), " << why;
       writeReport(func, false, why, before->total(), std::nullopt,
                   plain ? std::optional<uint64_t>(plain->total())
                         : std::nullopt,
@@ -415,7 +442,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     if (emitRemarks)
       emitRemark(func.getLoc())
           << "memsched-split: '" << func.getSymName()
-          << "': " << describe(inPlace, absorbed, banded, grouped)
+          << "': " << describe(inPlace, absorbed, banded, grouped, byColumns)
           << ", peak as written " << before->total() << " -> "
           << current->total() << " bytes, scheduled " << split->total()
           << " bytes" << describeBound(split->total(), banded);
@@ -444,6 +471,9 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   struct Variant {
     std::optional<Peaks> current;
     unsigned inPlace = 0, absorbed = 0, banded = 0, grouped = 0;
+    /// Of the segments run by bands, those by bands of columns (of a band
+    /// of rows: 2-D patches).
+    unsigned byColumns = 0;
     uint64_t extraCompute = 0;
     /// The bound over the splits into channel groups of the body after in
     /// place and pads, if it could be computed.
@@ -473,9 +503,9 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     std::optional<Peaks> unbandedPeaks = v.current;
     if (inPlaceFirst)
       v.banded = testAllBands ? bandEverySegment(func, spaces, *v.current,
-                                                 v.extraCompute)
+                                                 v.extraCompute, v.byColumns)
                               : bandRows(func, spaces, *v.current, allowance,
-                                         v.extraCompute);
+                                         v.extraCompute, v.byColumns);
     v.grouped = groupChannels(func, spaces, *v.current);
     if (v.banded && !testAllBands) {
       Operation *withBands = func->clone();
@@ -495,6 +525,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
         pending = std::move(withRemarks);
       } else {
         v.banded = 0;
+        v.byColumns = 0;
         v.extraCompute = 0;
       }
       withBands->erase();
@@ -504,7 +535,8 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   }
 
   static std::string describe(unsigned inPlace, unsigned absorbed,
-                              unsigned banded, unsigned grouped) {
+                              unsigned banded, unsigned grouped,
+                              unsigned byColumns) {
     SmallVector<std::string> parts;
     auto count = [](unsigned n, StringRef one, StringRef many) {
       return std::to_string(n) + " " + (n == 1 ? one : many).str();
@@ -513,9 +545,15 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       parts.push_back(count(inPlace, "op", "ops") + " in place");
     if (absorbed)
       parts.push_back(count(absorbed, "pad", "pads") + " absorbed");
-    if (banded)
+    if (banded && !byColumns)
       parts.push_back(count(banded, "segment", "segments") +
                       " run by row bands");
+    else if (banded)
+      parts.push_back(count(banded, "segment", "segments") +
+                      " run by row bands (" +
+                      (banded == byColumns ? std::string("all")
+                                           : std::to_string(byColumns)) +
+                      " by columns)");
     if (grouped)
       parts.push_back(count(grouped, "chain", "chains") +
                       " run by channel groups");
@@ -587,6 +625,25 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     return absorbed;
   }
 
+  /// Keeps the kMaxChains chains holding the most intermediate bytes (in
+  /// their order).
+  static void keepLargestChains(std::vector<ChannelChain> &chains) {
+    if (chains.size() <= kMaxChains)
+      return;
+    std::vector<unsigned> order(chains.size());
+    for (unsigned i = 0; i < order.size(); ++i)
+      order[i] = i;
+    llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+      return chains[a].intermediateBytes > chains[b].intermediateBytes;
+    });
+    order.resize(kMaxChains);
+    llvm::sort(order);
+    std::vector<ChannelChain> kept;
+    for (unsigned i : order)
+      kept.push_back(std::move(chains[i]));
+    chains = std::move(kept);
+  }
+
   /// Channel groups: every chain of the body's blocks first split into
   /// groups of one channel, kept when no peak as written goes up; then
   /// each kept chain's groups made as large as they can be without raising
@@ -604,20 +661,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     for (Block &block : base->getRegion(0))
       for (ChannelChain &chain : findChannelChains(block, refused))
         chains.push_back(std::move(chain));
-    if (chains.size() > kMaxChains) {
-      std::vector<unsigned> order(chains.size());
-      for (unsigned i = 0; i < order.size(); ++i)
-        order[i] = i;
-      llvm::stable_sort(order, [&](unsigned a, unsigned b) {
-        return chains[a].intermediateBytes > chains[b].intermediateBytes;
-      });
-      order.resize(kMaxChains);
-      llvm::sort(order);
-      std::vector<ChannelChain> kept;
-      for (unsigned i : order)
-        kept.push_back(std::move(chains[i]));
-      chains = std::move(kept);
-    }
+    keepLargestChains(chains);
     for (const RefusedChain &refusal : refused)
       note(refusal.at->getLoc(),
            "memsched-split: channel chain left as it is: " + refusal.reason);
@@ -742,53 +786,116 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     return &*std::next(block.begin(), opIndex);
   }
 
-  /// Row bands: segments that cover the op where the peak as written is
-  /// reached, computing one buffer written there or after, each run by as
-  /// many bands (of kBandCounts) as the extra compute left allows; the
-  /// segment whose bands lower the peak most is kept (then with the fewest
-  /// bands that reach the same peaks), and the search starts again from
-  /// the new peak. Returns the segments run by bands; `extraCompute` grows
-  /// by what they add.
+  /// Row bands, chosen exactly over the candidates found: every segment
+  /// run by bands is an option (the positions of the block its ops span,
+  /// the most bytes live while they run once banded, its extra compute),
+  /// and chooseSegments (Analysis/Graph/SegmentChoice.h) takes the disjoint
+  /// options of the least peak within the extra compute allowed, then the
+  /// cheapest. Candidates are found where that choice peaks: segments
+  /// computing a buffer written there or after and reaching back to it,
+  /// each run by the most bands the allowance lets it have, then fewer
+  /// while that still peaks below the choice; the choice is made again,
+  /// until it peaks where candidates were already sought (or outside the
+  /// block), within kMaxBandEvaluations rewrites. Every peak is measured on
+  /// the body with every channel chain by groups of one channel. The
+  /// choice is applied and measured; should the segments together not
+  /// lower the peak (they interact), the single best one is taken.
+  /// Returns the segments run by bands; `extraCompute` grows by what they
+  /// add.
   unsigned bandRows(func::FuncOp func, ArrayRef<Attribute> spaces,
                     Peaks &current, uint64_t allowance,
-                    uint64_t &extraCompute) {
+                    uint64_t &extraCompute, unsigned &byColumns) {
+    unsigned banded = 0, evaluations = 0;
+    for (unsigned level = 0; level < kMaxBandLevels; ++level) {
+      unsigned more = bandLevel(func, spaces, allowance, extraCompute,
+                                evaluations, level, byColumns);
+      if (!more)
+        break;
+      banded += more;
+    }
+    if (banded)
+      if (std::optional<Peaks> written = peaksAsWritten(func, spaces))
+        current = *written;
+    return banded;
+  }
+
+  /// One level of bandRows: the choice on the body as it is, applied.
+  /// Returns the segments it runs by bands.
+  unsigned bandLevel(func::FuncOp func, ArrayRef<Attribute> spaces,
+                     uint64_t allowance, uint64_t &extraCompute,
+                     unsigned &evaluations, unsigned level,
+                     unsigned &byColumns) {
     static constexpr unsigned kBandCounts[] = {2, 3, 4, 6, 8, 12, 16, 24, 32};
     struct Candidate {
-      unsigned output, dim, depth, bands;
+      unsigned output, dim, depth, bands, ops;
+      bool columns;
       uint64_t extra;
       Peaks peaks;
-      unsigned ops;
+      ::memsched::SegmentOption option;
     };
-    unsigned banded = 0;
-    // Top-level ops carry their position while the search runs: the peak
-    // of the body with its chains by groups is found in a copy.
+    // Top-level ops carry their position while the search runs: the
+    // memory of the body with its chains by groups (in a copy) is counted
+    // by the positions of the ops as they stand here.
     MLIRContext *context = func.getContext();
     auto positionName = StringAttr::get(context, "memsched.split.position");
-    auto mark = [&] {
-      for (Block &block : func.getBody())
-        for (auto [i, op] : llvm::enumerate(block))
-          op.setAttr(positionName,
-                     IntegerAttr::get(IntegerType::get(context, 64), i));
-    };
-    auto unmark = [&] {
-      func.walk([&](Operation *op) { op->removeAttr(positionName); });
-    };
-    for (unsigned round = 0; round < kMaxBandSegments; ++round) {
-      mark();
-      // The peaks with every chain by groups of one channel, and the op
-      // (its position) where the peak as written is reached.
-      unsigned blockIndex = 0, peakIndex = 0;
-      std::optional<Peaks> base =
-          groupedPeaks(func, spaces, nullptr, 0, &blockIndex, &peakIndex,
-                       positionName);
-      if (!base)
-        break;
-      Block &block = *std::next(func.getBody().begin(), blockIndex);
-      DenseMap<Operation *, unsigned> position;
+    unsigned positions = 0;
+    for (Block &block : func.getBody()) {
+      positions = std::max<unsigned>(positions, block.getOperations().size());
       for (auto [i, op] : llvm::enumerate(block))
-        position[&op] = i;
-      // Candidate outputs: buffers of the block written at the peak or
+        op.setAttr(positionName,
+                   IntegerAttr::get(IntegerType::get(context, 64), i));
+    }
+    llvm::scope_exit unmark([&] {
+      func.walk([&](Operation *op) { op->removeAttr(positionName); });
+    });
+    Profile base{std::nullopt, positionName, positions};
+    std::optional<Peaks> basePeaks =
+        groupedPeaks(func, spaces, nullptr, 0, &base);
+    if (!basePeaks)
+      return 0;
+    unsigned blockIndex = *base.block;
+    uint64_t budget = allowance > extraCompute ? allowance - extraCompute : 0;
+    std::vector<Candidate> candidates;
+    std::set<std::tuple<unsigned, unsigned, unsigned, unsigned>> seen;
+    llvm::DenseSet<unsigned> sought;
+    ::memsched::SegmentChoiceResult choice;
+    auto choose = [&] {
+      std::vector<::memsched::SegmentOption> options;
+      for (const Candidate &c : candidates)
+        options.push_back(c.option);
+      choice = ::memsched::chooseSegments(base.memory, base.floor, options,
+                                          budget);
+    };
+    auto findSegment = [&](unsigned output, unsigned dim, unsigned depth) {
+      RefusedChain refusal{nullptr, ""};
+      return findBandSegment(
+          cast<memref::AllocOp>(opAtPosition(func, blockIndex, output)), dim,
+          depth, refusal);
+    };
+    choose();
+    for (unsigned round = 0; round < kMaxBandRounds &&
+                             evaluations < kMaxBandEvaluations;
+         ++round) {
+      // Where candidates are sought: where the choice peaks, else the
+      // position of the most memory at or above its peak not sought yet
+      // (to go lower, every such position must be covered).
+      if (choice.atFloor)
+        break; // the peak of another block
+      std::optional<unsigned> next;
+      if (!sought.contains(choice.bottleneck))
+        next = choice.bottleneck;
+      else
+        for (unsigned p = 0; p < positions; ++p)
+          if (!sought.contains(p) && base.memory[p] >= choice.peak &&
+              (!next || base.memory[p] > base.memory[*next]))
+            next = p;
+      if (!next)
+        break;
+      unsigned at = *next;
+      sought.insert(at);
+      // Candidate outputs: buffers of the block written at that position or
       // after, the nearest first.
+      Block &block = *std::next(func.getBody().begin(), blockIndex);
       SmallVector<std::pair<unsigned, unsigned>> outputs; // (first use, op)
       for (Operation &op : block) {
         auto alloc = dyn_cast<memref::AllocOp>(&op);
@@ -798,124 +905,180 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
         std::optional<unsigned> first;
         for (Operation *user : alloc->getUsers()) {
           Operation *top = block.findAncestorOpInBlock(*user);
-          if (top && position[top] >= peakIndex &&
-              (!first || position[top] < *first))
-            first = position[top];
+          if (!top)
+            continue;
+          unsigned p = positionOf(top, positionName);
+          if (p >= at && (!first || p < *first))
+            first = p;
         }
         if (first)
-          outputs.push_back({*first, position[&op]});
+          outputs.push_back({*first, positionOf(&op, positionName)});
       }
       llvm::sort(outputs);
       if (outputs.size() > kMaxBandOutputs)
         outputs.resize(kMaxBandOutputs);
-      std::optional<Candidate> best;
-      unsigned evaluations = 0;
-      for (auto [first, outputIndex] : outputs) {
-        auto output =
-            cast<memref::AllocOp>(opAt(func, blockIndex, outputIndex));
-        int64_t rank = output.getType().getRank();
-        // The rows of NCHW (the columns of NHWC).
-        for (int64_t dim : {rank - 2}) {
-          size_t previous = 0;
-          for (unsigned depth = 1; depth <= kMaxBandDepth; ++depth) {
-            output = cast<memref::AllocOp>(opAt(func, blockIndex, outputIndex));
-            RefusedChain refusal{nullptr, ""};
-            FailureOr<BandSegment> segment =
-                findBandSegment(output, dim, depth, refusal);
-            if (failed(segment) || segment->ops.size() == previous)
+      for (auto [firstUse, output] : outputs) {
+        auto alloc =
+            cast<memref::AllocOp>(opAtPosition(func, blockIndex, output));
+        // The rows of NCHW, then its columns (on a band of rows: patches).
+        unsigned rank = alloc.getType().getRank();
+        for (unsigned dim : {rank - 2, rank - 1}) {
+        if (dim == rank - 1 && !level)
+          continue; // columns of a whole image: its rows did as well
+        // (Found again: each rewrite measured replaces the body.)
+        int64_t rows =
+            cast<memref::AllocOp>(opAtPosition(func, blockIndex, output))
+                .getType()
+                .getDimSize(dim);
+        size_t previous = 0;
+        for (unsigned depth = 1; depth <= kMaxBandDepth &&
+                                 evaluations < kMaxBandEvaluations;
+             ++depth) {
+          FailureOr<BandSegment> segment = findSegment(output, dim, depth);
+          if (failed(segment) || segment->ops.size() == previous)
+            break;
+          previous = segment->ops.size();
+          unsigned first = positionOf(segment->ops.front(), positionName);
+          unsigned last = positionOf(segment->ops.back(), positionName);
+          if (first > at || last < at)
+            continue; // does not reach back to it (yet)
+          SmallVector<std::pair<unsigned, uint64_t>> affordable;
+          for (unsigned bands : kBandCounts) {
+            if (bands > rows)
               break;
-            previous = segment->ops.size();
-            Operation *peakNow = opAt(func, blockIndex, peakIndex);
-            if (peakNow->isBeforeInBlock(segment->ops.front()))
-              continue; // does not reach back to the peak yet
-            unsigned chosen = 0;
-            uint64_t chosenExtra = 0;
-            int64_t rows = output.getType().getDimSize(dim);
-            for (unsigned bands : kBandCounts) {
-              if (bands > rows)
-                break;
-              uint64_t extra = bandExtraCompute(*segment, bands);
-              if (extraCompute + extra <= allowance) {
-                chosen = bands;
-                chosenExtra = extra;
+            uint64_t extra = bandExtraCompute(*segment, bands);
+            if (extra <= budget)
+              affordable.push_back({bands, extra});
+          }
+          unsigned ops = segment->ops.size();
+          // Bands are unrolled: the segment's ops are copied per band.
+          while (!affordable.empty() &&
+                 uint64_t(ops) * affordable.back().first > kMaxBandCopies)
+            affordable.pop_back();
+          unsigned tried = 0;
+          // The most bands first, then fewer while they still peak below
+          // the choice (each rewrite replaces the body: the segment is
+          // found again).
+          for (auto [bands, extra] : llvm::reverse(affordable)) {
+            if (!seen.insert({output, dim, ops, bands}).second)
+              continue;
+            if (evaluations >= kMaxBandEvaluations ||
+                tried >= kMaxBandCountsPerSegment)
+              break;
+            ++evaluations;
+            ++tried;
+            FailureOr<BandSegment> again = findSegment(output, dim, depth);
+            if (failed(again))
+              break;
+            Profile profile{blockIndex, positionName, positions};
+            std::optional<Peaks> after =
+                groupedPeaks(func, spaces, &*again, bands, &profile);
+            if (!after || !after->notAbove(*basePeaks))
+              break;
+            // Its peak: the most bytes live while its positions run, and
+            // wherever else it raises the memory.
+            ::memsched::SegmentOption option{first, last, 0, first, extra};
+            for (unsigned p = 0; p < positions; ++p) {
+              bool inside = p >= first && p <= last;
+              uint64_t m = profile.memory[p];
+              if ((inside || m > base.memory[p]) && m > option.peak) {
+                option.peak = m;
+                option.at = p;
               }
             }
-            if (!chosen || ++evaluations > kMaxBandEvaluations)
-              continue;
-            unsigned ops = segment->ops.size();
-            std::optional<Peaks> after =
-                groupedPeaks(func, spaces, &*segment, chosen);
-            if (!after || !after->notAbove(*base) ||
-                after->total() >= base->total())
-              continue;
-            if (!best || after->total() < best->peaks.total() ||
-                (after->total() == best->peaks.total() &&
-                 chosenExtra < best->extra))
-              best = Candidate{outputIndex, unsigned(dim), depth, chosen,
-                               chosenExtra, *after, ops};
+            if (option.peak >= choice.peak)
+              break;
+            candidates.push_back({output, dim, depth, bands, ops,
+                                  dim == rank - 1, extra, *after, option});
           }
         }
-      }
-      if (!best)
-        break;
-      auto refind = [&]() {
-        RefusedChain refusal{nullptr, ""};
-        auto output =
-            cast<memref::AllocOp>(opAt(func, blockIndex, best->output));
-        return findBandSegment(output, best->dim, best->depth, refusal);
-      };
-      // The fewest bands that reach the same peaks.
-      for (unsigned bands : kBandCounts) {
-        if (bands >= best->bands)
-          break;
-        FailureOr<BandSegment> segment = refind();
-        if (failed(segment))
-          break;
-        uint64_t extra = bandExtraCompute(*segment, bands);
-        std::optional<Peaks> after =
-            groupedPeaks(func, spaces, &*segment, bands);
-        if (after && after->notAbove(best->peaks)) {
-          best->bands = bands;
-          best->extra = extra;
-          best->peaks = *after;
-          break;
         }
       }
-      FailureOr<BandSegment> segment = refind();
-      if (failed(segment))
-        break;
-      Location loc = segment->ops.front()->getLoc();
-      splitIntoRowBands(*segment, best->bands);
+      choose();
+    }
+    if (choice.chosen.empty())
+      return 0;
+    // Applied from the last segment to the first (each found again where
+    // its positions are: those before it stay as they were).
+    DenseMap<uint32_t, Location> locations; // of each segment's first op
+    auto apply = [&](ArrayRef<uint32_t> chosen) {
+      for (uint32_t index : llvm::reverse(chosen)) {
+        const Candidate &c = candidates[index];
+        FailureOr<BandSegment> segment = findSegment(c.output, c.dim, c.depth);
+        if (failed(segment) || segment->ops.size() != c.ops ||
+            positionOf(segment->ops.front(), positionName) != c.option.first)
+          return false;
+        locations.insert({index, segment->ops.front()->getLoc()});
+        splitIntoRowBands(*segment, c.bands);
+      }
+      return true;
+    };
+    Operation *saved = func->clone();
+    llvm::scope_exit eraseSaved([&] { saved->erase(); });
+    SmallVector<uint32_t> chosen(choice.chosen.begin(), choice.chosen.end());
+    std::optional<Peaks> after;
+    if (apply(chosen))
+      after = groupedPeaks(func, spaces, nullptr, 0);
+    auto lowersEnough = [&](uint64_t peak) {
+      uint64_t was = basePeaks->total();
+      return peak < was && was - peak >= (was + kMinBandGain - 1) / kMinBandGain;
+    };
+    if (!after || !after->notAbove(*basePeaks) ||
+        !lowersEnough(after->total())) {
+      // Together they interact: the single best one alone (measured).
+      restoreBody(func, saved);
+      std::optional<uint32_t> best;
+      for (auto [i, c] : llvm::enumerate(candidates))
+        if (c.extra <= budget && lowersEnough(c.peaks.total()) &&
+            (!best || c.peaks.total() < candidates[*best].peaks.total() ||
+             (c.peaks.total() == candidates[*best].peaks.total() &&
+              c.extra < candidates[*best].extra)))
+          best = i;
+      if (!best)
+        return 0;
+      chosen.assign({*best});
+      after = candidates[*best].peaks;
+      if (!apply(chosen)) {
+        restoreBody(func, saved);
+        return 0;
+      }
+    }
+    for (uint32_t index : chosen) {
+      const Candidate &c = candidates[index];
+      Location loc = locations.at(index);
       pending.segments.push_back(llvm::json::Object{
           {"location", describeLocation(loc)},
-          {"ops", static_cast<int64_t>(best->ops)},
-          {"bands", static_cast<int64_t>(best->bands)},
-          {"peak_with_groups_before", static_cast<int64_t>(base->total())},
-          {"peak_with_groups_after",
-           static_cast<int64_t>(best->peaks.total())},
-          {"extra_compute", static_cast<int64_t>(best->extra)}});
-      note(loc, (Twine("memsched-split: ") + Twine(best->ops) +
-                 " ops run by " + Twine(best->bands) +
-                 " bands of rows: peak as written with the chains by groups " +
-                 Twine(base->total()) + " -> " + Twine(best->peaks.total()) +
-                 " bytes, extra compute " + Twine(best->extra))
+          {"ops", static_cast<int64_t>(c.ops)},
+          {"bands", static_cast<int64_t>(c.bands)},
+          {"dimension", c.columns ? "columns" : "rows"},
+          {"peak_with_groups_before", static_cast<int64_t>(basePeaks->total())},
+          {"peak_with_groups_after", static_cast<int64_t>(after->total())},
+          {"peak_while_running", static_cast<int64_t>(c.option.peak)},
+          {"extra_compute", static_cast<int64_t>(c.extra)}});
+      bool columns = c.columns;
+      byColumns += columns;
+      note(loc, (Twine("memsched-split: ") + Twine(c.ops) + " ops run by " +
+                 Twine(c.bands) + " bands of " + (columns ? "columns" : "rows") +
+                 ": peak as written with the "
+                 "chains by groups " + Twine(basePeaks->total()) + " -> " +
+                 Twine(after->total()) + " bytes (" +
+                 Twine(c.option.peak) + " while they run), extra compute " +
+                 Twine(c.extra))
                     .str());
-      extraCompute += best->extra;
-      ++banded;
+      extraCompute += c.extra;
     }
-    unmark();
-    if (banded)
-      if (std::optional<Peaks> after = peaksAsWritten(func, spaces))
-        current = *after;
-    return banded;
+    return chosen.size();
   }
 
   /// test-all-bands: every segment found (output after output, in block
   /// order, as far back as it reaches) run by three bands (fewer when its
   /// output has fewer rows), whatever it does to the peak or the compute.
   unsigned bandEverySegment(func::FuncOp func, ArrayRef<Attribute> spaces,
-                            Peaks &current, uint64_t &extraCompute) {
+                            Peaks &current, uint64_t &extraCompute,
+                            unsigned &byColumns) {
     unsigned banded = 0;
+    // Rows first, then columns (of the bands of rows too: 2-D patches).
+    for (unsigned columns = 0; columns < 2; ++columns)
     for (unsigned blockIndex = 0, e = func.getBody().getBlocks().size();
          blockIndex < e; ++blockIndex) {
       for (unsigned next = 0; banded < 64;) {
@@ -927,7 +1090,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
         if (!output || !output.getType().hasStaticShape() ||
             output.getType().getRank() < 2)
           continue;
-        unsigned dim = output.getType().getRank() - 2;
+        unsigned dim = output.getType().getRank() - 2 + columns;
         RefusedChain refusal{nullptr, ""};
         FailureOr<BandSegment> segment =
             findBandSegment(output, dim, kMaxBandDepth, refusal);
@@ -940,13 +1103,16 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
             {"location", describeLocation(segment->ops.front()->getLoc())},
             {"ops", static_cast<int64_t>(segment->ops.size())},
             {"bands", static_cast<int64_t>(bands)},
+            {"dimension", columns ? "columns" : "rows"},
             {"extra_compute", static_cast<int64_t>(extra)}});
         note(segment->ops.front()->getLoc(),
              (Twine("memsched-split: ") + Twine(segment->ops.size()) +
-              " ops run by " + Twine(bands) + " bands of rows (test-all-bands)")
+              " ops run by " + Twine(bands) + " bands of " +
+              (columns ? "columns" : "rows") + " (test-all-bands)")
                  .str());
         splitIntoRowBands(*segment, bands);
         ++banded;
+        byColumns += columns;
       }
     }
     if (banded)
@@ -955,48 +1121,50 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     return banded;
   }
 
+
   /// The peaks as written of `func` with `segment` (if any) run by `bands`
   /// bands and then every channel chain by groups of one channel (the body
-  /// is left as it was). With `blockIndex`, also where the peak is reached:
-  /// the block, and the `position` attribute of the top-level op there (or
-  /// the least one nested in it).
+  /// is left as it was); with `profile`, also the memory of a block by
+  /// position.
   std::optional<Peaks> groupedPeaks(func::FuncOp func,
                                     ArrayRef<Attribute> spaces,
                                     const BandSegment *segment,
                                     unsigned bands,
-                                    unsigned *blockIndex = nullptr,
-                                    unsigned *peakIndex = nullptr,
-                                    StringAttr position = {}) {
+                                    Profile *profile = nullptr) {
     Operation *saved = func->clone();
     if (segment)
       splitIntoRowBands(*segment, bands);
+    // The chains groupChannels would split (the largest of every block).
+    std::vector<ChannelChain> chains;
     for (Block &block : func.getBody()) {
       SmallVector<RefusedChain> refused;
       for (ChannelChain &chain : findChannelChains(block, refused))
-        splitIntoChannelGroups(chain, 1);
+        chains.push_back(std::move(chain));
     }
-    std::optional<Peaks> after = peaksAsWritten(func, spaces);
-    if (after && blockIndex) {
-      BodyLifetimes body(func, sizes);
-      *blockIndex = body.getPeakBlock();
-      Operation *peakOp = body.getBlock(*blockIndex).getPeakAsWrittenOp();
-      Block &block = *std::next(func.getBody().begin(), *blockIndex);
-      Operation *at = peakOp ? block.findAncestorOpInBlock(*peakOp) : nullptr;
-      std::optional<unsigned> found;
-      if (at)
-        at->walk([&](Operation *op) {
-          if (auto index = op->getAttrOfType<IntegerAttr>(position))
-            if (!found || index.getInt() < *found)
-              found = index.getInt();
-        });
-      if (!found)
-        after.reset();
-      else
-        *peakIndex = *found;
-    }
+    keepLargestChains(chains);
+    for (ChannelChain &chain : chains)
+      splitIntoChannelGroups(chain, 1);
+    std::optional<Peaks> after = peaksAsWritten(func, spaces, profile);
     restoreBody(func, saved);
     saved->erase();
     return after;
+  }
+
+  /// The position an op of the search stands at.
+  static unsigned positionOf(Operation *op, StringAttr name) {
+    auto index = op->getAttrOfType<IntegerAttr>(name);
+    return index ? index.getInt() : 0;
+  }
+  /// The top-level op of block `blockIndex` at `position`.
+  static Operation *opAtPosition(func::FuncOp func, unsigned blockIndex,
+                                 unsigned position) {
+    Block &block = *std::next(func.getBody().begin(), blockIndex);
+    auto name = StringAttr::get(func.getContext(), "memsched.split.position");
+    for (Operation &op : block)
+      if (auto index = op.getAttrOfType<IntegerAttr>(name))
+        if (index.getInt() == position)
+          return &op;
+    return nullptr;
   }
 
   /// Remarks of the variant being built, emitted once it is chosen.
@@ -1135,9 +1303,12 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   }
 
   std::optional<Peaks> peaksAsWritten(func::FuncOp func,
-                                      ArrayRef<Attribute> spaces) {
+                                      ArrayRef<Attribute> spaces,
+                                      Profile *profile = nullptr) {
     BodyLifetimes body(func, sizes);
     if (!body.isSupported())
+      return std::nullopt;
+    if (profile && !takeProfile(func, body, *profile))
       return std::nullopt;
     Peaks peaks;
     peaks.values.push_back(body.getPeakAsWritten());
@@ -1159,6 +1330,41 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       }
     }
     return peaks;
+  }
+
+  /// Fills `profile` from `body`: the bytes live while each top-level op
+  /// of its block runs, counted at the position of the op it stands for
+  /// (an op holding several, a loop a rewrite made, stands where the
+  /// greatest stood; an op with none, new, at the one before it).
+  static bool takeProfile(func::FuncOp func, const BodyLifetimes &body,
+                          Profile &profile) {
+    unsigned b = profile.block ? *profile.block : body.getPeakBlock();
+    if (b >= body.getNumBlocks())
+      return false;
+    profile.block = b;
+    profile.floor = 0;
+    for (unsigned i = 0; i < body.getNumBlocks(); ++i)
+      if (i != b && body.isReachable(i))
+        profile.floor =
+            std::max(profile.floor, body.getBlock(i).getPeakAsWritten());
+    Block &block = *std::next(func.getBody().begin(), b);
+    ArrayRef<uint64_t> memory = body.getBlock(b).getMemoryAsWritten();
+    if (memory.size() != block.getOperations().size())
+      return false;
+    profile.memory.assign(profile.count, 0);
+    unsigned previous = 0;
+    for (auto [i, op] : llvm::enumerate(block)) {
+      std::optional<unsigned> at;
+      op.walk([&](Operation *inner) {
+        if (auto index = inner->getAttrOfType<IntegerAttr>(profile.name))
+          at = std::max<unsigned>(at.value_or(0), index.getInt());
+      });
+      unsigned p = at.value_or(previous);
+      previous = p;
+      if (p < profile.count)
+        profile.memory[p] = std::max(profile.memory[p], memory[i]);
+    }
+    return true;
   }
 
   void keep(Operation *at, StringRef why) {
