@@ -244,7 +244,7 @@ static void absorb(Pad pad) {
 /// The most channel chains of a function whose groups the pass chooses (the
 /// ones holding the most intermediate bytes): each costs a few analyses of
 /// the whole body.
-static constexpr unsigned kMaxChains = 32;
+static constexpr unsigned kMaxChains = 64;
 
 /// Row bands: candidate outputs per position searched, reach of a segment
 /// (ops back from its output), candidate rewrites evaluated per function
@@ -827,7 +827,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
                      unsigned &byColumns) {
     static constexpr unsigned kBandCounts[] = {2, 3, 4, 6, 8, 12, 16, 24, 32};
     struct Candidate {
-      unsigned output, dim, depth, bands, ops;
+      unsigned output, dim, depth, bands, ops, firstOp;
       bool columns;
       uint64_t extra;
       Peaks peaks;
@@ -955,18 +955,24 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
           while (!affordable.empty() &&
                  uint64_t(ops) * affordable.back().first > kMaxBandCopies)
             affordable.pop_back();
-          unsigned tried = 0;
+          // At most kMaxBandCountsPerSegment counts, spread from the fewest
+          // bands to the most (the cheap and the low options both).
+          if (affordable.size() > kMaxBandCountsPerSegment) {
+            SmallVector<std::pair<unsigned, uint64_t>> spread;
+            for (unsigned i = 0; i < kMaxBandCountsPerSegment; ++i)
+              spread.push_back(affordable[i * (affordable.size() - 1) /
+                                          (kMaxBandCountsPerSegment - 1)]);
+            affordable = std::move(spread);
+          }
           // The most bands first, then fewer while they still peak below
           // the choice (each rewrite replaces the body: the segment is
           // found again).
           for (auto [bands, extra] : llvm::reverse(affordable)) {
             if (!seen.insert({output, dim, ops, bands}).second)
               continue;
-            if (evaluations >= kMaxBandEvaluations ||
-                tried >= kMaxBandCountsPerSegment)
+            if (evaluations >= kMaxBandEvaluations)
               break;
             ++evaluations;
-            ++tried;
             FailureOr<BandSegment> again = findSegment(output, dim, depth);
             if (failed(again))
               break;
@@ -975,21 +981,27 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
                 groupedPeaks(func, spaces, &*again, bands, &profile);
             if (!after || !after->notAbove(*basePeaks))
               break;
-            // Its peak: the most bytes live while its positions run, and
-            // wherever else it raises the memory.
+            // Its span: from its first op to its last, and every position
+            // whose memory it changes (where its intermediates were
+            // allocated and freed, say); its peak: the most bytes live
+            // while the positions of its span run.
             ::memsched::SegmentOption option{first, last, 0, first, extra};
-            for (unsigned p = 0; p < positions; ++p) {
-              bool inside = p >= first && p <= last;
-              uint64_t m = profile.memory[p];
-              if ((inside || m > base.memory[p]) && m > option.peak) {
-                option.peak = m;
+            for (unsigned p = 0; p < positions; ++p)
+              if (profile.memory[p] != base.memory[p]) {
+                option.first = std::min(option.first, p);
+                option.last = std::max(option.last, p);
+              }
+            for (unsigned p = option.first; p <= option.last; ++p)
+              if (profile.memory[p] > option.peak) {
+                option.peak = profile.memory[p];
                 option.at = p;
               }
-            }
             if (option.peak >= choice.peak)
               break;
-            candidates.push_back({output, dim, depth, bands, ops,
+            candidates.push_back({output, dim, depth, bands, ops, first,
                                   dim == rank - 1, extra, *after, option});
+            if (!extra)
+              break; // fewer bands cost nothing either: no cheaper option
           }
         }
         }
@@ -1006,7 +1018,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
         const Candidate &c = candidates[index];
         FailureOr<BandSegment> segment = findSegment(c.output, c.dim, c.depth);
         if (failed(segment) || segment->ops.size() != c.ops ||
-            positionOf(segment->ops.front(), positionName) != c.option.first)
+            positionOf(segment->ops.front(), positionName) != c.firstOp)
           return false;
         locations.insert({index, segment->ops.front()->getLoc()});
         splitIntoRowBands(*segment, c.bands);
@@ -1015,29 +1027,34 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     };
     Operation *saved = func->clone();
     llvm::scope_exit eraseSaved([&] { saved->erase(); });
+    auto lowersEnough = [&](uint64_t peak) {
+      uint64_t was = basePeaks->total();
+      return peak < was &&
+             was - peak >= (was + kMinBandGain - 1) / kMinBandGain;
+    };
+    // The best candidate alone, as measured.
+    std::optional<uint32_t> single;
+    for (auto [i, c] : llvm::enumerate(candidates))
+      if (c.extra <= budget && lowersEnough(c.peaks.total()) &&
+          (!single || c.peaks.total() < candidates[*single].peaks.total() ||
+           (c.peaks.total() == candidates[*single].peaks.total() &&
+            c.extra < candidates[*single].extra)))
+        single = i;
     SmallVector<uint32_t> chosen(choice.chosen.begin(), choice.chosen.end());
     std::optional<Peaks> after;
     if (apply(chosen))
       after = groupedPeaks(func, spaces, nullptr, 0);
-    auto lowersEnough = [&](uint64_t peak) {
-      uint64_t was = basePeaks->total();
-      return peak < was && was - peak >= (was + kMinBandGain - 1) / kMinBandGain;
-    };
     if (!after || !after->notAbove(*basePeaks) ||
-        !lowersEnough(after->total())) {
-      // Together they interact: the single best one alone (measured).
+        !lowersEnough(after->total()) ||
+        (single &&
+         candidates[*single].peaks.total() < after->total())) {
+      // Together they interact (the chains the pass splits are the
+      // largest, a segment's bands make more): the best one alone.
       restoreBody(func, saved);
-      std::optional<uint32_t> best;
-      for (auto [i, c] : llvm::enumerate(candidates))
-        if (c.extra <= budget && lowersEnough(c.peaks.total()) &&
-            (!best || c.peaks.total() < candidates[*best].peaks.total() ||
-             (c.peaks.total() == candidates[*best].peaks.total() &&
-              c.extra < candidates[*best].extra)))
-          best = i;
-      if (!best)
+      if (!single)
         return 0;
-      chosen.assign({*best});
-      after = candidates[*best].peaks;
+      chosen.assign({*single});
+      after = candidates[*single].peaks;
       if (!apply(chosen)) {
         restoreBody(func, saved);
         return 0;
