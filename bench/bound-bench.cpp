@@ -85,8 +85,10 @@ static bool parseAlgorithm(const std::string &name, MaxFlowAlgorithm &alg) {
   return false;
 }
 
-static int usage() {
-  std::fprintf(stderr,
+/// The usage (on stdout with exit code 0 for --help, on stderr with 2 for
+/// a bad argument).
+static int usage(bool help = false) {
+  std::fprintf(help ? stdout : stderr,
                "usage: memsched-bound-bench [--family F] [--nodes N] "
                "[--seed S] | [--graph FILE]\n"
                "           [--target-from-program-order | "
@@ -97,7 +99,7 @@ static int usage() {
                "[--min-nodes A] [--max-nodes B]\n"
                "       memsched-bound-bench --compare-flows [--family F] "
                "[--nodes N] [--seed S]\n");
-  return 2;
+  return help ? 0 : 2;
 }
 
 /// The bound configurations --tightness compares.
@@ -185,6 +187,9 @@ static int runCompareFlows(const Args &args, GraphFamily family) {
 
 int main(int argc, char **argv) {
   Args args;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h")
+      return usage(/*help=*/true);
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&]() -> const char * {

@@ -58,8 +58,11 @@ struct Args {
   bool certify = false;
 };
 
-int usage(const char *prog) {
-  std::fprintf(stderr,
+/// The usage (on stdout with exit code 0 for --help, on stderr with 2 for
+/// a bad argument).
+int usage(const char *prog, bool help = false) {
+  FILE *out = help ? stdout : stderr;
+  std::fprintf(out,
                "usage: %s [--family F] [--nodes N] [--seed S] [--budget N]\n"
                "          [--rounds N] [--heuristic-only] [--certify] [-v]\n"
                "          [--no-peers] [--no-repair] [--repair-work-budget N] [--write-graph FILE]\n"
@@ -69,9 +72,9 @@ int usage(const char *prog) {
                "families:",
                prog, prog, prog);
   for (GraphFamily f : allFamilies())
-    std::fprintf(stderr, " %s", familyName(f));
-  std::fprintf(stderr, "\n");
-  return 2;
+    std::fprintf(out, " %s", familyName(f));
+  std::fprintf(out, "\n");
+  return help ? 0 : 2;
 }
 
 bool parseUnsigned(const char *text, uint64_t &out) {
@@ -403,6 +406,9 @@ int runOptimality(const Args &args) {
 
 int main(int argc, char **argv) {
   Args args;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h")
+      return usage(argv[0], /*help=*/true);
   if (!parseArgs(argc, argv, args))
     return usage(argv[0]);
   return args.optimality ? runOptimality(args) : runOne(args);

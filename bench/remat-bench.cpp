@@ -128,12 +128,16 @@ void print(const Run &r) {
 
 int main(int argc, char **argv) {
   Args args;
-  if (!parseArgs(argc, argv, args)) {
-    std::fprintf(stderr,
+  bool help = false;
+  for (int i = 1; i < argc; ++i)
+    help |= std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h";
+  if (help || !parseArgs(argc, argv, args)) {
+    // On stdout with exit code 0 for --help.
+    std::fprintf(help ? stdout : stderr,
                  "usage: %s --graph FILE [--budget-fraction F] [--max-extra F] "
                  "[--states N] [--sweep] [--prove]\n",
                  argv[0]);
-    return 2;
+    return help ? 0 : 2;
   }
   MemoryGraph graph;
   GraphRematData data;

@@ -38,7 +38,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.memsched_tools_dir, config.llvm_tools_dir]
-tools = ["memsched-opt", "memsched-arena", "memsched-graph-bench", "mlir-opt", "mlir-runner", "FileCheck", "not", "count", "split-file"]
+tools = ["memsched-opt", "memsched-arena", "memsched-graph-bench", "memsched-bound-bench", "memsched-remat-bench", "mlir-opt", "mlir-runner", "FileCheck", "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(
     [ToolSubst(t, unresolved="ignore") for t in tools], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

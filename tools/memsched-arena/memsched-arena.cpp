@@ -27,24 +27,32 @@
 
 using namespace llvm;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<buffers.csv>"),
-                                      cl::init("-"));
-static cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
-                                       cl::value_desc("file"), cl::init("-"));
+/// The tool's own options: --help lists these alone.
+static cl::OptionCategory arenaCategory("memsched-arena options");
+
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<buffers.csv>"), cl::init("-"),
+                                      cl::cat(arenaCategory));
+static cl::opt<std::string> outputFile("o",
+                                       cl::desc("Output file (default: stdout)"),
+                                       cl::value_desc("file"), cl::init("-"),
+                                       cl::cat(arenaCategory));
 static cl::opt<bool> summary(
     "summary",
     cl::desc("Print `arena=... ideal=... lower_bound=... optimal=yes|no "
-             "seconds=...` to stderr"));
+             "seconds=...` to stderr"),
+    cl::cat(arenaCategory));
 static cl::opt<uint64_t> workBudget(
     "work-budget", cl::desc("Search nodes the exact search may expand"),
-    cl::init(memsched::ArenaOptions().workBudget));
+    cl::init(memsched::ArenaOptions().workBudget), cl::cat(arenaCategory));
 static cl::opt<bool> heuristicOnly("heuristic-only",
-                                   cl::desc("Skip the exact search"));
+                                   cl::desc("Skip the exact search"),
+                                   cl::cat(arenaCategory));
 static cl::opt<std::string> heuristic(
     "heuristic",
     cl::desc("Use one heuristic alone: greedy-by-size, best-fit-by-size, "
              "first-fit-by-start or first-fit-by-conflicts"),
-    cl::init(""));
+    cl::init(""), cl::cat(arenaCategory));
 
 static int fail(const Twine &msg) {
   WithColor::error(errs(), "memsched-arena") << msg << "\n";
@@ -53,6 +61,7 @@ static int fail(const Twine &msg) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(arenaCategory);
   cl::ParseCommandLineOptions(argc, argv, "memsched arena planner\n");
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> file =

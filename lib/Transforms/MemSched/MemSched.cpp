@@ -325,6 +325,9 @@ static uint64_t getCurrentPeak(const BodyLifetimes &body) {
 FailureOr<ScheduleFunctionResult>
 mlir::memsched::scheduleFunction(Operation *func,
                                  const ScheduleFunctionOptions &options) {
+  // The certificate is an attribute of the dialect: a context made from a
+  // registry alone has not loaded it yet.
+  func->getContext()->getOrLoadDialect<MemSchedDialect>();
   ScheduleFunctionResult result;
   BodyLifetimes body(func, options.sizes,
                      /*pinAllocations=*/!options.moveAllocations);
@@ -542,6 +545,7 @@ CertifyFunctionResult mlir::memsched::certifyFunction(Operation *func,
                                                       SizeModel sizes,
                                                       bool attach,
                                                       uint64_t searchBudget) {
+  func->getContext()->getOrLoadDialect<MemSchedDialect>();
   CertifyFunctionResult result;
   BodyLifetimes body(func, sizes);
   if (!body.isSupported()) {

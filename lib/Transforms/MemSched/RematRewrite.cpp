@@ -294,6 +294,7 @@ static RematCandidate planOnBody(Operation *func,
 FailureOr<RematerializeFunctionResult>
 mlir::memsched::rematerializeFunction(Operation *func,
                                       const RematerializeFunctionOptions &options) {
+  func->getContext()->getOrLoadDialect<MemSchedDialect>();
   RematerializeFunctionResult result;
   // The body as written: the choice is made from it too (the greedy choice
   // depends on the order the ops come in, and neither start is better on
