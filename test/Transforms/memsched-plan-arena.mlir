@@ -1,4 +1,7 @@
+// Without remarks nothing is printed (--verify-diagnostics: no diagnostic);
+// with them, each buffer left outside says why (OUTSIDE).
 // RUN: memsched-opt %s --split-input-file --memsched-plan-arena --verify-diagnostics | FileCheck %s
+// RUN: memsched-opt %s --split-input-file --memsched-plan-arena=remarks --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=OUTSIDE
 // RUN: memsched-opt %s --split-input-file --memsched-plan-arena --memsched-verify -o /dev/null 2>/dev/null
 // RUN: memsched-opt %s --split-input-file "--memsched-plan-arena=arena=argument" 2>/dev/null | FileCheck %s --check-prefix=ARG
 // RUN: memsched-opt %s --split-input-file "--memsched-plan-arena=arena=argument" --memsched-verify -o /dev/null 2>/dev/null
@@ -172,18 +175,18 @@ func.func @outside(%in: memref<64xf32>, %out: memref<64xf32>, %m: index) -> memr
   %v = memref.load %d[%c0] : memref<?xf32>
   memref.store %v, %out[%c0] : memref<64xf32>
   memref.dealloc %d : memref<?xf32>
-  // expected-remark @+1 {{memsched-plan-arena: allocation left outside the arena: it is in another memory space}}
+  // OUTSIDE: remark: memsched-plan-arena: allocation left outside the arena: it is in another memory space
   %s = memref.alloc() : memref<4xf32, 1>
   linalg.fill ins(%f : f32) outs(%s : memref<4xf32, 1>)
   memref.dealloc %s : memref<4xf32, 1>
   scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
-    // expected-remark @+1 {{memsched-plan-arena: allocation left outside the arena: it is inside scf.parallel, whose regions may run at the same time or out of order}}
+    // OUTSIDE: remark: memsched-plan-arena: allocation left outside the arena: it is inside scf.parallel, whose regions may run at the same time or out of order
     %p = memref.alloc() : memref<4xf32>
     linalg.fill ins(%f : f32) outs(%p : memref<4xf32>)
     memref.dealloc %p : memref<4xf32>
     scf.reduce
   }
-  // expected-remark @+1 {{memsched-plan-arena: allocation left outside the arena: it is never freed in the function (returned, or live to the end): it must outlive the arena}}
+  // OUTSIDE: remark: memsched-plan-arena: allocation left outside the arena: it is never freed in the function (returned, or live to the end): it must outlive the arena
   %r = memref.alloc() : memref<8xf32>
   linalg.fill ins(%f : f32) outs(%r : memref<8xf32>)
   return %r : memref<8xf32>

@@ -38,7 +38,7 @@
 // CHECK-NEXT: memref.dealloc
 // CHECK-NEXT: cf.br ^bb3
 // REMARK: remark: memsched-rematerialize: 'train_or_copy' peak 5120 -> 4096 bytes, within the budget of 4096 bytes, 1 op(s) computed again: extra compute 256 of 2560 (10.00%)
-// LIMIT: remark: memsched-rematerialize: 'train_or_copy' peaks at 5120 bytes, above the budget of 4096 bytes, and no recomputation within max-extra-compute (10.00% of its compute) lowers its peak
+// LIMIT: warning: memsched-rematerialize: 'train_or_copy' peaks at 5120 bytes, above the budget of 4096 bytes, and no recomputation within max-extra-compute (10.00% of its compute) lowers its peak
 func.func @train_or_copy(%x: memref<256xf32>, %out: memref<256xf32>) {
   %c = arith.constant true
   cf.cond_br %c, ^train, ^copy
@@ -103,7 +103,7 @@ func.func @train_or_copy(%x: memref<256xf32>, %out: memref<256xf32>) {
 // CHECK-NEXT: linalg.mul ins(%{{[^,]+}}, %[[A1]] : {{.*}}) outs(%[[G1:[^ ]+]] : memref<512xf32>)
 // CHECK: linalg.exp ins(%arg3 : memref<512xf32>) outs(%[[C2:[^ ]+]] : memref<512xf32>)
 // CHECK-NEXT: linalg.mul ins(%[[G1]], %[[C2]] : {{.*}}) outs(%arg4 : memref<512xf32>)
-// REMARK: remark: memsched-rematerialize: 'two_steps' peak 10240 -> 6144 bytes, above the budget of 4096 bytes, 4 op(s) computed again: extra compute 1792 of 6144 (29.17%)
+// REMARK: warning: memsched-rematerialize: 'two_steps' peak 10240 -> 6144 bytes, above the budget of 4096 bytes, 4 op(s) computed again: extra compute 1792 of 6144 (29.17%)
 func.func @two_steps(%c: i1, %x: memref<256xf32>, %out: memref<256xf32>, %x2: memref<512xf32>, %out2: memref<512xf32>) {
   cf.cond_br %c, ^small, ^large
 ^small:

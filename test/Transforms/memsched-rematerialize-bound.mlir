@@ -38,9 +38,9 @@
 // CHECK-NEXT: memref.dealloc %[[B]]
 // CHECK-NEXT: memref.dealloc %[[U]]
 // CHECK-NEXT: return
-// LIMIT: remark: memsched-rematerialize: 'kept_input' peaks at 6144 bytes, above the budget of 5120 bytes, and no recomputation within max-extra-compute (10.00% of its compute) lowers its peak; no recomputation memsched can make within max-extra-compute (10.00% of its compute) meets the budget: each peaks at 6144 bytes or more (what it recomputes from stays live until then)
+// LIMIT: warning: memsched-rematerialize: 'kept_input' peaks at 6144 bytes, above the budget of 5120 bytes, and no recomputation within max-extra-compute (10.00% of its compute) lowers its peak; no recomputation memsched can make within max-extra-compute (10.00% of its compute) meets the budget: each peaks at 6144 bytes or more (what it recomputes from stays live until then)
 // CHAIN: remark: memsched-rematerialize: 'kept_input' peak 6144 -> 5120 bytes, within the budget of 5120 bytes, 2 op(s) computed again: extra compute 512 of 2816 (18.18%)
-// FLOOR: remark: memsched-rematerialize: 'kept_input' peaks at 6144 bytes, above the budget of 4096 bytes, and no recomputation within max-extra-compute (10.00% of its compute) lowers its peak; no recomputation of its ops can meet the budget: 'linalg.broadcast#2' alone needs 5120 bytes
+// FLOOR: warning: memsched-rematerialize: 'kept_input' peaks at 6144 bytes, above the budget of 4096 bytes, and no recomputation within max-extra-compute (10.00% of its compute) lowers its peak; no recomputation of its ops can meet the budget: 'linalg.broadcast#2' alone needs 5120 bytes
 func.func @kept_input(%in: memref<256xf32>, %out: memref<256xf32>) {
   %X = memref.alloc() : memref<256xf32>
   linalg.exp ins(%in : memref<256xf32>) outs(%X : memref<256xf32>)
@@ -73,7 +73,7 @@ func.func @kept_input(%in: memref<256xf32>, %out: memref<256xf32>) {
 // clones all five exps (DEEP). Within 30% (1075) it does not: every
 // recomputation peaks at 6144, and the pass proves it (SHALLOW).
 // DEEP: remark: memsched-rematerialize: 'deep_chain' peak 6144 -> 5120 bytes, within the budget of 5120 bytes, 5 op(s) computed again: extra compute 1280 of 3584 (35.71%)
-// SHALLOW: remark: memsched-rematerialize: 'deep_chain' {{.*}}; no recomputation memsched can make within max-extra-compute (30.00% of its compute) meets the budget: each peaks at 6144 bytes or more
+// SHALLOW: warning: memsched-rematerialize: 'deep_chain' {{.*}}; no recomputation memsched can make within max-extra-compute (30.00% of its compute) meets the budget: each peaks at 6144 bytes or more
 func.func @deep_chain(%in: memref<256xf32>, %out: memref<256xf32>) {
   %X1 = memref.alloc() : memref<256xf32>
   linalg.exp ins(%in : memref<256xf32>) outs(%X1 : memref<256xf32>)

@@ -14,7 +14,7 @@
 // CHECK-LABEL: func.func @recompute_input
 // CHECK-SAME: #memsched.certificate<peak = 2048, lower_bound = 2048
 // CHECK-SAME: remat_ops = 1
-// expected-remark @+1 {{memsched-rematerialize: 'recompute_input' peak 3072 -> 2048 bytes, above the budget of 1024 bytes, 1 op(s) computed again: extra compute 256 of 1280 (20.00%); the lowest peak reached is 2048 bytes; no recomputation of its ops can meet the budget: 'linalg.exp#1' alone needs 2048 bytes (its operands, results and scratch, with the buffers live throughout)}}
+// expected-warning @+1 {{memsched-rematerialize: 'recompute_input' peak 3072 -> 2048 bytes, above the budget of 1024 bytes, 1 op(s) computed again: extra compute 256 of 1280 (20.00%); the lowest peak reached is 2048 bytes; no recomputation of its ops can meet the budget: 'linalg.exp#1' alone needs 2048 bytes (its operands, results and scratch, with the buffers live throughout)}}
 func.func @recompute_input(%x: memref<256xf32>, %out: memref<256xf32>) {
   %a0 = memref.alloc() : memref<256xf32>
   linalg.exp ins(%x : memref<256xf32>) outs(%a0 : memref<256xf32>)
@@ -40,7 +40,7 @@ func.func @recompute_input(%x: memref<256xf32>, %out: memref<256xf32>) {
 // CHECK-LABEL: func.func @input_overwritten
 // CHECK-NOT: remat_ops
 // CHECK: return
-// expected-remark @+1 {{memsched-rematerialize: 'input_overwritten' peaks at 3072 bytes, above the budget of 1024 bytes, and no recomputation within max-extra-compute (20.00% of its compute) lowers its peak}}
+// expected-warning @+1 {{memsched-rematerialize: 'input_overwritten' peaks at 3072 bytes, above the budget of 1024 bytes, and no recomputation within max-extra-compute (20.00% of its compute) lowers its peak}}
 func.func @input_overwritten(%x: memref<256xf32>, %out: memref<256xf32>) {
   %zero = arith.constant 0.0 : f32
   %a0 = memref.alloc() : memref<256xf32>
@@ -73,7 +73,7 @@ func.func @input_overwritten(%x: memref<256xf32>, %out: memref<256xf32>) {
 // CHECK-LABEL: func.func @reader_overwrites_input
 // CHECK-NOT: remat_ops
 // CHECK: return
-// expected-remark @+1 {{memsched-rematerialize: 'reader_overwrites_input' peaks at 3072 bytes, above the budget of 1024 bytes, and no recomputation within max-extra-compute (20.00% of its compute) lowers its peak}}
+// expected-warning @+1 {{memsched-rematerialize: 'reader_overwrites_input' peaks at 3072 bytes, above the budget of 1024 bytes, and no recomputation within max-extra-compute (20.00% of its compute) lowers its peak}}
 func.func @reader_overwrites_input(%x: memref<256xf32>, %out: memref<256xf32>) {
   %a0 = memref.alloc() : memref<256xf32>
   linalg.exp ins(%x : memref<256xf32>) outs(%a0 : memref<256xf32>)
@@ -100,7 +100,7 @@ func.func @reader_overwrites_input(%x: memref<256xf32>, %out: memref<256xf32>) {
 // CHECK-LABEL: func.func @side_effect
 // CHECK-NOT: remat_ops
 // CHECK: return
-// expected-remark @+1 {{memsched-rematerialize: 'side_effect' peaks at 3072 bytes, above the budget of 1024 bytes, and no recomputation within max-extra-compute (20.00% of its compute) lowers its peak}}
+// expected-warning @+1 {{memsched-rematerialize: 'side_effect' peaks at 3072 bytes, above the budget of 1024 bytes, and no recomputation within max-extra-compute (20.00% of its compute) lowers its peak}}
 func.func @side_effect(%x: memref<256xf32>, %out: memref<256xf32>, %side: memref<256xf32>) {
   %a0 = memref.alloc() : memref<256xf32>
   linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : memref<256xf32>) outs(%a0, %side : memref<256xf32>, memref<256xf32>) {
@@ -144,7 +144,7 @@ func.func @side_effect(%x: memref<256xf32>, %out: memref<256xf32>, %side: memref
 // CHECK-NEXT: linalg.mul ins(%{{.+}}, %[[COPY]] :
 #small = affine_map<(d0) -> (d0 mod 16)>
 #id = affine_map<(d0) -> (d0)>
-// expected-remark @+1 {{memsched-rematerialize: 'input_freed' peak 3072 -> 2112 bytes, above the budget of 1024 bytes, 1 op(s) computed again: extra compute 256 of 1296 (19.75%); the lowest peak reached is 2112 bytes}}
+// expected-warning @+1 {{memsched-rematerialize: 'input_freed' peak 3072 -> 2112 bytes, above the budget of 1024 bytes, 1 op(s) computed again: extra compute 256 of 1296 (19.75%); the lowest peak reached is 2112 bytes}}
 func.func @input_freed(%x: memref<16xf32>, %y: memref<256xf32>, %out: memref<256xf32>) {
   %t = memref.alloc() : memref<16xf32>
   linalg.exp ins(%x : memref<16xf32>) outs(%t : memref<16xf32>)
@@ -183,7 +183,7 @@ func.func @input_freed(%x: memref<16xf32>, %y: memref<256xf32>, %out: memref<256
 // CHECK-NEXT: linalg.mul ins(%{{.+}}, %[[COPY2]] :
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #bc2 = affine_map<(d0, d1) -> (d1)>
-// expected-remark @+1 {{memsched-rematerialize: 'input_freed_through_cast' peak 6144 -> 4352 bytes, above the budget of 1024 bytes, 1 op(s) computed again: extra compute 512 of 2624 (19.51%); the lowest peak reached is 4352 bytes}}
+// expected-warning @+1 {{memsched-rematerialize: 'input_freed_through_cast' peak 6144 -> 4352 bytes, above the budget of 1024 bytes, 1 op(s) computed again: extra compute 512 of 2624 (19.51%); the lowest peak reached is 4352 bytes}}
 func.func @input_freed_through_cast(%arg: memref<64xf32>, %out: memref<8x64xf32>) {
   %x = memref.alloc() : memref<64xf32>
   linalg.exp ins(%arg : memref<64xf32>) outs(%x : memref<64xf32>)

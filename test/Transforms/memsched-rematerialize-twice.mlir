@@ -42,7 +42,7 @@
 // CHECK-NEXT: memref.dealloc %[[X2]]
 // CHECK-NEXT: return
 // REMARK: remark: memsched-rematerialize: 'twice' peak 2048 -> 1024 bytes, within the budget of 1024 bytes, 4 op(s) computed again: extra compute 1024 of 2304 (44.44%)
-// ONCE: remark: memsched-rematerialize: 'twice' peaks at 2048 bytes, above the budget of 1024 bytes, and no recomputation within max-extra-compute (30.00% of its compute) lowers its peak
+// ONCE: warning: memsched-rematerialize: 'twice' peaks at 2048 bytes, above the budget of 1024 bytes, and no recomputation within max-extra-compute (30.00% of its compute) lowers its peak
 func.func @twice(%c: f32, %out: memref<256xf32>) {
   %X = memref.alloc() : memref<256xf32>
   linalg.fill ins(%c : f32) outs(%X : memref<256xf32>)

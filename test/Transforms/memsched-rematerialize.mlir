@@ -53,14 +53,14 @@
 // CHECK-NEXT: memref.dealloc %[[COPY]]
 // CHECK-NEXT: return
 // REMARK: remark: memsched-rematerialize: 'train' peak 5120 -> 4096 bytes, within the budget of 4096 bytes, 1 op(s) computed again: extra compute 256 of 2048 (12.50%)
-// LIMIT: remark: memsched-rematerialize: 'train' peaks at 5120 bytes, above the budget of 4096 bytes, and no recomputation within max-extra-compute (10.00% of its compute) lowers its peak; no recomputation memsched can make within max-extra-compute (10.00% of its compute) meets the budget: each peaks at 5120 bytes or more
+// LIMIT: warning: memsched-rematerialize: 'train' peaks at 5120 bytes, above the budget of 4096 bytes, and no recomputation within max-extra-compute (10.00% of its compute) lowers its peak; no recomputation memsched can make within max-extra-compute (10.00% of its compute) meets the budget: each peaks at 5120 bytes or more
 // Within 10% of the compute (204) no op can be computed again (each costs
 // 256): every plan is the body itself, 5120 bytes at best (LIMIT).
 // A budget below what one op needs cannot be met by any recomputation: the
 // mul that writes g2 reads g3 and a2 and writes g2, three 1024-byte buffers
 // (node 5: the four exps and the mul of a3 by itself come first; the
 // allocations are not nodes): 3072 bytes (FLOOR).
-// FLOOR: remark: memsched-rematerialize: 'train' {{.*}}above the budget of 2048 bytes{{.*}}; no recomputation of its ops can meet the budget: 'linalg.mul#5' alone needs 3072 bytes (its operands, results and scratch, with the buffers live throughout)
+// FLOOR: warning: memsched-rematerialize: 'train' {{.*}}above the budget of 2048 bytes{{.*}}; no recomputation of its ops can meet the budget: 'linalg.mul#5' alone needs 3072 bytes (its operands, results and scratch, with the buffers live throughout)
 // LIMIT-NOT: remat_ops
 // WITHIN: remark: memsched-rematerialize: 'train' peaks at 5120 bytes, within the budget of 5120 bytes: nothing recomputed
 // STRICT: error: memsched-rematerialize: 'train' peak 5120 -> 4096 bytes, above the budget of 3072 bytes, 1 op(s) computed again: extra compute 256 of 2048 (12.50%); the lowest peak reached is 4096 bytes

@@ -473,7 +473,7 @@ SizeModel mlir::memsched::getSizeModel(CertificateAttr certificate) {
 void mlir::memsched::reportUnsupported(StringRef passName, Operation *func,
                                        Operation *at, StringRef reason,
                                        bool asError) {
-  InFlightDiagnostic diag = asError ? at->emitError() : at->emitRemark();
+  InFlightDiagnostic diag = asError ? at->emitError() : emitRemark(at->getLoc());
   diag << passName << ": '" << SymbolTable::getSymbolName(func).getValue()
        << "' left unchanged: " << reason;
 }

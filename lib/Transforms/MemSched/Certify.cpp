@@ -50,7 +50,7 @@ struct CertifyPass : public mlir::memsched::impl::CertifyBase<CertifyPass> {
     if (result.certificate.isOptimal())
       ++numOptimal;
     if (emitRemarks) {
-      InFlightDiagnostic diag = func.emitRemark();
+      InFlightDiagnostic diag = emitRemark(func.getLoc());
       diag << "memsched-certify: peak " << result.peak
            << " bytes, lower bound " << result.bound.value << " bytes";
       if (result.certificate.isOptimal())

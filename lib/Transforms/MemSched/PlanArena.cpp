@@ -232,7 +232,7 @@ struct PlanArenaPass
     FailureOr<std::optional<Arena>> existing = findArena(func, why);
     if (failed(existing) || *existing) {
       if (emitRemarks)
-        func.emitRemark() << "memsched-plan-arena: '" << func.getSymName()
+        emitRemark(func.getLoc()) << "memsched-plan-arena: '" << func.getSymName()
                           << "' already has an arena";
       return success();
     }
@@ -300,7 +300,7 @@ struct PlanArenaPass
     planBlock(func.getBody().front(), frees, top, placed, outside);
     if (top.items.empty()) {
       if (emitRemarks)
-        func.emitRemark() << "memsched-plan-arena: '" << func.getSymName()
+        emitRemark(func.getLoc()) << "memsched-plan-arena: '" << func.getSymName()
                           << "' has no buffer to place";
       return success();
     }
@@ -342,7 +342,7 @@ struct PlanArenaPass
       // Every buffer is better left outside (all live with a result that
       // outlives them).
       if (emitRemarks)
-        func.emitRemark() << "memsched-plan-arena: '" << func.getSymName()
+        emitRemark(func.getLoc()) << "memsched-plan-arena: '" << func.getSymName()
                           << "' has no buffer worth placing: every one is "
                              "live with a buffer that outlives the arena";
       return success();
@@ -423,7 +423,7 @@ struct PlanArenaPass
           : placed ? count(placed, "buffer") + " and the arenas of " +
                          count(calls, "call")
                    : "the arenas of " + count(calls, "call");
-      InFlightDiagnostic diag = func.emitRemark();
+      InFlightDiagnostic diag = emitRemark(func.getLoc());
       diag << "memsched-plan-arena: '" << func.getSymName() << "': arena of "
            << top.size << " bytes for " << contents << " (their largest live total "
            << top.plan.ideal << " bytes, placement bound "
@@ -567,8 +567,8 @@ struct PlanArenaPass
         Operation *dealloc = nullptr;
         std::string why = whyOutside(alloc, block, frees, size, dealloc);
         if (!why.empty()) {
-          if (!quiet)
-            alloc.emitRemark() << "memsched-plan-arena: allocation left outside "
+          if (!quiet && emitRemarks)
+            emitRemark(alloc.getLoc()) << "memsched-plan-arena: allocation left outside "
                                 "the arena: "
                              << why;
           ++outside;
@@ -604,8 +604,8 @@ struct PlanArenaPass
         continue;
       if (!runsRegionsSequentially(&op)) {
         op.walk([&](memref::AllocOp alloc) {
-          if (!quiet)
-            alloc.emitRemark() << "memsched-plan-arena: allocation left outside "
+          if (!quiet && emitRemarks)
+            emitRemark(alloc.getLoc()) << "memsched-plan-arena: allocation left outside "
                                 "the arena: it is inside "
                              << op.getName()
                              << ", whose regions may run at the same time or "
@@ -753,7 +753,8 @@ struct PlanArenaPass
         continue;
       }
       if (item.kind == Item::Kind::Alloc) {
-        item.op->emitRemark()
+        if (emitRemarks)
+          emitRemark(item.op->getLoc())
             << "memsched-plan-arena: allocation left outside the arena: it "
                "is live with a buffer that outlives the arena; outside, it "
                "lets the arena be freed before that buffer is allocated";

@@ -55,7 +55,7 @@ struct RematerializePass
                        func.getSymName().str() + "' ";
     if (result->status == Status::WithinBudget) {
       if (emitRemarks)
-        func.emitRemark() << head << "peaks at " << result->peakAfter
+        emitRemark(func.getLoc()) << head << "peaks at " << result->peakAfter
                           << " bytes, within the budget of " << uint64_t(bytes)
                           << " bytes: nothing recomputed";
       return;
@@ -63,7 +63,9 @@ struct RematerializePass
     bool met = result->metBudget;
     InFlightDiagnostic diag =
         !met && strict ? func.emitError()
-                       : (emitRemarks ? func.emitRemark() : InFlightDiagnostic());
+        : !met         ? emitWarning(func.getLoc())
+                       : (emitRemarks ? emitRemark(func.getLoc())
+                                      : InFlightDiagnostic());
     if (result->status == Status::NoGain) {
       diag << head << "peaks at " << result->peakBefore
            << " bytes, above the budget of " << uint64_t(bytes)

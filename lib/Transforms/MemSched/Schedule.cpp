@@ -74,7 +74,7 @@ struct SchedulePass
     case Status::SkippedCertified:
       ++numSkipped;
       if (emitRemarks)
-        func.emitRemark() << "memsched-schedule: peak " << result->peakBefore
+        emitRemark(func.getLoc()) << "memsched-schedule: peak " << result->peakBefore
                           << " bytes, already certified optimal";
       return;
     case Status::Scheduled:
@@ -92,7 +92,7 @@ struct SchedulePass
     if (result->certificate && result->certificate.isOptimal())
       ++numOptimal;
     if (emitRemarks) {
-      InFlightDiagnostic diag = func.emitRemark();
+      InFlightDiagnostic diag = emitRemark(func.getLoc());
       diag << "memsched-schedule: peak " << result->peakBefore << " -> "
            << result->peakAfter << " bytes";
       if (result->certificate)
