@@ -1,5 +1,6 @@
 //===- Certify.cpp - attach a peak-memory certificate -----------*- C++ -*-===//
 
+#include "Transforms/MemSched/Placement.h"
 #include "Analysis/MemSched/CallGraph.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Analysis/MemSched/MemorySpaces.h"
@@ -28,6 +29,12 @@ struct CertifyPass : public mlir::memsched::impl::CertifyBase<CertifyPass> {
 
   void runOnFunction(func::FuncOp func) {
     if (func.isExternal())
+      return;
+    Misplacement misplaced = findMisplacement(func);
+    if (misplaced != Misplacement::None)
+      emitWarning(func.getLoc())
+          << describeMisplacement("memsched-certify", func, misplaced);
+    if (misplaced == Misplacement::NotBufferized)
       return;
     SizeModel sizes;
     sizes.countAlignmentPadding = countAlignmentPadding;

@@ -1,5 +1,6 @@
 //===- CheckBudget.cpp - fail when the peak exceeds a budget ----*- C++ -*-===//
 
+#include "Transforms/MemSched/Placement.h"
 #include "Analysis/Graph/Scheduler.h"
 #include "Analysis/MemSched/MemorySpaces.h"
 #include "Analysis/MemSched/OpClassification.h"
@@ -65,6 +66,18 @@ struct CheckBudgetPass
                      uint64_t budget) {
     if (func.isExternal())
       return;
+    Misplacement misplaced = findMisplacement(func);
+    if (misplaced == Misplacement::NotBufferized) {
+      // Its peak would be 0 bytes, within any budget: a gate that passes
+      // everything.
+      func.emitError() << describeMisplacement("memsched-check-budget", func,
+                                               misplaced);
+      signalPassFailure();
+      return;
+    }
+    if (misplaced != Misplacement::None)
+      emitWarning(func.getLoc())
+          << describeMisplacement("memsched-check-budget", func, misplaced);
     SizeModel sizes;
     sizes.countAlignmentPadding = countAlignmentPadding;
     sizes.memorySpace = space;

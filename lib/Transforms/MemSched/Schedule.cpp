@@ -4,6 +4,7 @@
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
+#include "Transforms/MemSched/Placement.h"
 
 #include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/MemorySpaces.h"
@@ -38,6 +39,12 @@ struct SchedulePass
   void runOnFunction(func::FuncOp func) {
     if (func.isExternal())
       return;
+    Misplacement misplaced = findMisplacement(func);
+    if (misplaced != Misplacement::None)
+      emitWarning(func.getLoc())
+          << describeMisplacement("memsched-schedule", func, misplaced);
+    if (misplaced == Misplacement::NotBufferized)
+      return; // no buffer: no order to prove anything about
     ScheduleFunctionOptions options;
     options.sizes.countAlignmentPadding = countAlignmentPadding;
     options.search.exactStateBudget = stateBudget;
