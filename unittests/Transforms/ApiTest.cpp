@@ -9,6 +9,7 @@
 #include "Dialect/MemSched/MemSchedDialect.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/MemSched.h"
+#include "Transforms/MemSched/Passes.h"
 #include "Transforms/MemSched/Rematerialize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -97,4 +98,14 @@ TEST_F(RegistryOnly, RematerializeFunction) {
             mlir::memsched::RematerializeFunctionResult::Status::WithinBudget);
   EXPECT_EQ(result->peakAfter, 256u);
   EXPECT_TRUE(result->certificate);
+}
+
+// One default per option: the exact search's states are the same whether
+// the search is configured through the C++ API, the pipeline or the pass.
+TEST(Defaults, StateBudgetIsOneFigure) {
+  uint64_t core = ::memsched::ScheduleOptions().exactStateBudget;
+  EXPECT_EQ(mlir::memsched::MemSchedPipelineConfig().stateBudget, core);
+  EXPECT_EQ(mlir::memsched::ScheduleOptions().stateBudget, core);
+  EXPECT_EQ(mlir::memsched::ScheduleFunctionOptions().search.exactStateBudget,
+            core);
 }

@@ -18,7 +18,8 @@ namespace memsched {
 /// Configuration of memsched-pipeline.
 struct MemSchedPipelineConfig {
   bool countAlignmentPadding = false;
-  uint64_t stateBudget = 200000;
+  /// As memsched-schedule's state-budget (one default everywhere).
+  uint64_t stateBudget = 1000000;
   bool strict = false;
 };
 
