@@ -863,19 +863,21 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       std::vector<::memsched::SegmentOption> options;
       for (const Candidate &c : candidates)
         options.push_back(c.option);
-      choice = ::memsched::chooseSegments(base.memory, base.floor, options,
-                                          budget);
+      choice =
+          ::memsched::chooseSegments(base.memory, base.floor, options, budget);
     };
-    auto findSegment = [&](unsigned output, unsigned dim, unsigned depth) {
+    auto findSegment = [&](unsigned output, unsigned dim,
+                           unsigned depth) -> FailureOr<BandSegment> {
+      auto alloc = dyn_cast_or_null<memref::AllocOp>(
+          opAtPosition(func, blockIndex, output));
+      if (!alloc)
+        return failure();
       RefusedChain refusal{nullptr, ""};
-      return findBandSegment(
-          cast<memref::AllocOp>(opAtPosition(func, blockIndex, output)), dim,
-          depth, refusal);
+      return findBandSegment(alloc, dim, depth, refusal);
     };
     choose();
-    for (unsigned round = 0; round < kMaxBandRounds &&
-                             evaluations < kMaxBandEvaluations;
-         ++round) {
+    for (unsigned round = 0;
+         round < kMaxBandRounds && evaluations < kMaxBandEvaluations; ++round) {
       // Where candidates are sought: where the choice peaks, else the
       // position of the most memory at or above its peak not sought yet
       // (to go lower, every such position must be covered).
@@ -918,92 +920,95 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       if (outputs.size() > kMaxBandOutputs)
         outputs.resize(kMaxBandOutputs);
       for (auto [firstUse, output] : outputs) {
-        auto alloc =
-            cast<memref::AllocOp>(opAtPosition(func, blockIndex, output));
+        auto alloc = dyn_cast_or_null<memref::AllocOp>(
+            opAtPosition(func, blockIndex, output));
+        if (!alloc)
+          continue;
         // The rows of NCHW, then its columns (on a band of rows: patches).
         unsigned rank = alloc.getType().getRank();
         for (unsigned dim : {rank - 2, rank - 1}) {
-        if (dim == rank - 1 && !level)
-          continue; // columns of a whole image: its rows did as well
-        // (Found again: each rewrite measured replaces the body.)
-        int64_t rows =
-            cast<memref::AllocOp>(opAtPosition(func, blockIndex, output))
-                .getType()
-                .getDimSize(dim);
-        size_t previous = 0;
-        for (unsigned depth = 1; depth <= kMaxBandDepth &&
-                                 evaluations < kMaxBandEvaluations;
-             ++depth) {
-          FailureOr<BandSegment> segment = findSegment(output, dim, depth);
-          if (failed(segment) || segment->ops.size() == previous)
+          if (dim == rank - 1 && !level)
+            continue; // columns of a whole image: its rows did as well
+          // (Found again: each rewrite measured replaces the body.)
+          auto again = dyn_cast_or_null<memref::AllocOp>(
+              opAtPosition(func, blockIndex, output));
+          if (!again)
             break;
-          previous = segment->ops.size();
-          unsigned first = positionOf(segment->ops.front(), positionName);
-          unsigned last = positionOf(segment->ops.back(), positionName);
-          if (first > at || last < at)
-            continue; // does not reach back to it (yet)
-          SmallVector<std::pair<unsigned, uint64_t>> affordable;
-          for (unsigned bands : kBandCounts) {
-            if (bands > rows)
+          int64_t rows = again.getType().getDimSize(dim);
+          size_t previous = 0;
+          for (unsigned depth = 1;
+               depth <= kMaxBandDepth && evaluations < kMaxBandEvaluations;
+               ++depth) {
+            FailureOr<BandSegment> segment = findSegment(output, dim, depth);
+            if (failed(segment) || segment->ops.size() == previous)
               break;
-            uint64_t extra = bandExtraCompute(*segment, bands);
-            if (extra <= budget)
-              affordable.push_back({bands, extra});
+            previous = segment->ops.size();
+            unsigned first = positionOf(segment->ops.front(), positionName);
+            unsigned last = positionOf(segment->ops.back(), positionName);
+            if (first > at || last < at)
+              continue; // does not reach back to it (yet)
+            SmallVector<std::pair<unsigned, uint64_t>> affordable;
+            for (unsigned bands : kBandCounts) {
+              if (bands > rows)
+                break;
+              uint64_t extra = bandExtraCompute(*segment, bands);
+              if (extra <= budget)
+                affordable.push_back({bands, extra});
+            }
+            unsigned ops = segment->ops.size();
+            // Bands are unrolled: the segment's ops are copied per band.
+            while (!affordable.empty() &&
+                   uint64_t(ops) * affordable.back().first > kMaxBandCopies)
+              affordable.pop_back();
+            // At most kMaxBandCountsPerSegment counts, spread from the fewest
+            // bands to the most (the cheap and the low options both).
+            if (affordable.size() > kMaxBandCountsPerSegment) {
+              SmallVector<std::pair<unsigned, uint64_t>> spread;
+              for (unsigned i = 0; i < kMaxBandCountsPerSegment; ++i)
+                spread.push_back(affordable[i * (affordable.size() - 1) /
+                                            (kMaxBandCountsPerSegment - 1)]);
+              affordable = std::move(spread);
+            }
+            // The most bands first, then fewer while they still peak below
+            // the choice (each rewrite replaces the body: the segment is
+            // found again).
+            for (auto [bands, extra] : llvm::reverse(affordable)) {
+              if (!seen.insert({output, dim, ops, bands}).second)
+                continue;
+              if (evaluations >= kMaxBandEvaluations)
+                break;
+              ++evaluations;
+              FailureOr<BandSegment> again = findSegment(output, dim, depth);
+              if (failed(again))
+                break;
+              Profile profile{blockIndex, positionName, positions};
+              std::optional<Peaks> after =
+                  groupedPeaks(func, spaces, &*again, bands, &profile);
+              if (!after || !after->notAbove(*basePeaks))
+                break;
+              // Its span: from its first op to its last, and every position
+              // whose memory it changes (where its intermediates were
+              // allocated and freed, say); its peak: the most bytes live
+              // while the positions of its span run.
+              ::memsched::SegmentOption option{first, last, 0, first, extra};
+              for (unsigned p = 0; p < positions; ++p)
+                if (profile.memory[p] != base.memory[p]) {
+                  option.first = std::min(option.first, p);
+                  option.last = std::max(option.last, p);
+                }
+              for (unsigned p = option.first; p <= option.last; ++p)
+                if (profile.memory[p] > option.peak) {
+                  option.peak = profile.memory[p];
+                  option.at = p;
+                }
+              if (option.peak >= choice.peak)
+                break;
+              candidates.push_back({output, dim, depth, bands, ops, first,
+                                    dim == rank - 1, extra, *after, option});
+              if (!extra)
+                break; // fewer bands cost nothing either: no cheaper option
+            }
           }
-          unsigned ops = segment->ops.size();
-          // Bands are unrolled: the segment's ops are copied per band.
-          while (!affordable.empty() &&
-                 uint64_t(ops) * affordable.back().first > kMaxBandCopies)
-            affordable.pop_back();
-          // At most kMaxBandCountsPerSegment counts, spread from the fewest
-          // bands to the most (the cheap and the low options both).
-          if (affordable.size() > kMaxBandCountsPerSegment) {
-            SmallVector<std::pair<unsigned, uint64_t>> spread;
-            for (unsigned i = 0; i < kMaxBandCountsPerSegment; ++i)
-              spread.push_back(affordable[i * (affordable.size() - 1) /
-                                          (kMaxBandCountsPerSegment - 1)]);
-            affordable = std::move(spread);
-          }
-          // The most bands first, then fewer while they still peak below
-          // the choice (each rewrite replaces the body: the segment is
-          // found again).
-          for (auto [bands, extra] : llvm::reverse(affordable)) {
-            if (!seen.insert({output, dim, ops, bands}).second)
-              continue;
-            if (evaluations >= kMaxBandEvaluations)
-              break;
-            ++evaluations;
-            FailureOr<BandSegment> again = findSegment(output, dim, depth);
-            if (failed(again))
-              break;
-            Profile profile{blockIndex, positionName, positions};
-            std::optional<Peaks> after =
-                groupedPeaks(func, spaces, &*again, bands, &profile);
-            if (!after || !after->notAbove(*basePeaks))
-              break;
-            // Its span: from its first op to its last, and every position
-            // whose memory it changes (where its intermediates were
-            // allocated and freed, say); its peak: the most bytes live
-            // while the positions of its span run.
-            ::memsched::SegmentOption option{first, last, 0, first, extra};
-            for (unsigned p = 0; p < positions; ++p)
-              if (profile.memory[p] != base.memory[p]) {
-                option.first = std::min(option.first, p);
-                option.last = std::max(option.last, p);
-              }
-            for (unsigned p = option.first; p <= option.last; ++p)
-              if (profile.memory[p] > option.peak) {
-                option.peak = profile.memory[p];
-                option.at = p;
-              }
-            if (option.peak >= choice.peak)
-              break;
-            candidates.push_back({output, dim, depth, bands, ops, first,
-                                  dim == rank - 1, extra, *after, option});
-            if (!extra)
-              break; // fewer bands cost nothing either: no cheaper option
-          }
-        }
         }
       }
       choose();
@@ -1046,8 +1051,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       after = groupedPeaks(func, spaces, nullptr, 0);
     if (!after || !after->notAbove(*basePeaks) ||
         !lowersEnough(after->total()) ||
-        (single &&
-         candidates[*single].peaks.total() < after->total())) {
+        (single && candidates[*single].peaks.total() < after->total())) {
       // Together they interact (the chains the pass splits are the
       // largest, a segment's bands make more): the best one alone.
       restoreBody(func, saved);
@@ -1074,14 +1078,15 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
           {"extra_compute", static_cast<int64_t>(c.extra)}});
       bool columns = c.columns;
       byColumns += columns;
-      note(loc, (Twine("memsched-split: ") + Twine(c.ops) + " ops run by " +
-                 Twine(c.bands) + " bands of " + (columns ? "columns" : "rows") +
-                 ": peak as written with the "
-                 "chains by groups " + Twine(basePeaks->total()) + " -> " +
-                 Twine(after->total()) + " bytes (" +
-                 Twine(c.option.peak) + " while they run), extra compute " +
-                 Twine(c.extra))
-                    .str());
+      note(loc,
+           (Twine("memsched-split: ") + Twine(c.ops) + " ops run by " +
+            Twine(c.bands) + " bands of " + (columns ? "columns" : "rows") +
+            ": peak as written with the "
+            "chains by groups " +
+            Twine(basePeaks->total()) + " -> " + Twine(after->total()) +
+            " bytes (" + Twine(c.option.peak) +
+            " while they run), extra compute " + Twine(c.extra))
+               .str());
       extraCompute += c.extra;
     }
     return chosen.size();
