@@ -2,10 +2,16 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
+# The headers go to <prefix>/include/memsched/{Analysis,Dialect,Transforms}:
+# nothing of ours at the top of a shared include directory. Consumers keep
+# writing #include "Transforms/MemSched/MemSched.h" (the targets carry the
+# directory).
+set(MEMSCHED_INSTALL_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/memsched)
+
 set(MEMSCHED_EXPORTED_LIBS MemSchedGraph MemSchedAnalysis MLIRMemSched MemSchedTransforms)
 foreach(lib ${MEMSCHED_EXPORTED_LIBS})
   target_include_directories(${lib} INTERFACE
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+    $<INSTALL_INTERFACE:${MEMSCHED_INSTALL_INCLUDEDIR}>)
   # Libraries built with MEMSCHED_SANITIZE need the sanitizer runtime in
   # whatever links them.
   if(MEMSCHED_SANITIZE_FLAGS)
@@ -21,12 +27,12 @@ install(TARGETS ${MEMSCHED_EXPORTED_LIBS} MemSched
   EXPORT MemSchedTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  INCLUDES DESTINATION ${MEMSCHED_INSTALL_INCLUDEDIR})
 install(TARGETS memsched-opt memsched-arena RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS MemSchedPlugin memsched_runtime
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ ${PROJECT_BINARY_DIR}/include/
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  DESTINATION ${MEMSCHED_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h" PATTERN "*.inc" PATTERN "*.td"
   PATTERN "CMakeFiles" EXCLUDE)
 install(EXPORT MemSchedTargets NAMESPACE MemSched::
@@ -35,7 +41,7 @@ install(EXPORT MemSchedTargets NAMESPACE MemSched::
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/MemSchedConfig.cmake.in
   ${PROJECT_BINARY_DIR}/MemSchedConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/MemSched
-  PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_LIBDIR)
+  PATH_VARS MEMSCHED_INSTALL_INCLUDEDIR CMAKE_INSTALL_LIBDIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/MemSchedConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/MemSchedConfig.cmake

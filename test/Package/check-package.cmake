@@ -9,6 +9,11 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${pr
 if(rc)
   message(FATAL_ERROR "install failed")
 endif()
+# The headers live under include/memsched/, nothing at the top of include/.
+if(NOT EXISTS "${prefix}/include/memsched/Transforms/MemSched/MemSched.h" OR
+   EXISTS "${prefix}/include/Transforms")
+  message(FATAL_ERROR "headers not installed under include/memsched/")
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -G Ninja -S "${SOURCE_DIR}/test/Package/consumer"
   -B "${consumer_build}" -DCMAKE_BUILD_TYPE=Release
   "-DMemSched_DIR=${prefix}/lib/cmake/MemSched" "-DMLIR_DIR=${MLIR_DIR}"
