@@ -213,7 +213,7 @@ remat() {
   P=142124 budget=127911
   echo "=== $name at 0.9x ($budget of $P bytes):"
   "$OPT" "$MODELS/$name.mlir" --memsched-rematerialize="bytes=$budget remarks" \
-    --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | sed -n 's/.*remark: //p' |
+    --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | sed -n -E 's/.*(remark|warning): //p' |
     tr ';' '\n' | sed 's/^ */  /'
   # Out of reach within the compute limit: every recomputation memsched
   # could make within 10% keeps what it recomputes from alive.
@@ -221,7 +221,7 @@ remat() {
   P=205312 budget=184780
   echo "=== $name at 0.9x ($budget of $P bytes):"
   "$OPT" "$MODELS/$name.mlir" --memsched-rematerialize="bytes=$budget remarks" \
-    --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | sed -n 's/.*remark: //p' |
+    --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | sed -n -E 's/.*(remark|warning): //p' |
     tr ';' '\n' | sed 's/^ */  /'
   echo
 }
