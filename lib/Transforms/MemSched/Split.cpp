@@ -255,6 +255,9 @@ static constexpr unsigned kMaxBandDepth = 24;
 static constexpr unsigned kMaxBandEvaluations = 96;
 static constexpr unsigned kMaxBandRounds = 16;
 static constexpr unsigned kMaxBandLevels = 4;
+/// The attribute that carries a top-level op's position while the band
+/// search runs (removed before it returns).
+static constexpr llvm::StringLiteral kPositionAttr = "memsched.split.position";
 /// Bands are unrolled (each band's buffers have their own static shapes):
 /// a segment's ops times its bands is at most this (the code a split adds).
 static constexpr uint64_t kMaxBandCopies = 256;
@@ -837,7 +840,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     // memory of the body with its chains by groups (in a copy) is counted
     // by the positions of the ops as they stand here.
     MLIRContext *context = func.getContext();
-    auto positionName = StringAttr::get(context, "memsched.split.position");
+    auto positionName = StringAttr::get(context, kPositionAttr);
     unsigned positions = 0;
     for (Block &block : func.getBody()) {
       positions = std::max<unsigned>(positions, block.getOperations().size());
@@ -1181,7 +1184,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   static Operation *opAtPosition(func::FuncOp func, unsigned blockIndex,
                                  unsigned position) {
     Block &block = *std::next(func.getBody().begin(), blockIndex);
-    auto name = StringAttr::get(func.getContext(), "memsched.split.position");
+    auto name = StringAttr::get(func.getContext(), kPositionAttr);
     for (Operation &op : block)
       if (auto index = op.getAttrOfType<IntegerAttr>(name))
         if (index.getInt() == position)
