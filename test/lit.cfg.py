@@ -46,3 +46,9 @@ llvm_config.with_environment("PATH", config.memsched_tools_dir, append_path=True
 
 if os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-runner")):
     config.available_features.add("mlir-runner")
+
+# The long runs (scripts/test-long.sh, MEMSCHED_LONG_TESTS=1): the largest
+# corpus programs executed under mlir-runner (10-15 s each at -O0); without
+# it their static checks run and their executions are skipped (%if long).
+if os.environ.get("MEMSCHED_LONG_TESTS", "0") not in ("", "0"):
+    config.available_features.add("long")

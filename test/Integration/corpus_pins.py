@@ -69,6 +69,11 @@ CUTS, EXACT = 20, 200000
 # unet_small come out the same from both inputs). --measure runs every program.
 PERTURBED_RUN = {"fc_autoencoder", "randwire_small", "resnet8_tiny", "squeezenet1_0",
                  "train_step_cnn", "transformer_encoder"}
+# The models whose runs take 20 s or more of the lit time (three runs of 7-15 s
+# at -O0 each): they run in the long tests only (scripts/test-long.sh, the
+# `long` lit feature); their static checks run always.
+LONG_RUN = {"densenet121", "deeplabv3_mobilenet_v3_large", "train_step_mobilenet",
+            "train_step_resnet20", "train_step_resnet8", "train_step_transformer"}
 REMARK = re.compile(r"remark: memsched-schedule: peak (\d+) -> (\d+) bytes, "
                     r"lower bound (\d+) bytes( \(optimal\))?$", re.M)
 CERT = re.compile(r"#memsched\.certificate<peak = (\d+), lower_bound = (\d+), "
@@ -234,25 +239,38 @@ def render(m):
         "// RUN: %python %S/../memref_peaks.py --count-alignment-padding %t.upstream.mlir %t.perturbed.mlir \\",
         f"// RUN:   --cuts {CUTS} --exact {EXACT} --certify %t.sched.mlir --certify %t.perturbed.sched.mlir \\",
         "// RUN: | FileCheck %s --check-prefix=STATIC",
-        "// RUN: memsched-opt %t.upstream.mlir --memsched-test-harness=func=forward --memsched-test-lower-to-llvm \\",
-        f"// RUN: | {runner} > %t.upstream.out",
-        "// RUN: memsched-opt %t.sched.mlir --memsched-test-harness=func=forward --memsched-test-lower-to-llvm \\",
-        f"// RUN: | {runner} > %t.sched.out",
-        "// RUN: FileCheck %s --check-prefix=MEASURED-BEFORE < %t.upstream.out",
-        "// RUN: FileCheck %s --check-prefix=MEASURED-AFTER < %t.sched.out",
-        "// RUN: grep memsched-hash %t.upstream.out > %t.upstream.hash",
-        "// RUN: grep memsched-hash %t.sched.out > %t.sched.hash",
-        "// RUN: diff %t.upstream.hash %t.sched.hash",
-        "// RUN: %arena_run %t.sched.mlir forward %t %t.sched.out | FileCheck %s --check-prefix=ARENA",
+    ]
+    # Each run a list of lines continued by a backslash.
+    runs = [
+        ["memsched-opt %t.upstream.mlir --memsched-test-harness=func=forward --memsched-test-lower-to-llvm \\",
+         f"| {runner} > %t.upstream.out"],
+        ["memsched-opt %t.sched.mlir --memsched-test-harness=func=forward --memsched-test-lower-to-llvm \\",
+         f"| {runner} > %t.sched.out"],
+        ["FileCheck %s --check-prefix=MEASURED-BEFORE < %t.upstream.out"],
+        ["FileCheck %s --check-prefix=MEASURED-AFTER < %t.sched.out"],
+        ["grep memsched-hash %t.upstream.out > %t.upstream.hash"],
+        ["grep memsched-hash %t.sched.out > %t.sched.hash"],
+        ["diff %t.upstream.hash %t.sched.hash"],
+        ["%arena_run %t.sched.mlir forward %t %t.sched.out | FileCheck %s --check-prefix=ARENA"],
     ]
     if run_pert:
-        lines += [
-            "// RUN: memsched-opt %t.perturbed.sched.mlir --memsched-test-harness=func=forward --memsched-test-lower-to-llvm \\",
-            f"// RUN: | {runner} > %t.perturbed.sched.out",
-            "// RUN: FileCheck %s --check-prefix=MEASURED-PAFTER < %t.perturbed.sched.out",
-            "// RUN: grep memsched-hash %t.perturbed.sched.out > %t.perturbed.sched.hash",
-            "// RUN: diff %t.upstream.hash %t.perturbed.sched.hash",
+        runs += [
+            ["memsched-opt %t.perturbed.sched.mlir --memsched-test-harness=func=forward --memsched-test-lower-to-llvm \\",
+             f"| {runner} > %t.perturbed.sched.out"],
+            ["FileCheck %s --check-prefix=MEASURED-PAFTER < %t.perturbed.sched.out"],
+            ["grep memsched-hash %t.perturbed.sched.out > %t.perturbed.sched.hash"],
+            ["diff %t.upstream.hash %t.perturbed.sched.hash"],
         ]
+    if name in LONG_RUN:
+        lines.append("// The runs below take 20 s or more: long tests only "
+                     "(scripts/test-long.sh).")
+    for run in runs:
+        if name in LONG_RUN:
+            run = ["%if long %{ " + run[0]] + run[1:]
+            run[-1] += " %}"
+        lines.append("// RUN: " + run[0])
+        lines += ["// RUN:   " + line if not line.startswith("|") else "// RUN: " + line
+                  for line in run[1:]]
 
     def remark(r):
         tail = " (optimal)" if r["optimal"] else ""

@@ -87,6 +87,28 @@ class ChainSearch {
 public:
   ChainSearch(Block &block) : block(block) {}
 
+  /// getAccesses and isFragmentOp of `op`, computed once per search of a
+  /// block (the search visits an op once per seed that reaches it).
+  ArrayRef<Access> accessesOf(Operation *op) {
+    auto [it, inserted] = accessCache.try_emplace(op);
+    if (inserted)
+      it->second = getAccesses(op);
+    return it->second;
+  }
+  DimUse loopUse(AffineMap map, unsigned loop) {
+    auto [it, inserted] =
+        loopCache.try_emplace({map.getAsOpaquePointer(), loop});
+    if (inserted)
+      it->second = findLoop(map, loop);
+    return it->second;
+  }
+  bool isFragment(Operation *op) {
+    auto [it, inserted] = fragmentCache.try_emplace(op, false);
+    if (inserted)
+      it->second = isFragmentOp(op);
+    return it->second;
+  }
+
   /// The chain reached from `seed` split along `dim`, or failure with the
   /// op and the reason in `refusal`.
   /// Buffers in `stopped` are not made intermediates (the chain writes
@@ -148,14 +170,20 @@ public:
       chain.loopDims.push_back(opLoop[op]);
     for (auto [buffer, d] : bufferDim) {
       chain.buffers.push_back({buffer.getDefiningOp<memref::AllocOp>(), d});
-      bool isBound = false;
-      std::string why;
-      FailureOr<uint64_t> bytes = getAllocationSize(
-          buffer.getDefiningOp(), DataLayout::closest(buffer.getDefiningOp()),
-          SizeModel(), isBound, why);
-      if (failed(bytes))
-        return fail(buffer.getDefiningOp(), why, refusal);
-      chain.intermediateBytes += *bytes;
+      auto [it, inserted] = sizeCache.try_emplace(buffer);
+      if (inserted) {
+        if (!layout)
+          layout.emplace(DataLayout::closest(buffer.getDefiningOp()));
+        bool isBound = false;
+        FailureOr<uint64_t> bytes =
+            getAllocationSize(buffer.getDefiningOp(), *layout, SizeModel(),
+                              isBound, it->second.second);
+        it->second.first = succeeded(bytes) ? std::optional(*bytes)
+                                            : std::nullopt;
+      }
+      if (!it->second.first)
+        return fail(buffer.getDefiningOp(), it->second.second, refusal);
+      chain.intermediateBytes += *it->second.first;
     }
     llvm::sort(chain.buffers, [](auto &a, auto &b) {
       return a.first->isBeforeInBlock(b.first);
@@ -219,7 +247,7 @@ private:
   LogicalResult visit(Operation *op, Value operandValue, unsigned dim,
                       SmallVectorImpl<Value> &worklist,
                       RefusedChain &refusal) {
-    if (!isFragmentOp(op))
+    if (!isFragment(op))
       return fail(op,
                   ("its intermediates are used by " +
                    op->getName().getStringRef() +
@@ -227,11 +255,11 @@ private:
                       .str(),
                   refusal);
     std::optional<unsigned> loop;
-    for (const Access &access : getAccesses(op)) {
+    for (const Access &access : accessesOf(op)) {
       if (op->getOperand(access.operand) != operandValue)
         continue;
       auto expr = dyn_cast<AffineDimExpr>(access.map.getResult(dim));
-      if (!expr || findLoop(access.map, expr.getPosition()).use != Use::At)
+      if (!expr || loopUse(access.map, expr.getPosition()).use != Use::At)
         return fail(op,
                     ("the channels of an intermediate are not one loop of " +
                      op->getName().getStringRef())
@@ -250,9 +278,9 @@ private:
         return fail(op, "two loops run over the channels", refusal);
       return success();
     }
-    for (const Access &access : getAccesses(op)) {
+    for (const Access &access : accessesOf(op)) {
       Value value = op->getOperand(access.operand);
-      DimUse use = findLoop(access.map, *loop);
+      DimUse use = loopUse(access.map, *loop);
       if (use.use == Use::Mixed)
         return fail(op,
                     (op->getName().getStringRef() +
@@ -295,12 +323,12 @@ private:
     };
     DenseMap<Value, SmallVector<External>> byBase;
     for (auto [op, loop] : llvm::zip(chain.ops, chain.loopDims)) {
-      for (const Access &access : getAccesses(op)) {
+      for (const Access &access : accessesOf(op)) {
         Value value = op->getOperand(access.operand);
         Value local = intermediateOf(value);
         if (local && bufferDim.count(local))
           continue;
-        DimUse use = findLoop(access.map, loop);
+        DimUse use = loopUse(access.map, loop);
         if (use.use == Use::At) {
           auto type = cast<MemRefType>(value.getType());
           if (type.isDynamicDim(use.position) ||
@@ -371,6 +399,13 @@ private:
   DenseMap<Value, unsigned> depth;
   DenseMap<Value, bool> candidates;
   uint64_t work = 0;
+  DenseMap<Operation *, SmallVector<Access>> accessCache;
+  DenseMap<Operation *, bool> fragmentCache;
+  DenseMap<std::pair<const void *, unsigned>, DimUse> loopCache;
+  /// Per intermediate: its bytes, or why they are unknown (the block's
+  /// data layout, found once).
+  DenseMap<Value, std::pair<std::optional<uint64_t>, std::string>> sizeCache;
+  std::optional<DataLayout> layout;
 };
 } // namespace
 

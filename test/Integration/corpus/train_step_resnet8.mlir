@@ -43,16 +43,17 @@
 // RUN: %python %S/../memref_peaks.py --count-alignment-padding %t.upstream.mlir %t.perturbed.mlir \
 // RUN:   --cuts 20 --exact 200000 --certify %t.sched.mlir --certify %t.perturbed.sched.mlir \
 // RUN: | FileCheck %s --check-prefix=STATIC
-// RUN: memsched-opt %t.upstream.mlir --memsched-test-harness=func=forward --memsched-test-lower-to-llvm \
-// RUN: | mlir-runner -e main -entry-point-result=void -O0 -shared-libs=%memsched_runtime,%mlir_lib_dir/libmlir_c_runner_utils.so > %t.upstream.out
-// RUN: memsched-opt %t.sched.mlir --memsched-test-harness=func=forward --memsched-test-lower-to-llvm \
-// RUN: | mlir-runner -e main -entry-point-result=void -O0 -shared-libs=%memsched_runtime,%mlir_lib_dir/libmlir_c_runner_utils.so > %t.sched.out
-// RUN: FileCheck %s --check-prefix=MEASURED-BEFORE < %t.upstream.out
-// RUN: FileCheck %s --check-prefix=MEASURED-AFTER < %t.sched.out
-// RUN: grep memsched-hash %t.upstream.out > %t.upstream.hash
-// RUN: grep memsched-hash %t.sched.out > %t.sched.hash
-// RUN: diff %t.upstream.hash %t.sched.hash
-// RUN: %arena_run %t.sched.mlir forward %t %t.sched.out | FileCheck %s --check-prefix=ARENA
+// The runs below take 20 s or more: long tests only (scripts/test-long.sh).
+// RUN: %if long %{ memsched-opt %t.upstream.mlir --memsched-test-harness=func=forward --memsched-test-lower-to-llvm \
+// RUN: | mlir-runner -e main -entry-point-result=void -O0 -shared-libs=%memsched_runtime,%mlir_lib_dir/libmlir_c_runner_utils.so > %t.upstream.out %}
+// RUN: %if long %{ memsched-opt %t.sched.mlir --memsched-test-harness=func=forward --memsched-test-lower-to-llvm \
+// RUN: | mlir-runner -e main -entry-point-result=void -O0 -shared-libs=%memsched_runtime,%mlir_lib_dir/libmlir_c_runner_utils.so > %t.sched.out %}
+// RUN: %if long %{ FileCheck %s --check-prefix=MEASURED-BEFORE < %t.upstream.out %}
+// RUN: %if long %{ FileCheck %s --check-prefix=MEASURED-AFTER < %t.sched.out %}
+// RUN: %if long %{ grep memsched-hash %t.upstream.out > %t.upstream.hash %}
+// RUN: %if long %{ grep memsched-hash %t.sched.out > %t.sched.hash %}
+// RUN: %if long %{ diff %t.upstream.hash %t.sched.hash %}
+// RUN: %if long %{ %arena_run %t.sched.mlir forward %t %t.sched.out | FileCheck %s --check-prefix=ARENA %}
 
 // REMARK: remark: memsched-schedule: peak 7984656 -> 1523476 bytes, lower bound 1523476 bytes (optimal){{$}}
 // CERT: memsched.certificate = #memsched.certificate<peak = 1523476, lower_bound = 1523476,
