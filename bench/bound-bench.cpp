@@ -33,7 +33,7 @@
 #include <string>
 #include <sys/resource.h>
 
-using namespace memsched;
+using namespace memsched_core;
 
 namespace {
 struct Args {

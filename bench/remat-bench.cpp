@@ -27,7 +27,7 @@
 #include <cstdlib>
 #include <string>
 
-using namespace memsched;
+using namespace memsched_core;
 
 namespace {
 struct Args {

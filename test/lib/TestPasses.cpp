@@ -1,7 +1,7 @@
 //===- TestPasses.cpp - registration of memsched test passes ----*- C++ -*-===//
 
-namespace memsched {
+namespace mlir::memsched {
 void registerTestPrintLifetimesPass();
 
 void registerTestPasses() { registerTestPrintLifetimesPass(); }
-} // namespace memsched
+} // namespace mlir::memsched

@@ -44,7 +44,7 @@ static cl::opt<bool> summary(
     cl::cat(arenaCategory));
 static cl::opt<uint64_t> workBudget(
     "work-budget", cl::desc("Search nodes the exact search may expand"),
-    cl::init(memsched::ArenaOptions().workBudget), cl::cat(arenaCategory));
+    cl::init(memsched_core::ArenaOptions().workBudget), cl::cat(arenaCategory));
 static cl::opt<bool> heuristicOnly("heuristic-only",
                                    cl::desc("Skip the exact search"),
                                    cl::cat(arenaCategory));
@@ -90,7 +90,7 @@ int main(int argc, char **argv) {
       return fail(Twine("the header has no `") + names[k] +
                   "` column (expected id,lower,upper,size[,alignment])");
 
-  std::vector<memsched::ArenaBuffer> buffers;
+  std::vector<memsched_core::ArenaBuffer> buffers;
   std::vector<std::string> rows;
   for (size_t l = 1; l < lines.size(); ++l) {
     StringRef line = trimmed(lines[l]);
@@ -116,7 +116,7 @@ int main(int argc, char **argv) {
       return fail("line " + Twine(l + 1) + ": `alignment` must be a power of two");
     if (v[3] >= (uint64_t{1} << 62))
       return fail("line " + Twine(l + 1) + ": `size` is too large");
-    memsched::ArenaBuffer b;
+    memsched_core::ArenaBuffer b;
     b.first = v[1];
     b.last = v[2] - 1;
     b.size = v[3];
@@ -126,33 +126,33 @@ int main(int argc, char **argv) {
   }
 
   auto start = std::chrono::steady_clock::now();
-  memsched::ArenaPlan plan;
+  memsched_core::ArenaPlan plan;
   if (!heuristic.empty()) {
     bool known = false;
-    for (auto h : {memsched::ArenaHeuristic::GreedyBySize,
-                   memsched::ArenaHeuristic::BestFitBySize,
-                   memsched::ArenaHeuristic::FirstFitByStart,
-                   memsched::ArenaHeuristic::FirstFitByConflicts})
-      if (heuristic == memsched::getHeuristicName(h)) {
+    for (auto h : {memsched_core::ArenaHeuristic::GreedyBySize,
+                   memsched_core::ArenaHeuristic::BestFitBySize,
+                   memsched_core::ArenaHeuristic::FirstFitByStart,
+                   memsched_core::ArenaHeuristic::FirstFitByConflicts})
+      if (heuristic == memsched_core::getHeuristicName(h)) {
         known = true;
-        plan.offsets = memsched::placeHeuristic(buffers, h);
-        plan.arenaSize = memsched::getArenaSize(buffers, plan.offsets);
-        plan.ideal = plan.lowerBound = memsched::getIdealArena(buffers);
+        plan.offsets = memsched_core::placeHeuristic(buffers, h);
+        plan.arenaSize = memsched_core::getArenaSize(buffers, plan.offsets);
+        plan.ideal = plan.lowerBound = memsched_core::getIdealArena(buffers);
         plan.optimal = plan.arenaSize <= plan.lowerBound;
       }
     if (!known)
       return fail("unknown heuristic '" + heuristic + "'");
   } else {
-    memsched::ArenaOptions options;
+    memsched_core::ArenaOptions options;
     options.workBudget = workBudget;
     options.heuristicOnly = heuristicOnly;
-    plan = memsched::planArena(buffers, options);
+    plan = memsched_core::planArena(buffers, options);
   }
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
   std::string why;
-  if (!memsched::isValidPlacement(buffers, plan.offsets, plan.arenaSize, &why))
+  if (!memsched_core::isValidPlacement(buffers, plan.offsets, plan.arenaSize, &why))
     return fail("internal error: invalid placement: " + why);
 
   {

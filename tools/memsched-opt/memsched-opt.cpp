@@ -14,17 +14,17 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
-namespace memsched {
+namespace mlir::memsched {
 void registerTestPasses();
 void registerTestHarnessPass();
-} // namespace memsched
+} // namespace mlir::memsched
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::memsched::registerMemSchedPasses();
   mlir::memsched::registerMemSchedPipeline();
-  memsched::registerTestPasses();
-  memsched::registerTestHarnessPass();
+  mlir::memsched::registerTestPasses();
+  mlir::memsched::registerTestHarnessPass();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

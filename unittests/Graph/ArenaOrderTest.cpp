@@ -7,7 +7,7 @@
 
 #include <random>
 
-using namespace memsched;
+using namespace memsched_core;
 
 namespace {
 /// A random DAG: each node touches a new buffer it produces and reads one or

@@ -13,7 +13,7 @@
 #include <random>
 #include <sstream>
 
-using namespace memsched;
+using namespace memsched_core;
 
 namespace {
 std::vector<ArenaBuffer> randomInstance(uint64_t seed, unsigned n,

@@ -17,8 +17,8 @@
 
 #include <cstdio>
 
-using namespace memsched;
-using memsched::test::XorShift;
+using namespace memsched_core;
+using memsched_core::test::XorShift;
 
 namespace {
 

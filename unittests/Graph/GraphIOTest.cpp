@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-using namespace memsched;
+using namespace memsched_core;
 
 namespace {
 

@@ -21,7 +21,7 @@
 #include <cstdio>
 #include <string>
 
-using namespace memsched;
+using namespace memsched_core;
 
 namespace {
 

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-using namespace memsched;
+using namespace memsched_core;
 
 namespace {
 

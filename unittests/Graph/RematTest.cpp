@@ -20,7 +20,7 @@
 #include <string>
 #include <tuple>
 
-using namespace memsched;
+using namespace memsched_core;
 
 namespace {
 

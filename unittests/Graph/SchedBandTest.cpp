@@ -22,8 +22,8 @@
 #include <limits>
 #include <numeric>
 
-using namespace memsched;
-using namespace memsched::sched;
+using namespace memsched_core;
+using namespace memsched_core::sched;
 
 namespace {
 

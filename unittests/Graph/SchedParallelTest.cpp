@@ -24,8 +24,8 @@
 #include <cstdio>
 #include <functional>
 
-using namespace memsched;
-using namespace memsched::sched;
+using namespace memsched_core;
+using namespace memsched_core::sched;
 
 namespace {
 

@@ -15,8 +15,8 @@
 
 #include <gtest/gtest.h>
 
-using namespace memsched;
-using namespace memsched::sched;
+using namespace memsched_core;
+using namespace memsched_core::sched;
 
 namespace {
 

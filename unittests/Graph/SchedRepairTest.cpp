@@ -19,8 +19,8 @@
 
 #include <string>
 
-using namespace memsched;
-using namespace memsched::sched;
+using namespace memsched_core;
+using namespace memsched_core::sched;
 
 /// From random valid orders of small graphs of every family: the result is
 /// valid, no worse than its input, no better than the exhaustive optimum,

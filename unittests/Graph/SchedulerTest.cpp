@@ -25,8 +25,8 @@
 #include <map>
 #include <optional>
 
-using namespace memsched;
-using namespace memsched::sched;
+using namespace memsched_core;
+using namespace memsched_core::sched;
 
 namespace {
 

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <cstdio>
 
-using namespace memsched;
-using memsched::test::XorShift;
+using namespace memsched_core;
+using memsched_core::test::XorShift;
 
 namespace {
 /// The least (peak, cost) over every subset of disjoint options within the

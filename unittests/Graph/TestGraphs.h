@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace memsched {
+namespace memsched_core {
 
 /// How a generated case is named in failure traces.
 inline std::string graphCaseName(GraphFamily family, unsigned nodes,
@@ -179,6 +179,6 @@ checkEdgeRule(const MemoryGraph &g,
   }
 }
 
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_UNITTESTS_TESTGRAPHS_H

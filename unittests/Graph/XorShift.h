@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace memsched::test {
+namespace memsched_core::test {
 
 /// xorshift64: cheap, deterministic on every platform.
 struct XorShift {
@@ -19,6 +19,6 @@ struct XorShift {
   uint64_t below(uint64_t n) { return next() % n; }
 };
 
-} // namespace memsched::test
+} // namespace memsched_core::test
 
 #endif // MEMSCHED_UNITTESTS_XORSHIFT_H

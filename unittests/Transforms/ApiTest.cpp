@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/Graph/MemoryGraph.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/MemSched.h"
@@ -103,9 +104,26 @@ TEST_F(RegistryOnly, RematerializeFunction) {
 // One default per option: the exact search's states are the same whether
 // the search is configured through the C++ API, the pipeline or the pass.
 TEST(Defaults, StateBudgetIsOneFigure) {
-  uint64_t core = ::memsched::ScheduleOptions().exactStateBudget;
+  uint64_t core = ::memsched_core::ScheduleOptions().exactStateBudget;
   EXPECT_EQ(mlir::memsched::MemSchedPipelineConfig().stateBudget, core);
   EXPECT_EQ(mlir::memsched::ScheduleOptions().stateBudget, core);
   EXPECT_EQ(mlir::memsched::ScheduleFunctionOptions().search.exactStateBudget,
             core);
+}
+
+// One public namespace for the MLIR-facing API and another for the core:
+// with `using namespace mlir`, `memsched::` names the MLIR-facing API alone
+// (this file would not compile if `::memsched` and `mlir::memsched` both
+// existed), and the core's graph is `memsched_core::`.
+TEST_F(RegistryOnly, NamespacesDoNotClash) {
+  ASSERT_TRUE(module);
+  FailureOr<memsched::ScheduleFunctionResult> result =
+      memsched::scheduleFunction(func());
+  ASSERT_TRUE(succeeded(result));
+  memsched_core::MemoryGraph graph;
+  memsched_core::NodeId a = graph.addNode();
+  memsched_core::BufferId b = graph.addBuffer(64);
+  graph.addTouch(b, a);
+  graph.finalize();
+  EXPECT_EQ(memsched_core::evaluatePeak(graph, {a}), 64u);
 }

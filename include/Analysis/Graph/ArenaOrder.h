@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace memsched {
+namespace memsched_core {
 
 /// The buffers of `graph` an arena holds in `order`: each buffer with a
 /// toucher, neither live in nor live out, from its first toucher to its last
@@ -54,6 +54,6 @@ ArenaOrderResult improveArenaOrder(const MemoryGraph &graph,
                                    const std::vector<NodeId> &start,
                                    const ArenaOrderOptions &options = {});
 
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_ANALYSIS_ARENAORDER_H

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace memsched {
+namespace memsched_core {
 
 /// A buffer to place: live from position `first` to position `last`
 /// (inclusive), its offset a multiple of `alignment` (a power of two).
@@ -102,6 +102,6 @@ uint64_t getArenaSize(const std::vector<ArenaBuffer> &buffers,
 ArenaPlan planArena(const std::vector<ArenaBuffer> &buffers,
                     const ArenaOptions &options = {});
 
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_ANALYSIS_ARENAPLANNER_H

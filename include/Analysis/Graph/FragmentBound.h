@@ -33,7 +33,7 @@
 
 #include <vector>
 
-namespace memsched {
+namespace memsched_core {
 
 struct FragmentSet {
   /// Nodes of the set (sorted, disjoint from every other set's).
@@ -80,6 +80,6 @@ MemoryGraph fragmentQuotient(const MemoryGraph &graph, const FragmentSet &set,
 FragmentBoundResult computeFragmentBound(const MemoryGraph &graph,
                                          const std::vector<FragmentSet> &sets);
 
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_ANALYSIS_FRAGMENTBOUND_H

@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-namespace memsched {
+namespace memsched_core {
 
 enum class GraphFamily {
   /// Random DAG: each node reads a few earlier outputs.
@@ -53,6 +53,6 @@ const std::vector<GraphFamily> &allFamilies();
 MemoryGraph generateGraph(GraphFamily family, unsigned numNodes,
                           uint64_t seed, uint64_t maxSize = 100);
 
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_ANALYSIS_GRAPHGENERATORS_H

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace memsched {
+namespace memsched_core {
 
 /// What rematerialisation needs beyond the graph: each node's compute cost
 /// and the buffers that can be computed again (docs/graph-format.md).
@@ -52,6 +52,6 @@ bool readGraphJson(const std::string &text, MemoryGraph &graph,
 bool readGraphFile(const std::string &path, MemoryGraph &graph,
                    std::string &error, GraphRematData *remat = nullptr);
 
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_ANALYSIS_GRAPHIO_H

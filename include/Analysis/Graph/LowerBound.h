@@ -23,7 +23,7 @@
 #include <limits>
 #include <memory>
 
-namespace memsched {
+namespace memsched_core {
 
 struct LowerBoundOptions {
   /// Stop as soon as the bound reaches this value (typically the peak of a
@@ -209,6 +209,6 @@ std::vector<NodeId> orderAroundExecutedSet(const MemoryGraph &graph,
                                            NodeId node,
                                            const std::vector<NodeId> &executed);
 
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_ANALYSIS_LOWERBOUND_H

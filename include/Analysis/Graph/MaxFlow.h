@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace memsched {
+namespace memsched_core {
 
 enum class MaxFlowAlgorithm {
   /// Own Boykov-Kolmogorov (two search trees, orphan adoption; allocation
@@ -83,6 +83,6 @@ private:
   std::vector<uint32_t> bkStamp;
 };
 
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_ANALYSIS_MAXFLOW_H

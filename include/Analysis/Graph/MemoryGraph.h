@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace memsched {
+namespace memsched_core {
 
 using NodeId = uint32_t;
 using BufferId = uint32_t;
@@ -137,6 +137,6 @@ uint64_t evaluatePeak(const MemoryGraph &graph,
                       const std::vector<NodeId> &order,
                       PeakInfo *info = nullptr);
 
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_ANALYSIS_MEMORYGRAPH_H

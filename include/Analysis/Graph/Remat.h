@@ -44,7 +44,7 @@
 #include <limits>
 #include <vector>
 
-namespace memsched {
+namespace memsched_core {
 
 /// A buffer that can be computed again.
 struct RematSource {
@@ -228,6 +228,6 @@ RematPlan chooseRemat(const MemoryGraph &base,
                       const std::vector<uint64_t> &cost,
                       const RematOptions &options);
 
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_ANALYSIS_REMAT_H

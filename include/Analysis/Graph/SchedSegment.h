@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace memsched {
+namespace memsched_core {
 namespace sched {
 
 using LocalId = uint32_t;
@@ -368,6 +368,6 @@ RepairResult repairAtPeak(const MemoryGraph &graph, std::vector<NodeId> order,
                           uint64_t floor, uint64_t workBudget);
 
 } // namespace sched
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_ANALYSIS_SCHEDSEGMENT_H

@@ -13,7 +13,7 @@
 
 #include "Analysis/Graph/MemoryGraph.h"
 
-namespace memsched {
+namespace memsched_core {
 
 struct ScheduleOptions {
   /// Maximum number of search states the exact search may expand per segment
@@ -113,6 +113,6 @@ ScheduleResult schedule(const MemoryGraph &graph,
 uint64_t bruteForceMinPeak(const MemoryGraph &graph,
                            std::vector<NodeId> *bestOrder = nullptr);
 
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_ANALYSIS_SCHEDULER_H

@@ -29,7 +29,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace memsched {
+namespace memsched_core {
 
 struct SegmentOption {
   /// The positions it rewrites: [first, last].
@@ -64,6 +64,6 @@ SegmentChoiceResult chooseSegments(const std::vector<uint64_t> &memory,
                                    const std::vector<SegmentOption> &options,
                                    uint64_t budget);
 
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_ANALYSIS_SEGMENTCHOICE_H

@@ -4,7 +4,7 @@
 // layer 1): the buffers allocated in the block with their byte sizes, the
 // values that alias them, the ops that touch each one, whether it escapes, the
 // dependencies between the block's ops, and the peak memory of the block as
-// written. The result is also a plain memsched::MemoryGraph for the
+// written. The result is also a plain memsched_core::MemoryGraph for the
 // scheduling and bound algorithms.
 //
 // Schedulable ops ("nodes") are the ops of the block other than allocations,
@@ -143,7 +143,7 @@ public:
   /// i-th is getBuffers().size() + i.
   llvm::ArrayRef<LiveInInfo> getLiveIn() const { return liveIn; }
   /// The dependency graph over the nodes, with one graph buffer per buffer.
-  const ::memsched::MemoryGraph &getGraph() const { return graph; }
+  const ::memsched_core::MemoryGraph &getGraph() const { return graph; }
 
   /// Node index of an op of the block, if it is a node.
   std::optional<unsigned> getNodeIndex(Operation *op) const;
@@ -196,7 +196,7 @@ private:
   llvm::SmallVector<NodeInfo> nodes;
   llvm::SmallVector<BufferInfo> buffers;
   llvm::DenseMap<Operation *, unsigned> nodeIndex;
-  ::memsched::MemoryGraph graph;
+  ::memsched_core::MemoryGraph graph;
   uint64_t peakAsWritten = 0;
   Operation *peakAsWrittenOp = nullptr;
   std::vector<uint64_t> memoryAsWritten;

@@ -50,7 +50,7 @@ constexpr unsigned kDefaultChainDepth = 3;
 /// the nodes' indices in the analysis), chains up to `maxChainDepth` buffers
 /// below the recomputed one and, with `cost` (per node), whose producers
 /// cost at most `maxCost` in all.
-std::vector<::memsched::RematSource>
+std::vector<::memsched_core::RematSource>
 findRematSources(const BufferLifetimeAnalysis &analysis,
                  unsigned maxChainDepth = kDefaultChainDepth,
                  ArrayRef<uint64_t> cost = {},

@@ -24,7 +24,7 @@ namespace memsched {
 /// `search_budget`.
 CertificateAttr buildCertificate(MLIRContext *context, const BodyLifetimes &body,
                                  uint64_t peak,
-                                 ArrayRef<::memsched::LowerBound> bounds,
+                                 ArrayRef<::memsched_core::LowerBound> bounds,
                                  SizeModel sizes, ArrayAttr spaces = {},
                                  uint64_t searchBudget = 0);
 
@@ -52,12 +52,12 @@ FailureOr<ArrayAttr> computeSpaceEntries(Operation *func, SizeModel sizes,
 DenseMap<Operation *, unsigned> getAllocationPositions(const BodyLifetimes &body);
 
 /// The block whose bound is the body's: the first with the largest bound.
-unsigned getStrongestBlock(ArrayRef<::memsched::LowerBound> bounds);
+unsigned getStrongestBlock(ArrayRef<::memsched_core::LowerBound> bounds);
 
 /// Bounds for every block of `body`, each stopping once it reaches `target`
 /// (or the block's peak as written, if lower); with a `searchBudget`, as
 /// reproveBodyLowerBound.
-SmallVector<::memsched::LowerBound>
+SmallVector<::memsched_core::LowerBound>
 computeBlockBounds(const BodyLifetimes &body, uint64_t target,
                    uint64_t searchBudget = 0);
 
@@ -68,28 +68,28 @@ computeBlockBounds(const BodyLifetimes &body, uint64_t target,
 /// the block's own), `atStart` which of the two it is.
 uint64_t getBytesAllocatedThroughout(
     const BufferLifetimeAnalysis &analysis,
-    std::vector<::memsched::BufferId> *buffers = nullptr,
+    std::vector<::memsched_core::BufferId> *buffers = nullptr,
     bool *atStart = nullptr);
 
 /// Lower bound for the analysed body, stopping once it reaches `target`.
-::memsched::LowerBound
+::memsched_core::LowerBound
 computeBodyLowerBound(const BufferLifetimeAnalysis &analysis, uint64_t target,
-                      const std::vector<::memsched::NodeId> *order = nullptr,
-                      const std::vector<std::vector<::memsched::NodeId>>
+                      const std::vector<::memsched_core::NodeId> *order = nullptr,
+                      const std::vector<std::vector<::memsched_core::NodeId>>
                           *peerOrders = nullptr);
 
 /// The bound the scheduler's search proved (schedule.lowerBound), as a bound
 /// of kind "exhaustive" named by the first node of the segment whose search
 /// proved it (or the node where the optimal order peaks). No cut: the
 /// search, not one op's live buffers, is the proof.
-::memsched::LowerBound
-exhaustiveBound(const ::memsched::MemoryGraph &graph,
-                const ::memsched::ScheduleResult &schedule);
+::memsched_core::LowerBound
+exhaustiveBound(const ::memsched_core::MemoryGraph &graph,
+                const ::memsched_core::ScheduleResult &schedule);
 
 /// Proves a bound of at least `target` for the analysed body the way
 /// memsched-schedule does: the cut bound, then, when it stays below `target`,
 /// the scheduler's exact search with `stateBudget` states per segment.
-::memsched::LowerBound
+::memsched_core::LowerBound
 reproveBodyLowerBound(const BufferLifetimeAnalysis &analysis, uint64_t target,
                       uint64_t stateBudget);
 

@@ -25,7 +25,7 @@ namespace memsched {
 
 struct ScheduleFunctionOptions {
   SizeModel sizes;
-  ::memsched::ScheduleOptions search;
+  ::memsched_core::ScheduleOptions search;
   /// Sink each allocation to its first user and hoist each deallocation after
   /// its last user. When false, allocations and deallocations stay next to
   /// the ops around them and only the other ops move.
@@ -36,7 +36,7 @@ struct ScheduleFunctionOptions {
   /// matches its peak.
   bool skipCertified = true;
   /// When a block's order is not proved optimal, run the node cuts again
-  /// around it (::memsched::improveOrderByCuts), which may find a lower
+  /// around it (::memsched_core::improveOrderByCuts), which may find a lower
   /// order. Off where many trial schedules are compared (the recomputation
   /// pass's attempts).
   bool cutsAroundOrder = true;
@@ -80,9 +80,9 @@ struct ScheduleFunctionResult {
   unsigned numBlocks = 1;
   /// What the search did (segments solved exactly or heuristically; with
   /// several blocks only the segment counts, summed over the blocks).
-  ::memsched::ScheduleResult search;
+  ::memsched_core::ScheduleResult search;
   /// The bound and the attached certificate (when certifying).
-  ::memsched::LowerBound bound;
+  ::memsched_core::LowerBound bound;
   CertificateAttr certificate;
   /// Per block of the body: its op sequence before scheduling (node ops and
   /// allocations/deallocations included, terminator excluded) and its peak
@@ -111,7 +111,7 @@ struct CertifyFunctionResult {
   Operation *unsupportedOp = nullptr;
   std::string reason;
   uint64_t peak = 0;
-  ::memsched::LowerBound bound;
+  ::memsched_core::LowerBound bound;
   CertificateAttr certificate;
 };
 

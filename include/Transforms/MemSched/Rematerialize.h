@@ -55,13 +55,13 @@ struct RematerializeFunctionResult {
   /// before the late readers.
   unsigned rejectedUnsafe = 0;
   /// No recomputation of the body's ops can bring its peak below `floor`
-  /// (::memsched::rematFloor, or the buffers never freed); `floorReason`
+  /// (::memsched_core::rematFloor, or the buffers never freed); `floorReason`
   /// says why, in words.
   uint64_t floor = 0;
   std::string floorReason;
   /// When the budget is not met: no plan of recomputations of the body's
   /// ops within the extra-compute limit (chains of any depth, by the rules
-  /// of findRematSources) peaks below this (::memsched::rematBound, the
+  /// of findRematSources) peaks below this (::memsched_core::rematBound, the
   /// largest over the blocks above the budget; 0 when not computed).
   uint64_t limitBound = 0;
   CertificateAttr certificate;

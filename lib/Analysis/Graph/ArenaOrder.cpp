@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cassert>
 
-using namespace memsched;
+using namespace memsched_core;
 
 std::vector<ArenaBuffer>
-memsched::getArenaBuffers(const MemoryGraph &graph,
+memsched_core::getArenaBuffers(const MemoryGraph &graph,
                           const std::vector<NodeId> &order, uint64_t alignment,
                           std::vector<BufferId> *ids) {
   std::vector<size_t> pos(graph.numNodes());
@@ -49,7 +49,7 @@ std::pair<size_t, size_t> span(const GraphBuffer &buf,
 }
 } // namespace
 
-ArenaOrderResult memsched::improveArenaOrder(const MemoryGraph &graph,
+ArenaOrderResult memsched_core::improveArenaOrder(const MemoryGraph &graph,
                                              const std::vector<NodeId> &start,
                                              const ArenaOrderOptions &options) {
   assert(graph.isValidOrder(start) && "the start must be a valid order");

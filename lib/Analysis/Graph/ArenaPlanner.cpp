@@ -22,7 +22,7 @@
 #include <numeric>
 #include <unordered_map>
 
-using namespace memsched;
+using namespace memsched_core;
 
 static uint64_t alignUp(uint64_t x, uint64_t alignment) {
   if (alignment <= 1)
@@ -30,7 +30,7 @@ static uint64_t alignUp(uint64_t x, uint64_t alignment) {
   return (x + alignment - 1) / alignment * alignment;
 }
 
-const char *memsched::getHeuristicName(ArenaHeuristic h) {
+const char *memsched_core::getHeuristicName(ArenaHeuristic h) {
   switch (h) {
   case ArenaHeuristic::GreedyBySize:
     return "greedy-by-size";
@@ -44,7 +44,7 @@ const char *memsched::getHeuristicName(ArenaHeuristic h) {
   return "unknown";
 }
 
-uint64_t memsched::getIdealArena(const std::vector<ArenaBuffer> &buffers) {
+uint64_t memsched_core::getIdealArena(const std::vector<ArenaBuffer> &buffers) {
   // Sweep: +size at first, -size after last.
   std::vector<std::pair<uint64_t, int64_t>> events;
   for (const ArenaBuffer &b : buffers) {
@@ -62,7 +62,7 @@ uint64_t memsched::getIdealArena(const std::vector<ArenaBuffer> &buffers) {
   return static_cast<uint64_t>(best);
 }
 
-uint64_t memsched::getArenaSize(const std::vector<ArenaBuffer> &buffers,
+uint64_t memsched_core::getArenaSize(const std::vector<ArenaBuffer> &buffers,
                                 const std::vector<uint64_t> &offsets) {
   uint64_t arena = 0;
   for (size_t i = 0; i < buffers.size(); ++i)
@@ -71,7 +71,7 @@ uint64_t memsched::getArenaSize(const std::vector<ArenaBuffer> &buffers,
   return arena;
 }
 
-bool memsched::isValidPlacement(const std::vector<ArenaBuffer> &buffers,
+bool memsched_core::isValidPlacement(const std::vector<ArenaBuffer> &buffers,
                                 const std::vector<uint64_t> &offsets,
                                 uint64_t arenaSize, std::string *why) {
   auto fail = [&](const std::string &msg) {
@@ -899,7 +899,7 @@ void minimizeGroup(const std::vector<ArenaBuffer> &buffers,
 }
 } // namespace
 
-std::vector<uint64_t> memsched::placeHeuristic(const std::vector<ArenaBuffer> &buffers,
+std::vector<uint64_t> memsched_core::placeHeuristic(const std::vector<ArenaBuffer> &buffers,
                                                ArenaHeuristic heuristic) {
   auto conflicts = getConflicts(buffers);
   std::vector<uint32_t> order(buffers.size());
@@ -942,7 +942,7 @@ std::vector<uint64_t> memsched::placeHeuristic(const std::vector<ArenaBuffer> &b
                       heuristic == ArenaHeuristic::BestFitBySize);
 }
 
-ArenaPlan memsched::planArena(const std::vector<ArenaBuffer> &buffers,
+ArenaPlan memsched_core::planArena(const std::vector<ArenaBuffer> &buffers,
                               const ArenaOptions &options) {
   ArenaPlan plan;
   plan.ideal = getIdealArena(buffers);

@@ -17,7 +17,7 @@
 #include <map>
 #include <queue>
 
-using namespace memsched;
+using namespace memsched_core;
 
 namespace {
 /// One search direction. Terms are for the search from the end; from the
@@ -202,7 +202,7 @@ private:
 };
 } // namespace
 
-EndsBound memsched::computeEndsBound(const MemoryGraph &graph, bool fromEnd,
+EndsBound memsched_core::computeEndsBound(const MemoryGraph &graph, bool fromEnd,
                                      uint64_t target, uint64_t evaluationBudget,
                                      unsigned maxDepth) {
   return EndSearch(graph, fromEnd).run(target, evaluationBudget, maxDepth);

@@ -10,9 +10,9 @@
 #include <cassert>
 #include <limits>
 
-using namespace memsched;
+using namespace memsched_core;
 
-uint64_t memsched::bruteForceMinPeak(const MemoryGraph &graph,
+uint64_t memsched_core::bruteForceMinPeak(const MemoryGraph &graph,
                                      std::vector<NodeId> *bestOrder) {
   size_t n = graph.numNodes();
   assert(n <= 20 && "brute force is for small graphs");

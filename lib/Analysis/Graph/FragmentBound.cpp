@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cassert>
 
-using namespace memsched;
+using namespace memsched_core;
 
 namespace {
 /// floor(value * numerator / denominator) without overflow.
@@ -51,7 +51,7 @@ std::vector<int> setOfNode(const MemoryGraph &graph,
 }
 } // namespace
 
-MemoryGraph memsched::fragmentQuotient(const MemoryGraph &graph,
+MemoryGraph memsched_core::fragmentQuotient(const MemoryGraph &graph,
                                        const FragmentSet &set, NodeId node,
                                        uint64_t rank,
                                        std::vector<NodeId> &firstCopy) {
@@ -132,7 +132,7 @@ MemoryGraph memsched::fragmentQuotient(const MemoryGraph &graph,
 }
 
 FragmentBoundResult
-memsched::computeFragmentBound(const MemoryGraph &graph,
+memsched_core::computeFragmentBound(const MemoryGraph &graph,
                                const std::vector<FragmentSet> &sets) {
   FragmentBoundResult result;
   if (graph.numNodes() == 0)

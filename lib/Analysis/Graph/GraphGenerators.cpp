@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-using namespace memsched;
+using namespace memsched_core;
 
 namespace {
 /// splitmix64: tiny, fast and identical on every platform (unlike the
@@ -67,7 +67,7 @@ public:
 };
 } // namespace
 
-const char *memsched::familyName(GraphFamily family) {
+const char *memsched_core::familyName(GraphFamily family) {
   switch (family) {
   case GraphFamily::Random:
     return "random";
@@ -91,7 +91,7 @@ const char *memsched::familyName(GraphFamily family) {
   return "unknown";
 }
 
-const std::vector<GraphFamily> &memsched::allFamilies() {
+const std::vector<GraphFamily> &memsched_core::allFamilies() {
   static const std::vector<GraphFamily> families = {
       GraphFamily::Random,          GraphFamily::Layered,
       GraphFamily::SeriesParallel,  GraphFamily::SkipConnections,
@@ -114,7 +114,7 @@ static std::vector<NodeId> pick(Rng &rng, const std::vector<NodeId> &from,
   return out;
 }
 
-MemoryGraph memsched::generateGraph(GraphFamily family, unsigned numNodes,
+MemoryGraph memsched_core::generateGraph(GraphFamily family, unsigned numNodes,
                                     uint64_t seed, uint64_t maxSize) {
   Rng rng(seed ^ (static_cast<uint64_t>(family) << 56));
   Builder b(rng, std::max<uint64_t>(maxSize, 1));

@@ -20,7 +20,7 @@
 #include <memory>
 #include <sstream>
 
-using namespace memsched;
+using namespace memsched_core;
 
 //===----------------------------------------------------------------------===//
 // Writer
@@ -63,7 +63,7 @@ static void appendIds(std::string &out, const std::vector<uint32_t> &ids) {
   out += "]";
 }
 
-std::string memsched::writeGraphJson(const MemoryGraph &graph,
+std::string memsched_core::writeGraphJson(const MemoryGraph &graph,
                                      const GraphRematData *remat) {
   std::string out = "{\"format\": \"memsched-graph\", \"version\": 1,\n";
   out += " \"nodes\": [";
@@ -420,7 +420,7 @@ struct Reader {
 
 } // namespace
 
-bool memsched::readGraphJson(const std::string &text, MemoryGraph &graph,
+bool memsched_core::readGraphJson(const std::string &text, MemoryGraph &graph,
                              std::string &error, GraphRematData *remat) {
   error.clear();
   if (remat)
@@ -568,7 +568,7 @@ bool memsched::readGraphJson(const std::string &text, MemoryGraph &graph,
   return true;
 }
 
-bool memsched::readGraphFile(const std::string &path, MemoryGraph &graph,
+bool memsched_core::readGraphFile(const std::string &path, MemoryGraph &graph,
                              std::string &error, GraphRematData *remat) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {

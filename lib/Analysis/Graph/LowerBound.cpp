@@ -19,7 +19,7 @@
 #include <cassert>
 #include <queue>
 
-using namespace memsched;
+using namespace memsched_core;
 
 using Capacity = FlowNetwork::Capacity;
 
@@ -796,7 +796,7 @@ private:
 //===----------------------------------------------------------------------===//
 
 std::vector<NodeId>
-memsched::orderAroundExecutedSet(const MemoryGraph &graph,
+memsched_core::orderAroundExecutedSet(const MemoryGraph &graph,
                                  const std::vector<NodeId> &base, NodeId node,
                                  const std::vector<NodeId> &executed) {
   size_t n = graph.numNodes();
@@ -948,7 +948,7 @@ static size_t labelBudget(size_t numNodes, unsigned perNode) {
   return std::max<size_t>(size_t(perNode) * numNodes, size_t(1) << 20);
 }
 
-NodeCut memsched::computeNodeCut(const MemoryGraph &graph, NodeId node,
+NodeCut memsched_core::computeNodeCut(const MemoryGraph &graph, NodeId node,
                                  MaxFlowAlgorithm algorithm) {
   assert(node < graph.numNodes() && "node out of range");
   assert(idsAreTopological(graph) && "node ids must be a topological order");
@@ -1161,7 +1161,7 @@ static std::vector<NodeId> growWindow(NodeId pivot, unsigned size,
 // computeLowerBound
 //===----------------------------------------------------------------------===//
 
-LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
+LowerBound memsched_core::computeLowerBound(const MemoryGraph &graph,
                                        const LowerBoundOptions &options) {
   LowerBound result;
   size_t n = graph.numNodes();
@@ -1384,7 +1384,7 @@ LowerBound memsched::computeLowerBound(const MemoryGraph &graph,
   return result;
 }
 
-bool memsched::improveOrderByCuts(
+bool memsched_core::improveOrderByCuts(
     const MemoryGraph &graph, std::vector<NodeId> &order, uint64_t &peak,
     uint64_t bound, const std::vector<std::vector<NodeId>> &peerOrders) {
   // Each run within a quarter of the automatic work budget: most of what it

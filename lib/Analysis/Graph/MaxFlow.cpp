@@ -12,14 +12,14 @@
 #include <algorithm>
 #include <cassert>
 
-using namespace memsched;
+using namespace memsched_core;
 
 /// Auto uses Dinic below this many edges and Boykov-Kolmogorov above (fewer
 /// passes on long dependency chains). Measured with memsched-bound-bench, see
 /// docs/lower-bounds.md.
 static constexpr size_t kAutoDinicEdges = 256;
 
-const char *memsched::maxFlowAlgorithmName(MaxFlowAlgorithm algorithm) {
+const char *memsched_core::maxFlowAlgorithmName(MaxFlowAlgorithm algorithm) {
   switch (algorithm) {
   case MaxFlowAlgorithm::BoykovKolmogorov:
     return "boykov-kolmogorov";

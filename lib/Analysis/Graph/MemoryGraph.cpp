@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cassert>
 
-using namespace memsched;
+using namespace memsched_core;
 
 template <typename T> static void sortUnique(std::vector<T> &v) {
   std::sort(v.begin(), v.end());
@@ -111,7 +111,7 @@ std::vector<NodeId> MemoryGraph::programOrder() const {
   return order;
 }
 
-uint64_t memsched::evaluatePeak(const MemoryGraph &graph,
+uint64_t memsched_core::evaluatePeak(const MemoryGraph &graph,
                                 const std::vector<NodeId> &order,
                                 PeakInfo *info) {
   size_t n = order.size();

@@ -18,7 +18,7 @@
 
 #include "Analysis/Graph/SchedSegment.h"
 
-namespace memsched {
+namespace memsched_core {
 namespace sched {
 
 class ReadyTracker {
@@ -118,6 +118,6 @@ private:
 };
 
 } // namespace sched
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_LIB_ANALYSIS_GRAPH_READYTRACKER_H

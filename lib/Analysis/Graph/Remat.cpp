@@ -17,7 +17,7 @@
 #include <map>
 #include <unordered_map>
 
-using namespace memsched;
+using namespace memsched_core;
 
 /// A buffer no source may have: outside the graph, or live before or after
 /// it (applyRemat refuses it; rematFloor and rematBound rely on that).
@@ -37,7 +37,7 @@ static uint64_t sourceCostOf(const RematSource &src,
 }
 
 std::vector<std::vector<NodeId>>
-memsched::keptLateReaders(const std::vector<RematSource> &sources,
+memsched_core::keptLateReaders(const std::vector<RematSource> &sources,
                           const std::vector<RematChoice> &choices) {
   std::vector<std::vector<NodeId>> kept(choices.size());
   for (size_t c = 0; c < choices.size(); ++c) {
@@ -62,7 +62,7 @@ memsched::keptLateReaders(const std::vector<RematSource> &sources,
   return kept;
 }
 
-bool memsched::applyRemat(const MemoryGraph &base,
+bool memsched_core::applyRemat(const MemoryGraph &base,
                           const std::vector<RematSource> &sources,
                           const std::vector<RematChoice> &choices,
                           MemoryGraph &out, RematMapping *mapping) {
@@ -266,7 +266,7 @@ static std::pair<uint64_t, size_t> peakAndWidth(const MemoryGraph &g,
 static constexpr size_t kRescheduledCandidates = 16;
 static constexpr size_t kRescheduledPerPlan = 256;
 
-RematPlan memsched::chooseRemat(const MemoryGraph &base,
+RematPlan memsched_core::chooseRemat(const MemoryGraph &base,
                                 const std::vector<RematSource> &sources,
                                 const std::vector<uint64_t> &cost,
                                 const RematOptions &options) {
@@ -505,7 +505,7 @@ RematPlan memsched::chooseRemat(const MemoryGraph &base,
   return plan;
 }
 
-RematFloor memsched::rematFloor(const MemoryGraph &base) {
+RematFloor memsched_core::rematFloor(const MemoryGraph &base) {
   RematFloor floor;
   uint64_t always = 0, toEnd = 0;
   for (BufferId b = 0; b < base.numBuffers(); ++b) {
@@ -576,7 +576,7 @@ static MemoryGraph relaxedGraph(const MemoryGraph &base,
   return g;
 }
 
-RematBound memsched::rematBound(const MemoryGraph &base,
+RematBound memsched_core::rematBound(const MemoryGraph &base,
                                 const std::vector<RematSource> &sources,
                                 const std::vector<uint64_t> &cost,
                                 const RematBoundOptions &options) {

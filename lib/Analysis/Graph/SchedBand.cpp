@@ -49,8 +49,8 @@
 #include <queue>
 #include <unordered_map>
 
-using namespace memsched;
-using namespace memsched::sched;
+using namespace memsched_core;
+using namespace memsched_core::sched;
 
 namespace {
 

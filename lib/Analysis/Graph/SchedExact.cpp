@@ -77,8 +77,8 @@
 #include <map>
 #include <memory>
 
-using namespace memsched;
-using namespace memsched::sched;
+using namespace memsched_core;
+using namespace memsched_core::sched;
 
 namespace {
 

@@ -13,8 +13,8 @@
 #include <cassert>
 #include <queue>
 
-using namespace memsched;
-using namespace memsched::sched;
+using namespace memsched_core;
+using namespace memsched_core::sched;
 
 //===----------------------------------------------------------------------===//
 // List scheduling

@@ -42,8 +42,8 @@
 #include <cassert>
 #include <queue>
 
-using namespace memsched;
-using namespace memsched::sched;
+using namespace memsched_core;
+using namespace memsched_core::sched;
 
 const char *sched::peerName(PeerScheduler peer) {
   switch (peer) {
@@ -326,7 +326,7 @@ std::vector<NodeId> sched::peerOrder(const MemoryGraph &graph,
 }
 
 std::vector<std::vector<NodeId>>
-memsched::sched::allPeerOrders(const MemoryGraph &graph) {
+memsched_core::sched::allPeerOrders(const MemoryGraph &graph) {
   std::vector<std::vector<NodeId>> orders;
   for (PeerScheduler peer : allPeers())
     orders.push_back(peerOrder(graph, peer));

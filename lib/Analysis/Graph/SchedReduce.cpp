@@ -84,8 +84,8 @@
 #include <map>
 #include <tuple>
 
-using namespace memsched;
-using namespace memsched::sched;
+using namespace memsched_core;
+using namespace memsched_core::sched;
 
 namespace {
 

@@ -19,7 +19,7 @@
 #include <algorithm>
 #include <cassert>
 
-using namespace memsched;
+using namespace memsched_core;
 
 namespace {
 /// An order's peak and how many of its steps reach it.

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cassert>
 
-using namespace memsched;
-using namespace memsched::sched;
+using namespace memsched_core;
+using namespace memsched_core::sched;
 
 //===----------------------------------------------------------------------===//
 // Cut nodes

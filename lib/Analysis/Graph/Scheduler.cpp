@@ -40,8 +40,8 @@
 #include <algorithm>
 #include <cassert>
 
-using namespace memsched;
-using namespace memsched::sched;
+using namespace memsched_core;
+using namespace memsched_core::sched;
 
 /// Segments above this size get a proportionally smaller state budget: the
 /// search's states grow with the segment, and such segments are almost never
@@ -109,7 +109,7 @@ static std::vector<uint64_t> spanningBytes(const MemoryGraph &graph,
   return result;
 }
 
-ScheduleResult memsched::schedule(const MemoryGraph &graph,
+ScheduleResult memsched_core::schedule(const MemoryGraph &graph,
                                   const ScheduleOptions &options) {
   ScheduleResult result;
   std::vector<NodeId> input = graph.programOrder();

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace memsched {
+namespace memsched_core {
 namespace sched {
 
 /// Bytes a search may hold with a budget of `stateBudget` states: 256 per
@@ -26,6 +26,6 @@ inline uint64_t searchMemoryLimit(uint64_t stateBudget) {
 }
 
 } // namespace sched
-} // namespace memsched
+} // namespace memsched_core
 
 #endif // MEMSCHED_LIB_ANALYSIS_GRAPH_SEARCHLIMITS_H

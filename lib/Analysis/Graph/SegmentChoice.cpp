@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <limits>
 
-using namespace memsched;
+using namespace memsched_core;
 
 namespace {
 constexpr uint64_t kInfinite = std::numeric_limits<uint64_t>::max();
@@ -56,7 +56,7 @@ uint64_t cheapestCover(const std::vector<uint64_t> &memory,
 } // namespace
 
 SegmentChoiceResult
-memsched::chooseSegments(const std::vector<uint64_t> &memory, uint64_t floor,
+memsched_core::chooseSegments(const std::vector<uint64_t> &memory, uint64_t floor,
                          const std::vector<SegmentOption> &options,
                          uint64_t budget) {
   size_t n = memory.size();

@@ -1065,7 +1065,7 @@ LogicalResult LifetimeBuilder::orderAsyncMemory() {
 }
 
 void LifetimeBuilder::addEdges() {
-  ::memsched::MemoryGraph &g = a.graph;
+  ::memsched_core::MemoryGraph &g = a.graph;
   for (auto [from, to] : pinEdges)
     g.addEdge(from, to);
   for (auto [from, to] : asyncEdges)
@@ -1502,9 +1502,9 @@ FailureOr<uint64_t> LifetimeBuilder::bodyBound(Block &b, unsigned depth) {
     if (shared)
       shared->rebase(allocValues);
     if (body.isSupported()) {
-      ::memsched::LowerBoundOptions options;
+      ::memsched_core::LowerBoundOptions options;
       options.target = body.getPeakAsWritten();
-      return ::memsched::computeLowerBound(body.getGraph(), options).value;
+      return ::memsched_core::computeLowerBound(body.getGraph(), options).value;
     }
   }
   // Otherwise the most one of its ops needs at once.
@@ -1771,13 +1771,13 @@ void LifetimeBuilder::run() {
     pinAllocations();
   if (failed(orderAsyncMemory()))
     return;
-  ::memsched::MemoryGraph &g = a.graph;
+  ::memsched_core::MemoryGraph &g = a.graph;
   for (NodeInfo &node : a.nodes)
     g.addNode(node.transient, node.op->getName().getStringRef().str());
   for (unsigned b = 0; b < a.buffers.size(); ++b) {
     const BufferInfo &buf = a.buffers[b];
     // Without a deallocation in the block the buffer lives to the end.
-    ::memsched::BufferId id =
+    ::memsched_core::BufferId id =
         g.addBuffer(buf.size, /*liveIn=*/false, /*liveOut=*/!buf.dealloc,
                     "buffer#" + std::to_string(b));
     for (unsigned t : buf.touchers)
@@ -1786,7 +1786,7 @@ void LifetimeBuilder::run() {
   // Buffers allocated before the block: live from its start, to their
   // deallocation in the block (after every access) or through it.
   for (auto [i, in] : llvm::enumerate(a.liveIn)) {
-    ::memsched::BufferId id =
+    ::memsched_core::BufferId id =
         g.addBuffer(in.size, /*liveIn=*/true, /*liveOut=*/!in.deallocNode,
                     "live-in#" + std::to_string(i));
     for (unsigned t : liveInTouchers[i])
@@ -1844,7 +1844,7 @@ void BufferLifetimeAnalysis::build() {
     nodes.clear();
     buffers.clear();
     nodeIndex.clear();
-    graph = ::memsched::MemoryGraph();
+    graph = ::memsched_core::MemoryGraph();
     peakAsWritten = 0;
     peakAsWrittenOp = nullptr;
     memoryAsWritten.clear();
@@ -1860,7 +1860,7 @@ void BufferLifetimeAnalysis::build() {
     nodes.clear();
     buffers.clear();
     nodeIndex.clear();
-    graph = ::memsched::MemoryGraph();
+    graph = ::memsched_core::MemoryGraph();
     graph.finalize();
     peakAsWritten = 0;
     peakAsWrittenOp = nullptr;
@@ -1883,7 +1883,7 @@ BufferLifetimeAnalysis::getNodeIndex(Operation *op) const {
 }
 
 uint64_t BufferLifetimeAnalysis::getPeakTight() const {
-  return ::memsched::evaluatePeak(graph, graph.programOrder());
+  return ::memsched_core::evaluatePeak(graph, graph.programOrder());
 }
 
 std::string BufferLifetimeAnalysis::describeNode(unsigned node) const {
@@ -1913,8 +1913,8 @@ void BufferLifetimeAnalysis::print(raw_ostream &os) const {
        << unsupportedOp->getName() << ")\n";
     return;
   }
-  ::memsched::PeakInfo info;
-  ::memsched::evaluatePeak(graph, graph.programOrder(), &info);
+  ::memsched_core::PeakInfo info;
+  ::memsched_core::evaluatePeak(graph, graph.programOrder(), &info);
   os << "peak-as-written=" << peakAsWritten << " peak-tight=" << info.peak
      << " nodes=" << nodes.size() << " buffers=" << buffers.size()
      << " edges=" << graph.numEdges() << "\n";

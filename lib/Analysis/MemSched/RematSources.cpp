@@ -104,7 +104,7 @@ namespace {
 /// A buffer whose content its producers alone make.
 struct Recomputable {
   bool ok = false;
-  std::vector<::memsched::NodeId> producers, readers;
+  std::vector<::memsched_core::NodeId> producers, readers;
 };
 } // namespace
 
@@ -148,17 +148,17 @@ static Recomputable classifyBuffer(const BufferLifetimeAnalysis &analysis,
   return r;
 }
 
-std::vector<::memsched::RematSource>
+std::vector<::memsched_core::RematSource>
 mlir::memsched::findRematSources(const BufferLifetimeAnalysis &analysis,
                                  unsigned maxChainDepth,
                                  ArrayRef<uint64_t> cost, uint64_t maxCost) {
-  auto chainCost = [&](const std::vector<::memsched::NodeId> &producers) {
+  auto chainCost = [&](const std::vector<::memsched_core::NodeId> &producers) {
     uint64_t c = 0;
-    for (::memsched::NodeId p : producers)
+    for (::memsched_core::NodeId p : producers)
       c += p < cost.size() ? std::min(cost[p], UINT64_MAX - c) : 0;
     return c;
   };
-  std::vector<::memsched::RematSource> sources;
+  std::vector<::memsched_core::RematSource> sources;
   ArrayRef<BufferInfo> buffers = analysis.getBuffers();
   std::vector<Recomputable> info;
   DenseMap<Value, unsigned> bufferOf;
@@ -178,7 +178,7 @@ mlir::memsched::findRematSources(const BufferLifetimeAnalysis &analysis,
   for (auto [b, main] : llvm::enumerate(info)) {
     if (!main.ok || main.readers.size() < 2)
       continue;
-    ::memsched::RematSource src;
+    ::memsched_core::RematSource src;
     src.buffer = b;
     src.producers = main.producers;
     src.readers = main.readers;
@@ -186,10 +186,10 @@ mlir::memsched::findRematSources(const BufferLifetimeAnalysis &analysis,
     // Longer chains: the producers of the buffers the chain reads, when
     // those are recomputable too (e.g. a convolution's output under its
     // activation, freed right after it).
-    std::vector<::memsched::NodeId> frontier = main.producers;
+    std::vector<::memsched_core::NodeId> frontier = main.producers;
     for (unsigned depth = 0; depth < maxChainDepth; ++depth) {
-      std::vector<::memsched::NodeId> added;
-      for (::memsched::NodeId p : frontier)
+      std::vector<::memsched_core::NodeId> added;
+      for (::memsched_core::NodeId p : frontier)
         for (Value operand : analysis.getNodes()[p].op->getOperands()) {
           std::optional<unsigned> t = rootBuffer(operand);
           if (!t || *t == b || !info[*t].ok ||

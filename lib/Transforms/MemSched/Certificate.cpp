@@ -14,7 +14,7 @@ using namespace mlir::memsched;
 
 uint64_t mlir::memsched::getBytesAllocatedThroughout(
     const BufferLifetimeAnalysis &analysis,
-    std::vector<::memsched::BufferId> *buffers, bool *atStart) {
+    std::vector<::memsched_core::BufferId> *buffers, bool *atStart) {
   // Buffers that are never freed are all allocated once the last of them is,
   // in any order; those no node touches are allocated after the last node,
   // where the graph does not see them.
@@ -23,7 +23,7 @@ uint64_t mlir::memsched::getBytesAllocatedThroughout(
   // are still allocated when it ends.
   // (The analysis checked that these totals fit in 64 bits.)
   uint64_t escaping = 0, entry = 0;
-  std::vector<::memsched::BufferId> never, atEntry;
+  std::vector<::memsched_core::BufferId> never, atEntry;
   for (auto [b, buf] : llvm::enumerate(analysis.getBuffers()))
     if (!buf.dealloc && buf.size) {
       (void)addBytes(escaping, buf.size);
@@ -48,17 +48,17 @@ uint64_t mlir::memsched::getBytesAllocatedThroughout(
   return start ? entry : escaping;
 }
 
-::memsched::LowerBound mlir::memsched::computeBodyLowerBound(
+::memsched_core::LowerBound mlir::memsched::computeBodyLowerBound(
     const BufferLifetimeAnalysis &analysis, uint64_t target,
-    const std::vector<::memsched::NodeId> *order,
-    const std::vector<std::vector<::memsched::NodeId>> *peerOrders) {
-  ::memsched::LowerBoundOptions options;
+    const std::vector<::memsched_core::NodeId> *order,
+    const std::vector<std::vector<::memsched_core::NodeId>> *peerOrders) {
+  ::memsched_core::LowerBoundOptions options;
   options.target = target;
   options.order = order;
   options.peerOrders = peerOrders;
-  ::memsched::LowerBound bound =
-      ::memsched::computeLowerBound(analysis.getGraph(), options);
-  std::vector<::memsched::BufferId> never;
+  ::memsched_core::LowerBound bound =
+      ::memsched_core::computeLowerBound(analysis.getGraph(), options);
+  std::vector<::memsched_core::BufferId> never;
   bool atStart = false;
   uint64_t escaping = getBytesAllocatedThroughout(analysis, &never, &atStart);
   if (escaping > bound.value) {
@@ -76,40 +76,40 @@ uint64_t mlir::memsched::getBytesAllocatedThroughout(
   return bound;
 }
 
-::memsched::LowerBound
-mlir::memsched::exhaustiveBound(const ::memsched::MemoryGraph &graph,
-                                const ::memsched::ScheduleResult &schedule) {
-  ::memsched::LowerBound bound;
+::memsched_core::LowerBound
+mlir::memsched::exhaustiveBound(const ::memsched_core::MemoryGraph &graph,
+                                const ::memsched_core::ScheduleResult &schedule) {
+  ::memsched_core::LowerBound bound;
   bound.value = schedule.lowerBound;
   bound.kind = "exhaustive";
   bound.method = "exact-search";
   if (schedule.boundSegment >= 0) {
     bound.node = schedule.segments[schedule.boundSegment].begin;
   } else if (!schedule.order.empty()) {
-    ::memsched::PeakInfo info;
-    ::memsched::evaluatePeak(graph, schedule.order, &info);
+    ::memsched_core::PeakInfo info;
+    ::memsched_core::evaluatePeak(graph, schedule.order, &info);
     bound.node = schedule.order[info.peakPosition];
   }
   return bound;
 }
 
-::memsched::LowerBound mlir::memsched::reproveBodyLowerBound(
+::memsched_core::LowerBound mlir::memsched::reproveBodyLowerBound(
     const BufferLifetimeAnalysis &analysis, uint64_t target,
     uint64_t stateBudget) {
-  const ::memsched::MemoryGraph &graph = analysis.getGraph();
-  std::vector<std::vector<::memsched::NodeId>> peerOrders =
-      ::memsched::sched::allPeerOrders(graph);
-  ::memsched::LowerBound bound =
+  const ::memsched_core::MemoryGraph &graph = analysis.getGraph();
+  std::vector<std::vector<::memsched_core::NodeId>> peerOrders =
+      ::memsched_core::sched::allPeerOrders(graph);
+  ::memsched_core::LowerBound bound =
       computeBodyLowerBound(analysis, target, nullptr, &peerOrders);
   if (bound.value >= target)
     return bound;
   if (!bound.improvedOrder.empty())
     peerOrders.push_back(std::move(bound.improvedOrder));
-  ::memsched::ScheduleOptions options;
+  ::memsched_core::ScheduleOptions options;
   options.exactStateBudget = stateBudget;
   options.peerOrders = &peerOrders;
   options.lowerBound = bound.value;
-  ::memsched::ScheduleResult schedule = ::memsched::schedule(graph, options);
+  ::memsched_core::ScheduleResult schedule = ::memsched_core::schedule(graph, options);
   if (schedule.lowerBound > bound.value)
     return exhaustiveBound(graph, schedule);
   return bound;
@@ -130,7 +130,7 @@ mlir::memsched::getAllocationPositions(const BodyLifetimes &body) {
 }
 
 unsigned mlir::memsched::getStrongestBlock(
-    ArrayRef<::memsched::LowerBound> bounds) {
+    ArrayRef<::memsched_core::LowerBound> bounds) {
   unsigned best = 0;
   for (unsigned i = 1; i < bounds.size(); ++i)
     if (bounds[i].value > bounds[best].value)
@@ -153,12 +153,12 @@ getBodyForBounds(const BodyLifetimes &given,
   return atBound && atBound->isSupported() ? *atBound : given;
 }
 
-SmallVector<::memsched::LowerBound>
+SmallVector<::memsched_core::LowerBound>
 mlir::memsched::computeBlockBounds(const BodyLifetimes &given, uint64_t target,
                                    uint64_t searchBudget) {
   std::optional<BodyLifetimes> atBound;
   const BodyLifetimes &body = getBodyForBounds(given, atBound);
-  SmallVector<::memsched::LowerBound> bounds;
+  SmallVector<::memsched_core::LowerBound> bounds;
   for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
     const BufferLifetimeAnalysis &block = body.getBlock(i);
     if (!body.isReachable(i)) {
@@ -176,7 +176,7 @@ mlir::memsched::computeBlockBounds(const BodyLifetimes &given, uint64_t target,
 
 /// The node `boundOp` (`name#k`) names among the scheduled ops of
 /// `analysis`'s block, if any.
-static std::optional<::memsched::NodeId>
+static std::optional<::memsched_core::NodeId>
 findBoundNode(const BufferLifetimeAnalysis &analysis, StringRef boundOp) {
   auto [name, position] = boundOp.rsplit('#');
   unsigned k = 0;
@@ -263,11 +263,11 @@ uint64_t mlir::memsched::reproveRecordedBound(const BodyLifetimes &given,
     proved = getBytesAllocatedThroughout(analysis);
     if ((kind == "trivial" || kind == "forward") && cert.getBoundOp() &&
         proved < recorded)
-      if (std::optional<::memsched::NodeId> node =
+      if (std::optional<::memsched_core::NodeId> node =
               findBoundNode(analysis, cert.getBoundOp().getValue()))
         proved = std::max(
             proved,
-            ::memsched::computeNodeCut(analysis.getGraph(), *node).value);
+            ::memsched_core::computeNodeCut(analysis.getGraph(), *node).value);
   }
   if (proved >= recorded)
     return proved;
@@ -276,7 +276,7 @@ uint64_t mlir::memsched::reproveRecordedBound(const BodyLifetimes &given,
   uint64_t budget = 0;
   if (kind == "exhaustive")
     budget = cert.getSearchBudget().value_or(searchBudget);
-  SmallVector<::memsched::LowerBound> bounds =
+  SmallVector<::memsched_core::LowerBound> bounds =
       computeBlockBounds(body, recorded, budget);
   return std::max(proved, bounds[getStrongestBlock(bounds)].value);
 }
@@ -293,7 +293,7 @@ CertificateAttr mlir::memsched::ensureReprovable(const BodyLifetimes &body,
   MLIRContext *context = body.getFunction()->getContext();
   SizeModel sizes = body.getSizes();
   uint64_t peak = cert.getPeak();
-  SmallVector<::memsched::LowerBound> bounds =
+  SmallVector<::memsched_core::LowerBound> bounds =
       computeBlockBounds(body, peak, searchBudget);
   CertificateAttr again = buildCertificate(
       context, body, peak, bounds, sizes, cert.getSpaces(), searchBudget);
@@ -306,14 +306,14 @@ CertificateAttr mlir::memsched::ensureReprovable(const BodyLifetimes &body,
   const BodyLifetimes &proving = getBodyForBounds(body, atBound);
   unsigned best = getStrongestBlock(bounds);
   const BufferLifetimeAnalysis &analysis = proving.getBlock(best);
-  SmallVector<::memsched::LowerBound> evidence(bounds.size());
-  ::memsched::LowerBound &bound = evidence[best];
+  SmallVector<::memsched_core::LowerBound> evidence(bounds.size());
+  ::memsched_core::LowerBound &bound = evidence[best];
   bound.value = getBytesAllocatedThroughout(analysis, &bound.cutBuffers);
   bound.kind = "trivial";
   bound.node = analysis.getNodes().empty() ? 0 : bounds[best].node;
   if (!analysis.getNodes().empty()) {
-    ::memsched::NodeCut cut =
-        ::memsched::computeNodeCut(analysis.getGraph(), bounds[best].node);
+    ::memsched_core::NodeCut cut =
+        ::memsched_core::computeNodeCut(analysis.getGraph(), bounds[best].node);
     if (cut.value > bound.value) {
       bound.value = cut.value;
       bound.kind = "forward";
@@ -326,11 +326,11 @@ CertificateAttr mlir::memsched::ensureReprovable(const BodyLifetimes &body,
 
 CertificateAttr mlir::memsched::buildCertificate(
     MLIRContext *context, const BodyLifetimes &body, uint64_t peak,
-    ArrayRef<::memsched::LowerBound> bounds, SizeModel sizes,
+    ArrayRef<::memsched_core::LowerBound> bounds, SizeModel sizes,
     ArrayAttr spaces, uint64_t searchBudget) {
   Builder b(context);
   unsigned best = getStrongestBlock(bounds);
-  const ::memsched::LowerBound &bound = bounds[best];
+  const ::memsched_core::LowerBound &bound = bounds[best];
   const BufferLifetimeAnalysis &analysis = body.getBlock(best);
   StringAttr kind, op;
   SmallVector<uint64_t> cut;
@@ -350,7 +350,7 @@ CertificateAttr mlir::memsched::buildCertificate(
     DenseMap<Operation *, unsigned> allocPosition =
         getAllocationPositions(body);
     size_t numOwn = analysis.getBuffers().size();
-    for (::memsched::BufferId buffer : bound.cutBuffers) {
+    for (::memsched_core::BufferId buffer : bound.cutBuffers) {
       Operation *alloc = buffer < numOwn
                              ? analysis.getBuffers()[buffer].allocOp
                              : analysis.getLiveIn()[buffer - numOwn].allocOp;
@@ -386,7 +386,7 @@ FailureOr<SpaceAttr> mlir::memsched::computeSpaceEntry(Operation *func,
     return failure();
   }
   uint64_t peak = body.getPeakAsWritten();
-  SmallVector<::memsched::LowerBound> bounds =
+  SmallVector<::memsched_core::LowerBound> bounds =
       computeBlockBounds(body, peak, searchBudget);
   return SpaceAttr::get(func->getContext(), space, peak,
                         bounds[getStrongestBlock(bounds)].value);

@@ -130,7 +130,7 @@ struct CheckBudgetPass
     // fit on its own (orders never cross blocks).
     uint64_t scheduled = 0;
     std::optional<unsigned> proofBlock;
-    ::memsched::LowerBound proof;
+    ::memsched_core::LowerBound proof;
     std::optional<BodyLifetimes> boundBody;
     if (hasReorderableBodies(func)) {
       SizeModel atBound = sizes;
@@ -150,8 +150,8 @@ struct CheckBudgetPass
         scheduled = std::max(scheduled, blockPeak);
         continue;
       }
-      ::memsched::ScheduleResult result =
-          ::memsched::schedule(analysis.getGraph());
+      ::memsched_core::ScheduleResult result =
+          ::memsched_core::schedule(analysis.getGraph());
       SmallVector<unsigned> order(result.order.begin(), result.order.end());
       FailureOr<SmallVector<Operation *>> planned =
           planBlockOrder(analysis, order);
@@ -166,8 +166,8 @@ struct CheckBudgetPass
       const BufferLifetimeAnalysis &bounded =
           boundBody ? boundBody->getBlock(i) : analysis;
       if (boundBody)
-        result = ::memsched::schedule(bounded.getGraph());
-      ::memsched::LowerBound bound =
+        result = ::memsched_core::schedule(bounded.getGraph());
+      ::memsched_core::LowerBound bound =
           computeBodyLowerBound(bounded, budget + 1, &result.order);
       if (bound.value <= budget && result.lowerBound > budget) {
         proof = exhaustiveBound(bounded.getGraph(), result);

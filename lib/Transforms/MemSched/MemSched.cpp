@@ -39,8 +39,8 @@ struct BlockOutcome {
   uint64_t peakBefore = 0, peakAfter = 0;
   bool reordered = false;
   unsigned opsMoved = 0;
-  ::memsched::ScheduleResult search;
-  ::memsched::LowerBound bound;
+  ::memsched_core::ScheduleResult search;
+  ::memsched_core::LowerBound bound;
   /// The block's ops in their new order (when reordered).
   SmallVector<Operation *> planned;
 };
@@ -57,10 +57,10 @@ static LogicalResult scheduleBlock(const BufferLifetimeAnalysis &analysis,
   // is needed; otherwise it tells the search when to stop.
   // The peers' orders serve both: upper estimates for the bound's cuts and
   // candidates of the search.
-  std::vector<std::vector<::memsched::NodeId>> peerOrders =
-      ::memsched::sched::allPeerOrders(analysis.getGraph());
+  std::vector<std::vector<::memsched_core::NodeId>> peerOrders =
+      ::memsched_core::sched::allPeerOrders(analysis.getGraph());
   for (const std::vector<Operation *> &hint : options.orderHints) {
-    std::vector<::memsched::NodeId> order;
+    std::vector<::memsched_core::NodeId> order;
     for (Operation *op : hint)
       if (std::optional<unsigned> n = analysis.getNodeIndex(op))
         order.push_back(*n);
@@ -71,7 +71,7 @@ static LogicalResult scheduleBlock(const BufferLifetimeAnalysis &analysis,
   // The best order the bound's cut witnesses made is one more candidate.
   if (!out.bound.improvedOrder.empty())
     peerOrders.push_back(std::move(out.bound.improvedOrder));
-  ::memsched::ScheduleOptions search = options.search;
+  ::memsched_core::ScheduleOptions search = options.search;
   search.peerOrders = &peerOrders;
   search.lowerBound = out.bound.value;
   if (out.bound.value == before) {
@@ -79,13 +79,13 @@ static LogicalResult scheduleBlock(const BufferLifetimeAnalysis &analysis,
     out.search.peak = out.search.inputPeak = analysis.getPeakTight();
     out.search.provedOptimal = true;
   } else {
-    out.search = ::memsched::schedule(analysis.getGraph(), search);
+    out.search = ::memsched_core::schedule(analysis.getGraph(), search);
   }
   if (out.search.lowerBound > out.bound.value)
     out.bound = exhaustiveBound(analysis.getGraph(), out.search);
   // Not proved optimal: the cuts again around the order found.
   if (options.cutsAroundOrder)
-    ::memsched::improveOrderByCuts(analysis.getGraph(), out.search.order,
+    ::memsched_core::improveOrderByCuts(analysis.getGraph(), out.search.order,
                                    out.search.peak, out.bound.value,
                                    peerOrders);
 
@@ -139,36 +139,36 @@ static LogicalResult scheduleBlockInSpaces(const BodyLifetimes &total,
   // (the target's order alone may stack the other spaces' buffers where
   // the target does not care).
   SmallVector<BlockOutcome, 4> weightedOutcomes;
-  const ::memsched::MemoryGraph &tg = targetBlock.getGraph();
-  const ::memsched::MemoryGraph &all = totalBlock.getGraph();
+  const ::memsched_core::MemoryGraph &tg = targetBlock.getGraph();
+  const ::memsched_core::MemoryGraph &all = totalBlock.getGraph();
   uint64_t sum = 0;
-  for (::memsched::BufferId b = 0; b < all.numBuffers(); ++b)
+  for (::memsched_core::BufferId b = 0; b < all.numBuffers(); ++b)
     (void)addBytes(sum, all.buffer(b).size);
-  for (::memsched::NodeId n = 0; n < all.numNodes(); ++n)
+  for (::memsched_core::NodeId n = 0; n < all.numNodes(); ++n)
     (void)addBytes(sum, all.transientBytes(n));
   if (tg.numNodes() == all.numNodes() && tg.numBuffers() == all.numBuffers())
     for (uint64_t weight : {uint64_t(2), uint64_t(4), uint64_t(16),
                             uint64_t(1) << 20}) {
       if (sum == UINT64_MAX || weight > (uint64_t(1) << 62) / (sum + 1))
         break;
-      ::memsched::MemoryGraph weighted;
-      for (::memsched::NodeId n = 0; n < all.numNodes(); ++n)
+      ::memsched_core::MemoryGraph weighted;
+      for (::memsched_core::NodeId n = 0; n < all.numNodes(); ++n)
         weighted.addNode(tg.transientBytes(n) * (weight - 1) +
                          all.transientBytes(n));
-      for (::memsched::BufferId b = 0; b < all.numBuffers(); ++b) {
-        const ::memsched::GraphBuffer &buf = all.buffer(b);
-        ::memsched::BufferId nb = weighted.addBuffer(
+      for (::memsched_core::BufferId b = 0; b < all.numBuffers(); ++b) {
+        const ::memsched_core::GraphBuffer &buf = all.buffer(b);
+        ::memsched_core::BufferId nb = weighted.addBuffer(
             tg.buffer(b).size * (weight - 1) + buf.size, buf.liveIn,
             buf.liveOut);
-        for (::memsched::NodeId t : buf.touchers)
+        for (::memsched_core::NodeId t : buf.touchers)
           weighted.addTouch(nb, t);
       }
-      for (::memsched::NodeId n = 0; n < all.numNodes(); ++n)
-        for (::memsched::NodeId m : all.succs(n))
+      for (::memsched_core::NodeId n = 0; n < all.numNodes(); ++n)
+        for (::memsched_core::NodeId m : all.succs(n))
           weighted.addEdge(n, m);
       weighted.finalize();
-      ::memsched::ScheduleResult r =
-          ::memsched::schedule(weighted, options.search);
+      ::memsched_core::ScheduleResult r =
+          ::memsched_core::schedule(weighted, options.search);
       SmallVector<unsigned> order(r.order.begin(), r.order.end());
       FailureOr<SmallVector<Operation *>> planned =
           planBlockOrder(totalBlock, order);
@@ -230,7 +230,7 @@ certifySeveralSpaces(Operation *func, const ScheduleFunctionOptions &options,
     return internalError(body.getUnsupportedReason());
   if (body.getPeakAsWritten() != result.peakAfter)
     return internalError("its peak differs from the planned one");
-  SmallVector<::memsched::LowerBound> bounds =
+  SmallVector<::memsched_core::LowerBound> bounds =
       computeBlockBounds(body, result.peakAfter);
   result.bound = bounds[getStrongestBlock(bounds)];
   std::string why;
@@ -491,7 +491,7 @@ mlir::memsched::scheduleFunction(Operation *func,
   // body.
   // Edges that come from the order as written (asynchronous GPU memory)
   // differ for the new order: the bound is proved on the final body too.
-  SmallVector<::memsched::LowerBound> bounds;
+  SmallVector<::memsched_core::LowerBound> bounds;
   if (!options.moveAllocations ||
       (result.reordered && current.hasOrderDependentEdges()) ||
       hasReorderableBodies(func)) {
@@ -555,7 +555,7 @@ CertifyFunctionResult mlir::memsched::certifyFunction(Operation *func,
   }
   result.supported = true;
   result.peak = body.getPeakAsWritten();
-  SmallVector<::memsched::LowerBound> bounds =
+  SmallVector<::memsched_core::LowerBound> bounds =
       computeBlockBounds(body, result.peak, searchBudget);
   result.bound = bounds[getStrongestBlock(bounds)];
   std::string why;
@@ -813,11 +813,11 @@ LogicalResult mlir::memsched::writeFunctionGraph(
   if (ec)
     return func->emitError() << "cannot write '" << path
                              << "': " << ec.message();
-  ::memsched::GraphRematData remat;
+  ::memsched_core::GraphRematData remat;
   for (const NodeInfo &node : analysis.getNodes())
     remat.cost.push_back(estimateComputeCost(node.op));
   remat.sources = findRematSources(analysis);
-  file.os() << ::memsched::writeGraphJson(analysis.getGraph(), &remat);
+  file.os() << ::memsched_core::writeGraphJson(analysis.getGraph(), &remat);
   file.keep();
   return success();
 }

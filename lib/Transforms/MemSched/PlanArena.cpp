@@ -59,7 +59,7 @@ struct Item {
 struct BlockPlan {
   std::vector<Item> items;
   uint64_t size = 0, alignment = 1;
-  ::memsched::ArenaPlan plan;
+  ::memsched_core::ArenaPlan plan;
 };
 
 /// The arena a callee planned with arena=argument expects.
@@ -98,7 +98,7 @@ struct PlanArenaPass
   DenseMap<Operation *, CalleeArena> argumentCallees;
   std::shared_ptr<ModuleCallGraph> callGraph;
   DenseMap<Operation *, CertificateAttr> certificates;
-  std::optional<::memsched::ArenaHeuristic> chosenHeuristic;
+  std::optional<::memsched_core::ArenaHeuristic> chosenHeuristic;
   bool quiet = false;
 
   void runOnOperation() override {
@@ -122,11 +122,11 @@ struct PlanArenaPass
       return signalPassFailure();
     }
     if (!heuristic.empty()) {
-      for (auto h : {::memsched::ArenaHeuristic::GreedyBySize,
-                     ::memsched::ArenaHeuristic::BestFitBySize,
-                     ::memsched::ArenaHeuristic::FirstFitByStart,
-                     ::memsched::ArenaHeuristic::FirstFitByConflicts})
-        if (heuristic == ::memsched::getHeuristicName(h))
+      for (auto h : {::memsched_core::ArenaHeuristic::GreedyBySize,
+                     ::memsched_core::ArenaHeuristic::BestFitBySize,
+                     ::memsched_core::ArenaHeuristic::FirstFitByStart,
+                     ::memsched_core::ArenaHeuristic::FirstFitByConflicts})
+        if (heuristic == ::memsched_core::getHeuristicName(h))
           chosenHeuristic = h;
       if (!chosenHeuristic) {
         module.emitError()
@@ -449,28 +449,28 @@ struct PlanArenaPass
   /// the body changed.
   bool reorderForArena(func::FuncOp func,
                        const BufferLifetimeAnalysis &analysis) {
-    const ::memsched::MemoryGraph &graph = analysis.getGraph();
-    std::vector<::memsched::NodeId> start = graph.programOrder();
+    const ::memsched_core::MemoryGraph &graph = analysis.getGraph();
+    std::vector<::memsched_core::NodeId> start = graph.programOrder();
     if (start.size() < 2)
       return false;
-    uint64_t peak = ::memsched::evaluatePeak(graph, start);
+    uint64_t peak = ::memsched_core::evaluatePeak(graph, start);
     double limit = static_cast<double>(peak) * (1.0 + maxPeakIncrease);
-    ::memsched::ArenaOrderOptions options;
+    ::memsched_core::ArenaOrderOptions options;
     options.peakLimit = limit >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(limit);
     options.evaluationBudget = orderEvaluations;
     options.alignment = alignment;
-    ::memsched::ArenaOrderResult found =
-        ::memsched::improveArenaOrder(graph, start, options);
+    ::memsched_core::ArenaOrderResult found =
+        ::memsched_core::improveArenaOrder(graph, start, options);
     if (found.arena >= found.startArena)
       return false;
     // Better with the whole planner too, not only with its heuristics.
-    ::memsched::ArenaOptions planner;
+    ::memsched_core::ArenaOptions planner;
     planner.workBudget = workBudget;
-    uint64_t before = ::memsched::planArena(
-        ::memsched::getArenaBuffers(graph, start, alignment), planner)
+    uint64_t before = ::memsched_core::planArena(
+        ::memsched_core::getArenaBuffers(graph, start, alignment), planner)
                           .arenaSize;
-    uint64_t after = ::memsched::planArena(
-        ::memsched::getArenaBuffers(graph, found.order, alignment), planner)
+    uint64_t after = ::memsched_core::planArena(
+        ::memsched_core::getArenaBuffers(graph, found.order, alignment), planner)
                          .arenaSize;
     if (after >= before)
       return false;
@@ -488,20 +488,20 @@ struct PlanArenaPass
   }
 
   /// The planner, or the one heuristic the `heuristic` option names.
-  ::memsched::ArenaPlan
-  placeBuffers(const std::vector<::memsched::ArenaBuffer> &buffers) {
+  ::memsched_core::ArenaPlan
+  placeBuffers(const std::vector<::memsched_core::ArenaBuffer> &buffers) {
     if (chosenHeuristic) {
-      ::memsched::ArenaPlan plan;
-      plan.offsets = ::memsched::placeHeuristic(buffers, *chosenHeuristic);
-      plan.arenaSize = ::memsched::getArenaSize(buffers, plan.offsets);
-      plan.ideal = plan.lowerBound = ::memsched::getIdealArena(buffers);
+      ::memsched_core::ArenaPlan plan;
+      plan.offsets = ::memsched_core::placeHeuristic(buffers, *chosenHeuristic);
+      plan.arenaSize = ::memsched_core::getArenaSize(buffers, plan.offsets);
+      plan.ideal = plan.lowerBound = ::memsched_core::getIdealArena(buffers);
       plan.optimal = plan.arenaSize == plan.lowerBound;
-      plan.method = ::memsched::getHeuristicName(*chosenHeuristic);
+      plan.method = ::memsched_core::getHeuristicName(*chosenHeuristic);
       return plan;
     }
-    ::memsched::ArenaOptions options;
+    ::memsched_core::ArenaOptions options;
     options.workBudget = workBudget;
-    return ::memsched::planArena(buffers, options);
+    return ::memsched_core::planArena(buffers, options);
   }
 
   /// The option, the allocation's `alignment` attribute, and what the stock
@@ -637,9 +637,9 @@ struct PlanArenaPass
         item.last = positions.lookup(item.dealloc);
     if (plan.items.empty())
       return;
-    std::vector<::memsched::ArenaBuffer> buffers;
+    std::vector<::memsched_core::ArenaBuffer> buffers;
     for (const Item &item : plan.items) {
-      ::memsched::ArenaBuffer b;
+      ::memsched_core::ArenaBuffer b;
       b.size = item.size;
       b.first = item.first;
       b.last = item.last;
@@ -698,7 +698,7 @@ struct PlanArenaPass
     if (cuts.empty())
       return 0;
     auto estimate = [&](uint64_t cut, uint64_t &arenaBytes) {
-      std::vector<::memsched::ArenaBuffer> kept;
+      std::vector<::memsched_core::ArenaBuffer> kept;
       SmallVector<Span> outsideSpans(fixed.begin(), fixed.end());
       uint64_t first = UINT64_MAX, last = 0;
       for (const Item &item : top.items) {
@@ -710,9 +710,9 @@ struct PlanArenaPass
           outsideSpans.push_back({item.first, item.last, item.size});
         }
       }
-      ::memsched::ArenaOptions options;
+      ::memsched_core::ArenaOptions options;
       options.heuristicOnly = true;
-      arenaBytes = kept.empty() ? 0 : ::memsched::planArena(kept, options).arenaSize;
+      arenaBytes = kept.empty() ? 0 : ::memsched_core::planArena(kept, options).arenaSize;
       // Memory at each position: a sweep over the spans' ends.
       std::vector<std::pair<uint64_t, int64_t>> events;
       if (!kept.empty()) {
@@ -764,7 +764,7 @@ struct PlanArenaPass
     }
     top.items = std::move(kept);
     // Placed again, with the search.
-    std::vector<::memsched::ArenaBuffer> buffers;
+    std::vector<::memsched_core::ArenaBuffer> buffers;
     top.alignment = 1;
     for (const Item &item : top.items) {
       buffers.push_back({item.size, item.first, item.last, item.alignment});

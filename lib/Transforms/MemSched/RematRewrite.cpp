@@ -158,27 +158,27 @@ static void rewriteSite(RematSite &site) {
 /// whose graph the choices refer to).
 static SmallVector<RematSite, 1>
 collectSites(const BufferLifetimeAnalysis &analysis,
-             const std::vector<::memsched::RematSource> &sources,
-             ArrayRef<::memsched::RematChoice> choices) {
+             const std::vector<::memsched_core::RematSource> &sources,
+             ArrayRef<::memsched_core::RematChoice> choices) {
   SmallVector<RematSite, 1> sites;
   // A later recomputation of a buffer takes its readers from an earlier
   // one's copy.
-  std::vector<std::vector<::memsched::NodeId>> kept =
-      ::memsched::keptLateReaders(sources, choices);
+  std::vector<std::vector<::memsched_core::NodeId>> kept =
+      ::memsched_core::keptLateReaders(sources, choices);
   for (auto [choice, keptReaders] : llvm::zip_equal(choices, kept)) {
-    const ::memsched::RematSource &src = sources[choice.source];
+    const ::memsched_core::RematSource &src = sources[choice.source];
     const BufferInfo &buf = analysis.getBuffers()[src.buffer];
     RematSite site;
     site.alloc = buf.allocOp;
     site.dealloc = buf.dealloc;
     site.buffer = buf.value;
-    for (::memsched::NodeId p : src.producers)
+    for (::memsched_core::NodeId p : src.producers)
       site.producers.push_back(analysis.getNodes()[p].op);
-    for (::memsched::BufferId b : src.inner) {
+    for (::memsched_core::BufferId b : src.inner) {
       const BufferInfo &in = analysis.getBuffers()[b];
       site.inner.push_back({in.allocOp, in.dealloc, in.value});
     }
-    for (::memsched::NodeId r : keptReaders)
+    for (::memsched_core::NodeId r : keptReaders)
       site.lateReaders.push_back(analysis.getNodes()[r].op);
     sites.push_back(std::move(site));
   }
@@ -198,7 +198,7 @@ static int findUnsafeSite(Operation *func, SizeModel sizes, unsigned block,
   if (!body.isSupported() || block >= body.getNumBlocks())
     return -2;
   const BufferLifetimeAnalysis &check = body.getBlock(block);
-  const ::memsched::MemoryGraph &graph = check.getGraph();
+  const ::memsched_core::MemoryGraph &graph = check.getGraph();
   DenseMap<Operation *, const BufferInfo *> bufferOf;
   for (const BufferInfo &buf : check.getBuffers())
     bufferOf[buf.allocOp] = &buf;
@@ -215,7 +215,7 @@ static int findUnsafeSite(Operation *func, SizeModel sizes, unsigned block,
       std::optional<unsigned> node = check.getNodeIndex(clone);
       if (!node)
         return i;
-      for (::memsched::NodeId pred : graph.preds(*node)) {
+      for (::memsched_core::NodeId pred : graph.preds(*node)) {
         Operation *op = check.getNodes()[pred].op;
         if (llvm::is_contained(site.clones, op))
           continue;
@@ -230,7 +230,7 @@ static int findUnsafeSite(Operation *func, SizeModel sizes, unsigned block,
 
 /// The floor no recomputation goes below, with its reason in words.
 static void describeFloor(const BufferLifetimeAnalysis &analysis,
-                          const ::memsched::RematFloor &floor,
+                          const ::memsched_core::RematFloor &floor,
                           RematerializeFunctionResult &result) {
   uint64_t throughout = getBytesAllocatedThroughout(analysis);
   if (throughout > floor.value) {
@@ -240,7 +240,7 @@ static void describeFloor(const BufferLifetimeAnalysis &analysis,
     return;
   }
   result.floor = floor.value;
-  if (floor.kind == ::memsched::RematFloor::Kind::Footprint)
+  if (floor.kind == ::memsched_core::RematFloor::Kind::Footprint)
     result.floorReason = "'" + analysis.describeNode(floor.node) +
                          "' alone needs " + std::to_string(floor.value) +
                          " bytes (its operands, results and scratch, with "
@@ -257,9 +257,9 @@ namespace {
 struct RematCandidate {
   /// A copy of the function whose body the plan was made on.
   Operation *body = nullptr;
-  std::vector<::memsched::RematSource> sources;
+  std::vector<::memsched_core::RematSource> sources;
   std::vector<uint64_t> cost;
-  ::memsched::RematPlan plan;
+  ::memsched_core::RematPlan plan;
 };
 } // namespace
 
@@ -281,8 +281,8 @@ static constexpr size_t kDeepChainNodes = 400;
 static RematCandidate planOnBody(Operation *func,
                                  const BufferLifetimeAnalysis &analysis,
                                  std::vector<uint64_t> cost,
-                                 const ::memsched::RematOptions &choose,
-                                 std::vector<::memsched::RematSource> sources) {
+                                 const ::memsched_core::RematOptions &choose,
+                                 std::vector<::memsched_core::RematSource> sources) {
   RematCandidate out;
   out.sources = std::move(sources);
   out.cost = std::move(cost);
@@ -329,8 +329,8 @@ mlir::memsched::rematerializeFunction(Operation *func,
   // What the proof that no plan meets the budget needs of each block above
   // it (run only when the budget is not met).
   struct BoundInput {
-    ::memsched::MemoryGraph graph;
-    std::vector<::memsched::RematSource> sources;
+    ::memsched_core::MemoryGraph graph;
+    std::vector<::memsched_core::RematSource> sources;
     std::vector<uint64_t> cost;
     uint64_t maxExtraCost = UINT64_MAX;
   };
@@ -369,7 +369,7 @@ mlir::memsched::rematerializeFunction(Operation *func,
                            bound.cost, bound.maxExtraCost);
       // The function's floor: the largest of its blocks'.
       RematerializeFunctionResult floor;
-      describeFloor(block, ::memsched::rematFloor(block.getGraph()), floor);
+      describeFloor(block, ::memsched_core::rematFloor(block.getGraph()), floor);
       if (floor.floor > result.floor) {
         result.floor = floor.floor;
         result.floorReason = std::move(floor.floorReason);
@@ -388,7 +388,7 @@ mlir::memsched::rematerializeFunction(Operation *func,
   again.cutsAroundOrder = false;
   CertificateAttr certificate = certBefore;
   for (unsigned blockIndex : overBudget) {
-    ::memsched::RematOptions choose;
+    ::memsched_core::RematOptions choose;
     choose.budget = options.budget;
     if (options.maxExtraCompute >= 0)
       choose.maxExtraCost = static_cast<uint64_t>(
@@ -449,10 +449,10 @@ mlir::memsched::rematerializeFunction(Operation *func,
     // are overwritten before their clones) on its body and schedules; the
     // body is then rewritten, or restored when nothing is left. Gives the
     // schedule and the block's peak after it.
-    auto attempt = [&](std::vector<::memsched::RematChoice> &choices,
+    auto attempt = [&](std::vector<::memsched_core::RematChoice> &choices,
                        unsigned &rejected)
         -> FailureOr<std::optional<std::pair<ScheduleFunctionResult, uint64_t>>> {
-      const std::vector<::memsched::RematSource> &sources = current->sources;
+      const std::vector<::memsched_core::RematSource> &sources = current->sources;
       size_t planned = choices.size();
       again.orderHints.clear();
       while (!choices.empty()) {
@@ -468,10 +468,10 @@ mlir::memsched::rematerializeFunction(Operation *func,
           // The plan's order for these choices, as ops: a candidate of the
           // schedule (when nothing was dropped, the clones are the plan's).
           if (choices.size() == planned) {
-            const ::memsched::RematStep &step =
+            const ::memsched_core::RematStep &step =
                 current->plan.steps[planned - 1];
             std::vector<Operation *> hint;
-            for (::memsched::NodeId v : step.order) {
+            for (::memsched_core::NodeId v : step.order) {
               int64_t b = step.mapping.newToBase[v];
               if (b >= 0) {
                 hint.push_back(base.getNodes()[b].op);
@@ -520,7 +520,7 @@ mlir::memsched::rematerializeFunction(Operation *func,
         current = &candidate;
         for (size_t length = 1; length <= candidate.plan.choices.size();
              ++length) {
-          std::vector<::memsched::RematChoice> choices(
+          std::vector<::memsched_core::RematChoice> choices(
               candidate.plan.choices.begin(),
               candidate.plan.choices.begin() + length);
           unsigned rejected = 0;
@@ -560,18 +560,18 @@ mlir::memsched::rematerializeFunction(Operation *func,
         }
         const BufferLifetimeAnalysis &block = body.getBlock(blockIndex);
         std::vector<uint64_t> cost = getNodeCosts(block);
-        std::vector<::memsched::RematSource> deep =
+        std::vector<::memsched_core::RematSource> deep =
             findRematSources(block, std::numeric_limits<unsigned>::max(),
                              cost, choose.maxExtraCost);
         // Only when some chain is new (the body is the first plan's).
-        auto key = [](const ::memsched::RematSource &src) {
+        auto key = [](const ::memsched_core::RematSource &src) {
           return std::make_pair(src.buffer, src.producers);
         };
-        std::set<std::pair<::memsched::BufferId, std::vector<::memsched::NodeId>>>
+        std::set<std::pair<::memsched_core::BufferId, std::vector<::memsched_core::NodeId>>>
             tried;
-        for (const ::memsched::RematSource &src : candidates[0].sources)
+        for (const ::memsched_core::RematSource &src : candidates[0].sources)
           tried.insert(key(src));
-        if (llvm::any_of(deep, [&](const ::memsched::RematSource &src) {
+        if (llvm::any_of(deep, [&](const ::memsched_core::RematSource &src) {
               return !tried.count(key(src));
             })) {
           candidates.push_back(planOnBody(func, block, std::move(cost), choose,
@@ -591,7 +591,7 @@ mlir::memsched::rematerializeFunction(Operation *func,
       continue;
     current = best;
     restore();
-    std::vector<::memsched::RematChoice> choices(
+    std::vector<::memsched_core::RematChoice> choices(
         best->plan.choices.begin(), best->plan.choices.begin() + bestLength);
     auto final = attempt(choices, result.rejectedUnsafe);
     if (failed(final) || !*final) {
@@ -602,8 +602,8 @@ mlir::memsched::rematerializeFunction(Operation *func,
     ScheduleFunctionResult &finalSchedule = (*final)->first;
     result.status = RematerializeFunctionResult::Status::Rematerialized;
     result.peakAfter = finalSchedule.peakAfter;
-    for (const ::memsched::RematChoice &choice : choices)
-      for (::memsched::NodeId p : best->sources[choice.source].producers) {
+    for (const ::memsched_core::RematChoice &choice : choices)
+      for (::memsched_core::NodeId p : best->sources[choice.source].producers) {
         ++result.rematOps;
         result.extraCompute += best->cost[p];
       }
@@ -615,7 +615,7 @@ mlir::memsched::rematerializeFunction(Operation *func,
   // budget (each block's plans are its own); the function's is the largest.
   auto proveLimit = [&] {
     for (const BoundInput &in : boundInputs) {
-      ::memsched::RematBoundOptions bound;
+      ::memsched_core::RematBoundOptions bound;
       bound.target = options.budget;
       bound.maxExtraCost = in.maxExtraCost;
       bound.schedule = options.schedule.search;
@@ -626,8 +626,8 @@ mlir::memsched::rematerializeFunction(Operation *func,
       // (166 nodes: 145; 645: 9).
       uint64_t n = in.graph.numNodes() + 1;
       bound.relaxationBudget = std::max<uint64_t>(8, 4000000 / (n * n));
-      ::memsched::RematBound proved =
-          ::memsched::rematBound(in.graph, in.sources, in.cost, bound);
+      ::memsched_core::RematBound proved =
+          ::memsched_core::rematBound(in.graph, in.sources, in.cost, bound);
       result.limitBound = std::max(result.limitBound, proved.value);
     }
   };

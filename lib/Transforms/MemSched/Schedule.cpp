@@ -114,7 +114,7 @@ struct SchedulePass
           diag << " (minimised)";
       }
       if (result->certificate && !result->certificate.isOptimal())
-        for (const ::memsched::SegmentInfo &segment : result->search.segments)
+        for (const ::memsched_core::SegmentInfo &segment : result->search.segments)
           if (*segment.limit) {
             // What the user can do about the gap.
             diag << "; the exact search stopped at its limits (state-budget="

@@ -834,7 +834,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       bool columns;
       uint64_t extra;
       Peaks peaks;
-      ::memsched::SegmentOption option;
+      ::memsched_core::SegmentOption option;
     };
     // Top-level ops carry their position while the search runs: the
     // memory of the body with its chains by groups (in a copy) is counted
@@ -861,13 +861,13 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     std::vector<Candidate> candidates;
     std::set<std::tuple<unsigned, unsigned, unsigned, unsigned>> seen;
     llvm::DenseSet<unsigned> sought;
-    ::memsched::SegmentChoiceResult choice;
+    ::memsched_core::SegmentChoiceResult choice;
     auto choose = [&] {
-      std::vector<::memsched::SegmentOption> options;
+      std::vector<::memsched_core::SegmentOption> options;
       for (const Candidate &c : candidates)
         options.push_back(c.option);
       choice =
-          ::memsched::chooseSegments(base.memory, base.floor, options, budget);
+          ::memsched_core::chooseSegments(base.memory, base.floor, options, budget);
     };
     auto findSegment = [&](unsigned output, unsigned dim,
                            unsigned depth) -> FailureOr<BandSegment> {
@@ -993,7 +993,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
               // whose memory it changes (where its intermediates were
               // allocated and freed, say); its peak: the most bytes live
               // while the positions of its span run.
-              ::memsched::SegmentOption option{first, last, 0, first, extra};
+              ::memsched_core::SegmentOption option{first, last, 0, first, extra};
               for (unsigned p = 0; p < positions; ++p)
                 if (profile.memory[p] != base.memory[p]) {
                   option.first = std::min(option.first, p);

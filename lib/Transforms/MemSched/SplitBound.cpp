@@ -26,12 +26,12 @@ mlir::memsched::computeSplitBound(Operation *func, SizeModel sizes,
     return std::nullopt;
   }
   const BufferLifetimeAnalysis &analysis = body.getBlock(0);
-  const ::memsched::MemoryGraph &given = analysis.getGraph();
+  const ::memsched_core::MemoryGraph &given = analysis.getGraph();
   SmallVector<RefusedChain> refused;
   std::vector<ChannelChain> chains;
   if (splits)
     chains = findChannelChains(*analysis.getBlock(), refused);
-  std::vector<::memsched::FragmentSet> sets;
+  std::vector<::memsched_core::FragmentSet> sets;
   llvm::DenseSet<unsigned> taken;
   // Per node: the set it belongs to (or -1) and, for the nodes a split
   // moves down to its chain's last op, the position past which it moves
@@ -39,7 +39,7 @@ mlir::memsched::computeSplitBound(Operation *func, SizeModel sizes,
   std::vector<int> setOf(given.numNodes(), -1);
   std::vector<uint32_t> movesPast(given.numNodes(), 0);
   for (const ChannelChain &chain : chains) {
-    ::memsched::FragmentSet set;
+    ::memsched_core::FragmentSet set;
     set.fragments = std::max<int64_t>(1, chain.channels);
     llvm::DenseSet<Operation *> allocs;
     for (const auto &buffer : chain.buffers)
@@ -91,11 +91,11 @@ mlir::memsched::computeSplitBound(Operation *func, SizeModel sizes,
   // The bytes allocated inside an op (loop and branch bodies, callees) are
   // their peak as written, which the schedule may lower by reordering those
   // bodies: the bound counts none of them.
-  ::memsched::MemoryGraph graph;
+  ::memsched_core::MemoryGraph graph;
   for (uint32_t n = 0; n < given.numNodes(); ++n)
     graph.addNode(0, given.nodeName(n));
   for (uint32_t b = 0; b < given.numBuffers(); ++b) {
-    const ::memsched::GraphBuffer &buffer = given.buffer(b);
+    const ::memsched_core::GraphBuffer &buffer = given.buffer(b);
     uint32_t copy = graph.addBuffer(buffer.size, buffer.liveIn,
                                     buffer.liveOut, buffer.name);
     for (uint32_t n : given.touchersOf(b))
@@ -107,8 +107,8 @@ mlir::memsched::computeSplitBound(Operation *func, SizeModel sizes,
           (setOf[n] >= 0 && setOf[m] == setOf[n]))
         graph.addEdge(n, m);
   graph.finalize();
-  ::memsched::FragmentBoundResult result =
-      ::memsched::computeFragmentBound(graph, sets);
+  ::memsched_core::FragmentBoundResult result =
+      ::memsched_core::computeFragmentBound(graph, sets);
   if (!result.valid) {
     why = "a channel chain's intermediate is used outside the chain";
     return std::nullopt;

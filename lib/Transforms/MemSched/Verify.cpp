@@ -187,7 +187,7 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
                          << " bytes there";
         return failure();
       }
-      SmallVector<::memsched::LowerBound> bounds =
+      SmallVector<::memsched_core::LowerBound> bounds =
           computeBlockBounds(body, entry.getLowerBound(), searchBudget);
       uint64_t bound = bounds[getStrongestBlock(bounds)].value;
       if (bound < entry.getLowerBound()) {

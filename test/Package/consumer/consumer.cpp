@@ -49,10 +49,10 @@ int main() {
                << result->certificate << "\n";
 
   // A plain graph: two independent producer/consumer pairs.
-  memsched::MemoryGraph g;
+  memsched_core::MemoryGraph g;
   for (int i = 0; i < 4; ++i)
     g.addNode();
-  memsched::BufferId b0 = g.addBuffer(100), b1 = g.addBuffer(100);
+  memsched_core::BufferId b0 = g.addBuffer(100), b1 = g.addBuffer(100);
   g.addTouch(b0, 0);
   g.addTouch(b0, 2);
   g.addTouch(b1, 1);
@@ -60,8 +60,8 @@ int main() {
   g.addEdge(0, 2);
   g.addEdge(1, 3);
   g.finalize();
-  memsched::ScheduleResult s = memsched::schedule(g);
-  memsched::LowerBound lb = memsched::computeLowerBound(g);
+  memsched_core::ScheduleResult s = memsched_core::schedule(g);
+  memsched_core::LowerBound lb = memsched_core::computeLowerBound(g);
   llvm::outs() << "graph peak " << s.inputPeak << " -> " << s.peak
                << ", lower bound " << lb.value << "\n";
   return 0;

@@ -99,7 +99,7 @@ struct TestPrintLifetimesPass
   void printBlock(const BufferLifetimeAnalysis &analysis) {
     analysis.print(llvm::outs());
     if (printDeps) {
-      const ::memsched::MemoryGraph &g = analysis.getGraph();
+      const ::memsched_core::MemoryGraph &g = analysis.getGraph();
       for (unsigned n = 0; n < g.numNodes(); ++n) {
         llvm::outs() << "  deps " << analysis.describeNode(n) << " <-";
         if (g.preds(n).empty())
@@ -113,8 +113,8 @@ struct TestPrintLifetimesPass
 };
 } // namespace
 
-namespace memsched {
+namespace mlir::memsched {
 void registerTestPrintLifetimesPass() {
   PassRegistration<TestPrintLifetimesPass>();
 }
-} // namespace memsched
+} // namespace mlir::memsched

@@ -489,7 +489,7 @@ static void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-namespace memsched {
+namespace mlir::memsched {
 void registerTestHarnessPass() {
   PassRegistration<TestHarnessPass>();
   PassRegistration<StripMemorySpacesPass>();
@@ -500,4 +500,4 @@ void registerTestHarnessPass() {
       "the memsched runtime counts",
       buildLowerToLLVMPipeline);
 }
-} // namespace memsched
+} // namespace mlir::memsched

@@ -10,11 +10,11 @@
 #ifndef MEMSCHED_TEST_LIB_HARNESS_TESTHARNESS_H
 #define MEMSCHED_TEST_LIB_HARNESS_TESTHARNESS_H
 
-namespace memsched {
+namespace mlir::memsched {
 /// Registers `--memsched-test-harness` and the pipeline
 /// `--memsched-test-lower-to-llvm{use-aligned-alloc=false}` (the lowering to
 /// the LLVM dialect that routes allocation through the counted functions).
 void registerTestHarnessPass();
-} // namespace memsched
+} // namespace mlir::memsched
 
 #endif // MEMSCHED_TEST_LIB_HARNESS_TESTHARNESS_H
