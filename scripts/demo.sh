@@ -54,7 +54,7 @@ demo() {
   "$OPT" "$OUT/$name.scheduled.mlir" --memsched-plan-arena=remarks --mlir-print-op-on-diagnostic=false \
     --memsched-verify -o "$OUT/$name.arena.mlir" 2>&1 | grep -o "memsched-plan-arena: 'forward'.*" || true
   grep -o 'memsched.certificate = #memsched.certificate<[^>]*>' "$OUT/$name.arena.mlir"
-  echo "(arena = what the planned function needs at its worst moment, arena_size = the arena alone;"
+  echo "(peak_with_arena = what the planned function needs at its worst moment, arena_size = the arena alone;"
   echo " arena == peak: nothing lost to fragmentation; results returned to the caller stay outside the arena)"
   echo
 }

@@ -66,7 +66,7 @@ import run_fuzz as rf  # noqa: E402  (tools, harness runs, headers)
 
 GENERATOR = os.path.join(HERE, "random_program.py")
 MODES = ["alloc", "argument", "global"]
-ARENA_CERT_RE = re.compile(r"arena = (\d+), arena_size = (\d+)")
+ARENA_CERT_RE = re.compile(r"peak_with_arena = (\d+), arena_size = (\d+)")
 PEAK_CERT_RE = re.compile(r"#memsched\.certificate<peak = (\d+)")
 GLOBAL_ARENA_RE = re.compile(
     r"^\s*memref\.global \"private\" @([\w$.]+) : memref<(\d+)xi8> = "

@@ -641,7 +641,7 @@ def normalize(stdout):
 
 
 ARENA_RE = re.compile(
-    r"^\s*func\.func @f\(.*#memsched\.certificate<.*arena = (\d+), "
+    r"^\s*func\.func @f\(.*#memsched\.certificate<.*peak_with_arena = (\d+), "
     r"arena_size = (\d+)", re.M)
 
 

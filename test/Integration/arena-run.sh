@@ -21,7 +21,7 @@ memsched-opt "$out.arena.mlir" --memsched-test-harness="func=$func" --memsched-t
   "$runner" -e main -entry-point-result=void -O0 -shared-libs="$libs" > "$out.arena.out"
 cert=$(grep "func.func @$func(" "$out.arena.mlir" | head -1)
 size=$(sed -n 's/.*arena_size = \([0-9]*\).*/\1/p' <<< "$cert")
-arena=$(sed -n 's/.*arena = \([0-9]*\), arena_size.*/\1/p' <<< "$cert")
+arena=$(sed -n 's/.*peak_with_arena = \([0-9]*\), arena_size.*/\1/p' <<< "$cert")
 measured=$(sed -n 's/^memsched-measured-peak=\([0-9]*\).*/\1/p' "$out.arena.out")
 echo "arena-size=$size"
 echo "arena-certified=$arena"

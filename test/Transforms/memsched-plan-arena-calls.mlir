@@ -12,7 +12,7 @@
 // ARG-LABEL: func.func private @leaf(%arg0: memref<64xf32>, %arg1: memref<64xf32>, %arg2: memref<512xi8> {memsched.arena})
 // ARG-LABEL: func.func @entry(%arg0: memref<64xf32>, %arg1: memref<64xf32>) attributes
 // ARG-SAME: peak = 512, lower_bound = 512
-// ARG-SAME: arena = 512, arena_size = 512
+// ARG-SAME: peak_with_arena = 512, arena_size = 512
 // ARG-NEXT: %[[ARENA:.*]] = memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<512xi8>
 // ARG: %[[SLOT:.*]] = memref.view %[[ARENA]][%{{.*}}][] : memref<512xi8> to memref<512xi8>
 // ARG-NEXT: call @leaf(%arg0, %arg1, %[[SLOT]])

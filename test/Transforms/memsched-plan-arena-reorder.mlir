@@ -19,7 +19,7 @@
 
 // KEEP: arena of 192 bytes for 13 buffers (their largest live total 176 bytes, placement bound 192 bytes, optimal), memory 192 bytes against a peak of 176 bytes and a lower bound of 176 bytes{{$}}
 // CHECK: arena of 176 bytes for 13 buffers {{.*}} memory 176 bytes against a peak of 176 bytes and a lower bound of 176 bytes (optimal: no order and no placement needs less)
-// CHECK: #memsched.certificate<peak = 176, lower_bound = 176, {{.*}}arena = 176, arena_size = 176>
+// CHECK: #memsched.certificate<peak = 176, lower_bound = 176, {{.*}}peak_with_arena = 176, arena_size = 176>
 // EXEC: arena-run: outputs identical, measured = certified
 func.func @repack(%in: memref<4xf32>, %out: memref<16xf32>) {
   %b0 = memref.alloc() : memref<16xf32>

@@ -8,7 +8,7 @@
 // bytes, as before. Its total peak is the same, but the entry of the default
 // space (512 bytes during the call) is gone.
 // CHECK-LABEL: func.func private @body
-// CHECK-SAME: arena = 512, arena_size = 512
+// CHECK-SAME: peak_with_arena = 512, arena_size = 512
 // CHECK-LABEL: func.func @f
 // CHECK-SAME: #memsched.certificate<peak = 1280, lower_bound = 1280,
 // CHECK-SAME: spaces = [#memsched.space<memory_space = 1, peak = 1280, lower_bound = 1280>]>

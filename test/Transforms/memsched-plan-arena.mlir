@@ -29,12 +29,12 @@
 // REPORT: "offset": 256
 // REPORT: "name": "buffer#2",
 // REPORT: "offset": 0
-// REPORT: "arena": 384,
-// REPORT-NEXT: "arena_size": 384
+// REPORT: "arena_size": 384,
+// REPORT: "peak_with_arena": 384
 // SVG: arena 384 bytes (384 B), memory 384 bytes
 // BADHEUR: error: memsched-plan-arena: heuristic must be greedy-by-size, best-fit-by-size, first-fit-by-start or first-fit-by-conflicts, got 'tflm'
 // GREEDY-LABEL: func.func private @chain
-// GREEDY-SAME: arena = 384, arena_size = 384
+// GREEDY-SAME: peak_with_arena = 384, arena_size = 384
 // BADKIND: error: memsched-plan-arena: arena must be alloc, argument or global, got 'heap'
 // BADALIGN: error: memsched-plan-arena: alignment must be a power of two, got 24
 
@@ -47,7 +47,7 @@
 // one that holds %t and a 384-byte slot for the callee (640).
 // CHECK-LABEL: func.func private @chain
 // CHECK-SAME: peak = 384, lower_bound = 384
-// CHECK-SAME: arena = 384, arena_size = 384
+// CHECK-SAME: peak_with_arena = 384, arena_size = 384
 // CHECK-NEXT: %[[ARENA:.*]] = memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<384xi8>
 // CHECK-NEXT: %[[O0:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[A:.*]] = memref.view %[[ARENA]][%[[O0]]][] : memref<384xi8> to memref<64xf32>
@@ -65,26 +65,26 @@
 // CHECK-NEXT: return
 // CHECK-LABEL: func.func @caller
 // CHECK-SAME: peak = 640, lower_bound = 640
-// CHECK-SAME: arena = 640, arena_size = 256
+// CHECK-SAME: peak_with_arena = 640, arena_size = 256
 // ARG-LABEL: func.func private @chain
 // ARG-SAME: %arg2: memref<384xi8> {memsched.arena}
-// ARG-SAME: arena = 384, arena_size = 384
+// ARG-SAME: peak_with_arena = 384, arena_size = 384
 // ARG-NOT: memref.alloc
 // ARG-NOT: memref.dealloc
 // ARG-LABEL: func.func @caller(%arg0: memref<64xf32>, %arg1: memref<64xf32>) attributes
 // ARG-SAME: peak = 640, lower_bound = 640
-// ARG-SAME: arena = 640, arena_size = 640
+// ARG-SAME: peak_with_arena = 640, arena_size = 640
 // ARG-NEXT: %[[ARENA:.*]] = memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<640xi8>
 // ARG: %[[SLOT:.*]] = memref.view %[[ARENA]][%{{.*}}][] : memref<640xi8> to memref<384xi8>
 // ARG-NEXT: call @chain(%{{.*}}, %arg1, %[[SLOT]])
 // ARG: memref.dealloc %[[ARENA]] : memref<640xi8>
 // GLOBAL: memref.global "private" @chain_arena : memref<384xi8> = uninitialized {alignment = 64 : i64, memsched.arena}
 // GLOBAL-LABEL: func.func private @chain
-// GLOBAL-SAME: arena = 384, arena_size = 384
+// GLOBAL-SAME: peak_with_arena = 384, arena_size = 384
 // GLOBAL-NEXT: memref.get_global @chain_arena : memref<384xi8>
 // GLOBAL: memref.global "private" @caller_arena : memref<256xi8>
 // GLOBAL-LABEL: func.func @caller
-// GLOBAL-SAME: arena = 640, arena_size = 256
+// GLOBAL-SAME: peak_with_arena = 640, arena_size = 256
 func.func private @chain(%in: memref<64xf32>, %out: memref<64xf32>) {
   %a = memref.alloc() : memref<64xf32>
   linalg.copy ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
@@ -114,7 +114,7 @@ func.func @caller(%in: memref<64xf32>, %out: memref<64xf32>) {
 // runs; %b (128 bytes, 64-aligned) is live across the loop, %a (256) before
 // it: offsets %a 0, %b 256, the loop's slot 0 (after %a's free).
 // CHECK-LABEL: func.func @nested
-// CHECK-SAME: arena = 384, arena_size = 384
+// CHECK-SAME: peak_with_arena = 384, arena_size = 384
 // CHECK: memref.alloc() {alignment = 64 : i64, memsched.arena} : memref<384xi8>
 // CHECK: memref.view %{{.*}}[%c256{{.*}}][] : memref<384xi8> to memref<32xf32>
 // CHECK: scf.for
@@ -154,7 +154,7 @@ func.func @nested(%in: memref<64xf32>, %out: memref<64xf32>, %n: index) {
 // it: memory 64, the peak (with the arena live to the return it would be 96).
 // CHECK-LABEL: func.func @outside
 // CHECK-SAME: peak = 64, lower_bound = 64
-// CHECK-SAME: arena = 64, arena_size = 64
+// CHECK-SAME: peak_with_arena = 64, arena_size = 64
 // CHECK: %[[N:.*]] = affine.min
 // CHECK-NEXT: %[[ARENA:.*]] = memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<64xi8>
 // CHECK-NEXT: %[[O:.*]] = arith.constant 0 : index

@@ -157,13 +157,14 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     choices of what to recompute.
 
     After `--memsched-plan-arena`, `arena_size` is the size of the one arena
-    the function's buffers were placed in and `arena` the memory the planned
-    function needs at its worst moment: the arena plus the buffers left
-    outside it (and the calls' memory) live at that moment. `peak` and
-    `lower_bound` still describe the buffers before placement, so
-    `arena >= peak >= lower_bound`: `arena == peak` means the placement lost
-    nothing to fragmentation, and `arena == lower_bound` proves that no order
-    and no placement of these ops needs less.
+    the function's buffers were placed in and `peak_with_arena` the memory
+    the planned function needs at its worst moment: the arena plus the
+    buffers left outside it (and the calls' memory) live at that moment.
+    `peak` and `lower_bound` still describe the buffers before placement, so
+    `peak_with_arena >= peak >= lower_bound`: `peak_with_arena == peak`
+    means the placement lost nothing to fragmentation, and
+    `peak_with_arena == lower_bound` proves that no order and no placement
+    of these ops needs less.
 
     Example:
     ```mlir
@@ -181,7 +182,7 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     OptionalParameter<"::mlir::StringAttr", "op whose cut proves lower_bound (name#position)">:$bound_op,
     MemSched_Positions<"allocations (positions among the body's allocations, block after block) counted in the proving cut">:$cut,
     OptionalParameter<"::mlir::StringAttr", "how allocation sizes were counted: absent for the memref's bytes, \"allocator\" for what the generic allocation lowering requests">:$size_model,
-    MemSched_OptionalBytes<"memory the function needs with its buffers in one arena: the arena plus what stays outside it, at its worst moment">:$arena,
+    MemSched_OptionalBytes<"memory the function needs with its buffers in one arena: the arena plus what stays outside it, at its worst moment">:$peak_with_arena,
     MemSched_OptionalBytes<"size of the arena alone, in bytes">:$arena_size,
     MemSched_OptionalBytes<"for a body with several blocks: the block (its position in the body, from 0) whose bound is lower_bound; bound_op and cut refer to its ops">:$block,
     OptionalParameter<"::mlir::ArrayAttr", "per memory space: #memsched.space entries with that space's peak and bound (when the body allocates outside the default space)">:$spaces,

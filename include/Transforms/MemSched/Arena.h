@@ -66,7 +66,7 @@ LogicalResult checkArenaPlacement(func::FuncOp func, const Arena &arena,
                                   std::string &why, Operation *&at);
 
 /// The memory the planned function needs at its worst moment, as the
-/// certificate's `arena`: its peak as it stands (which counts an allocated
+/// certificate's `peak_with_arena`: its peak as it stands (which counts an allocated
 /// arena), plus the arena for an argument or a global one, plus, for global
 /// arenas, those of the functions it calls (static memory in use during the
 /// calls).

@@ -207,11 +207,11 @@ def Verify : Pass<"memsched-verify", "::mlir::ModuleOp"> {
     - the recomputed lower bound is below the recorded one (the recorded
       bound cannot be reproduced for these ops);
     - the function can no longer be analysed.
-    For a certificate with `arena` (after `--memsched-plan-arena`) it checks
+    For a certificate with `peak_with_arena` (after `--memsched-plan-arena`) it checks
     the placement instead of the peak: one value marked `memsched.arena` of
     `arena_size` bytes, used only by `memref.view`s at constant offsets
     within it, no view leaving its block or captured, no two views sharing
-    bytes used at a common time, and `arena` equal to the memory the planned
+    bytes used at a common time, and `peak_with_arena` equal to the memory the planned
     body needs.
     Functions without a certificate are ignored unless `require` is set.
 
@@ -477,7 +477,7 @@ def PlanArena : Pass<"memsched-plan-arena", "::mlir::ModuleOp"> {
     it). The arena is marked `memsched.arena`.
 
     The function's certificate (computed first if it has none) gains
-    `arena = A` and `arena_size = N`: N is the arena, A the memory the
+    `peak_with_arena = A` and `arena_size = N`: N is the arena, A the memory the
     planned function needs at its worst moment (the arena plus buffers left
     outside it and the memory of its calls), comparable with `peak`
     (A >= peak >= lower_bound). Each allocation left outside gets a remark

@@ -63,7 +63,7 @@ struct FunctionReport {
   std::vector<std::string> cutBuffers;
   bool optimal() const { return lowerBound == after.peak; }
   /// For a function planned into an arena: the arena's size and the memory
-  /// the planned function needs (the certificate's arena_size and arena).
+  /// the planned function needs (the certificate's arena_size and peak_with_arena).
   std::optional<uint64_t> arenaSize, arenaMemory;
 };
 

@@ -418,7 +418,7 @@ CertificateAttr mlir::memsched::withRematFields(CertificateAttr c,
                                                 uint64_t extraComputePpm) {
   return CertificateAttr::get(c.getContext(), c.getPeak(), c.getLowerBound(),
                               c.getBoundKind(), c.getBoundOp(), c.getCut(),
-                              c.getSizeModel(), c.getArena(), c.getArenaSize(),
+                              c.getSizeModel(), c.getPeakWithArena(), c.getArenaSize(),
                               c.getBlock(), c.getSpaces(), rematOps,
                               extraComputePpm, c.getSearchBudget());
 }
@@ -445,7 +445,7 @@ CertificateAttr mlir::memsched::replaceCertificate(Operation *func,
         certificate.getContext(), certificate.getPeak(),
         certificate.getLowerBound(), certificate.getBoundKind(),
         certificate.getBoundOp(), certificate.getCut(),
-        certificate.getSizeModel(), certificate.getArena(),
+        certificate.getSizeModel(), certificate.getPeakWithArena(),
         certificate.getArenaSize(), certificate.getBlock(),
         certificate.getSpaces(), certificate.getRematOps(),
         split.getValue().getZExtValue(), certificate.getSearchBudget());

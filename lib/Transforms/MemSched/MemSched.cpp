@@ -532,7 +532,7 @@ mlir::memsched::scheduleFunction(Operation *func,
       assert(succeeded(entries) && "one space needs no analysis");
       result.certificate = CertificateAttr::get(
           c.getContext(), c.getPeak(), c.getLowerBound(), c.getBoundKind(),
-          c.getBoundOp(), c.getCut(), c.getSizeModel(), c.getArena(),
+          c.getBoundOp(), c.getCut(), c.getSizeModel(), c.getPeakWithArena(),
           c.getArenaSize(), c.getBlock(), *entries, c.getRematOps(),
           c.getExtraComputePpm(), c.getSearchBudget());
     }

@@ -151,7 +151,7 @@ struct PlanArenaPass
       BodyLifetimes body(func, sizes);
       if (!body.isSupported())
         continue;
-      if (!cert || cert.getArena() ||
+      if (!cert || cert.getPeakWithArena() ||
           cert.getPeak() != body.getPeakAsWritten() ||
           getSizeModel(cert).countAlignmentPadding != countAlignmentPadding) {
         CertifyFunctionResult certified =
@@ -172,7 +172,7 @@ struct PlanArenaPass
     // certificate is computed again when it no longer matches.
     for (func::FuncOp func : funcs) {
       CertificateAttr cert = getCertificate(func);
-      if (func.isExternal() || !cert || cert.getArena())
+      if (func.isExternal() || !cert || cert.getPeakWithArena())
         continue;
       if (!peaksMatch(func, cert))
         (void)certifyFunction(func, getSizeModel(cert), /*attach=*/true);

@@ -109,7 +109,7 @@ json::Object mlir::memsched::toJSON(const FunctionReport &report) {
       {"after", ::toJSON(report.after)}};
   if (report.arenaSize) {
     object["arena_size"] = *report.arenaSize;
-    object["arena"] = *report.arenaMemory;
+    object["peak_with_arena"] = *report.arenaMemory;
   }
   return object;
 }

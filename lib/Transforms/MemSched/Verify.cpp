@@ -61,10 +61,10 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
                        << func.getSymName() << "': " << why;
       return failure();
     }
-    if (*memory != *cert.getArena()) {
+    if (*memory != *cert.getPeakWithArena()) {
       func.emitError() << "memsched-verify: stale certificate on '"
-                       << func.getSymName() << "': it records arena = "
-                       << *cert.getArena()
+                       << func.getSymName() << "': it records peak_with_arena = "
+                       << *cert.getPeakWithArena()
                        << " bytes but the planned body needs " << *memory
                        << " bytes (the IR changed after planning)";
       return failure();
@@ -84,7 +84,7 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
       }
       return;
     }
-    if (cert.getArena()) {
+    if (cert.getPeakWithArena()) {
       if (succeeded(verifyArena(func, cert)))
         ++numVerified;
       else
