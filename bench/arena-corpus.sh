@@ -47,7 +47,7 @@ echo "Produced by \`bench/arena-corpus.sh\` ($(uname -m), $(nproc) cores, $(date
 echo "Per network and preparation: the peak of the order as written and after"
 echo "\`--memsched-schedule\`, its certified lower bound, then the arena for the"
 echo "scheduled order: *memsched* is \`--memsched-plan-arena\` (arena_size, and"
-echo "*memory*, the certificate's \`arena\`: what the planned function needs, which"
+echo "*memory*, the certificate's \`peak_with_arena\`: what the planned function needs, which"
 echo "adds the buffers left outside the arena), the next columns the memory with"
 echo "each heuristic alone (\`heuristic=NAME\`), and the last one with TFLite"
 echo "Micro's greedy-by-size on the order as written. Percentages"
@@ -71,13 +71,13 @@ for t in "$ROOT"/bench/models/*.tensor.mlir; do
     end=$(date +%s%N)
     a="$WORK/$name.$variant.arena.mlir"
     row="| $name | $([ $variant = outparams ] && echo out-params || echo returned) | $(peak_as_written "$in") | $peak | $bound"
-    row="$row | $(field arena_size "$a") ($(pct "$(field arena_size "$a")" "$peak")) | $(field arena "$a") ($(pct "$(field arena "$a")" "$peak"))"
+    row="$row | $(field arena_size "$a") ($(pct "$(field arena_size "$a")" "$peak")) | $(field peak_with_arena "$a") ($(pct "$(field peak_with_arena "$a")" "$peak"))"
     for h in $HEURISTICS; do
       "$OPT" "$s" "--memsched-plan-arena=heuristic=$h reorder=0" -o "$WORK/h.mlir" 2>/dev/null
-      row="$row | $(field arena "$WORK/h.mlir") ($(pct "$(field arena "$WORK/h.mlir")" "$peak"))"
+      row="$row | $(field peak_with_arena "$WORK/h.mlir") ($(pct "$(field peak_with_arena "$WORK/h.mlir")" "$peak"))"
     done
     "$OPT" "$in" --memsched-certify "--memsched-plan-arena=heuristic=greedy-by-size reorder=0" -o "$WORK/h.mlir" 2>/dev/null
-    row="$row | $(field arena "$WORK/h.mlir") ($(pct "$(field arena "$WORK/h.mlir")" "$peak"))"
+    row="$row | $(field peak_with_arena "$WORK/h.mlir") ($(pct "$(field peak_with_arena "$WORK/h.mlir")" "$peak"))"
     row="$row | $(awk -v n=$((end - start)) 'BEGIN {printf "%.2f", n / 1e9}') |"
     echo "$row"
   done
