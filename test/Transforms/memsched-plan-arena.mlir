@@ -31,7 +31,7 @@
 // REPORT: "offset": 0
 // REPORT: "arena_size": 384,
 // REPORT: "peak_with_arena": 384
-// SVG: arena 384 bytes (384 B), memory 384 bytes
+// SVG: arena 384 bytes (384 B); the function needs 384 bytes
 // BADHEUR: error: memsched-plan-arena: heuristic must be greedy-by-size, best-fit-by-size, first-fit-by-start or first-fit-by-conflicts, got 'tflm'
 // GREEDY-LABEL: func.func private @chain
 // GREEDY-SAME: peak_with_arena = 384, arena_size = 384

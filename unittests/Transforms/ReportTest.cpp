@@ -538,7 +538,7 @@ TEST(ReportSVGTest, OneBarPerBufferWithTooltip) {
   FunctionReport report = makeReport();
   XmlDocument doc = readXml(svgText(report));
   ASSERT_EQ(doc.error, "");
-  std::vector<int> bars = find(doc, "rect", "buf");
+  std::vector<int> bars = find(doc, "g", "buf");
   ASSERT_EQ(bars.size(),
             report.before.buffers.size() + report.after.buffers.size());
   // Before's bars come first, in buffer order.
@@ -567,7 +567,19 @@ TEST(ReportSVGTest, OneBarPerBufferWithTooltip) {
   EXPECT_EQ(tooltip(doc, bars[3]).find("live at the peak"), std::string::npos);
 }
 
-TEST(ReportSVGTest, BarsProportionalAndDisjoint) {
+/// The rectangles of buffer group `group`.
+std::vector<const XmlElement *> runsOf(const XmlDocument &doc, int group) {
+  std::vector<const XmlElement *> runs;
+  for (const XmlElement &element : doc.elements)
+    if (element.parent == group && element.name == "rect")
+      runs.push_back(&element);
+  return runs;
+}
+
+// Piled op by op: at every op the buffers live there are stacked without
+// overlap and their top is the bytes live (the figures below derived by
+// hand from the intervals: big 0-3, mid 1-2, small 2-5, late 4-5).
+TEST(ReportSVGTest, PileTopIsTheLiveTotal) {
   FunctionReport report = makeReport();
   report.after.buffers = {{"big", "memref<1000xf32>", 4000, 0, 3},
                           {"small", "memref<250xf32>", 1000, 2, 5},
@@ -575,41 +587,103 @@ TEST(ReportSVGTest, BarsProportionalAndDisjoint) {
                           {"late", "memref<500xf32>", 2000, 4, 5}};
   report.after.memoryAt = {4000, 6000, 7000, 5000, 3000, 3000};
   report.after.peak = 7000;
+  report.after.peakPosition = 2;
   XmlDocument doc = readXml(svgText(report));
   ASSERT_EQ(doc.error, "");
-  std::vector<int> bars = find(doc, "rect", "buf");
-  ASSERT_EQ(bars.size(), 7u);
-  std::vector<const XmlElement *> after;
-  for (size_t i = 3; i < bars.size(); ++i)
-    after.push_back(&doc.elements[bars[i]]);
-  double perByte = attribute(*after[0], "height") / 4000;
+  std::vector<int> groups = find(doc, "g", "buf");
+  ASSERT_EQ(groups.size(), 7u);
+  std::vector<int> after(groups.begin() + 3, groups.end());
+  std::vector<const XmlElement *> big = runsOf(doc, after[0]);
+  ASSERT_EQ(big.size(), 1u);
+  double perByte = attribute(*big[0], "height") / 4000;
+  double baseline = attribute(*big[0], "y") + attribute(*big[0], "height");
+  double opWidth = attribute(*big[0], "width") / 4;
+  double x0 = attribute(*big[0], "x");
   ASSERT_GT(perByte, 0);
+  // Per op: the bytes each rectangle covering it spans, from the baseline.
   const uint64_t sizes[] = {4000, 1000, 2000, 2000};
+  std::vector<std::vector<std::pair<double, double>>> spans(6);
   for (size_t i = 0; i < after.size(); ++i)
-    EXPECT_NEAR(attribute(*after[i], "height"), sizes[i] * perByte, 0.2);
-  // Bars sharing an op never share bytes.
-  for (size_t i = 0; i < after.size(); ++i) {
-    for (size_t j = i + 1; j < after.size(); ++j) {
-      double x1 = attribute(*after[i], "x"), w1 = attribute(*after[i], "width");
-      double x2 = attribute(*after[j], "x"), w2 = attribute(*after[j], "width");
-      if (x1 + w1 <= x2 + 0.2 || x2 + w2 <= x1 + 0.2)
-        continue;
-      double y1 = attribute(*after[i], "y"),
-             h1 = attribute(*after[i], "height");
-      double y2 = attribute(*after[j], "y"),
-             h2 = attribute(*after[j], "height");
-      EXPECT_TRUE(y1 + h1 <= y2 + 0.2 || y2 + h2 <= y1 + 0.2)
-          << "bars " << i << " and " << j << " overlap";
+    for (const XmlElement *rect : runsOf(doc, after[i])) {
+      EXPECT_NEAR(attribute(*rect, "height"), sizes[i] * perByte, 0.2);
+      double from = (attribute(*rect, "x") - x0) / opWidth;
+      double to = from + attribute(*rect, "width") / opWidth;
+      double low = (baseline - attribute(*rect, "y") -
+                    attribute(*rect, "height")) / perByte;
+      for (int op = 0; op < 6; ++op)
+        if (from < op + 0.5 && op + 0.5 < to)
+          spans[op].push_back({low, low + sizes[i]});
     }
+  for (int op = 0; op < 6; ++op) {
+    double top = 0, total = 0;
+    for (auto [low, high] : spans[op]) {
+      top = std::max(top, high);
+      total += high - low;
+    }
+    // No gap and no overlap: the pile is as high as what it holds, which
+    // is the bytes live.
+    EXPECT_NEAR(top, report.after.memoryAt[op], 40) << "op " << op;
+    EXPECT_NEAR(total, report.after.memoryAt[op], 40) << "op " << op;
   }
-  // Largest first at the lowest free offset: "big" and "late" (disjoint in
-  // time) on the axis, "mid" right on top of "big".
-  auto bottom = [&](size_t i) {
-    return attribute(*after[i], "y") + attribute(*after[i], "height");
-  };
-  EXPECT_NEAR(bottom(0), bottom(3), 0.2);
-  EXPECT_NEAR(bottom(2), bottom(0) - 4000 * perByte, 0.2);
-  EXPECT_NEAR(bottom(1), bottom(0) - 6000 * perByte, 0.2);
+  // "small" rides on "big" and "mid" at op 2 (offset 6000), drops to 4000
+  // at op 3 when "mid" is freed, and to the axis at op 4: three runs.
+  EXPECT_EQ(runsOf(doc, after[1]).size(), 3u);
+}
+
+// Bytes an op holds inside itself (a loop body, a callee) sit on top of
+// the buffers: the top of the drawing is still the bytes live.
+TEST(ReportSVGTest, InsideBytesOnTop) {
+  FunctionReport report = makeReport();
+  report.after.memoryAt[0] += 500; // op 0 holds %a alone: 1000 bytes
+  XmlDocument doc = readXml(svgText(report));
+  ASSERT_EQ(doc.error, "");
+  std::vector<int> inside = find(doc, "g", "inside");
+  ASSERT_EQ(inside.size(), 1u);
+  std::vector<const XmlElement *> rects = runsOf(doc, inside[0]);
+  ASSERT_EQ(rects.size(), 1u);
+  EXPECT_NE(tooltip(doc, static_cast<int>(rects[0] - &doc.elements[0])).find("500 bytes inside"),
+            std::string::npos);
+}
+
+// The cut that proves the bound, outlined, said in the legend and the
+// buffer's tooltip.
+TEST(ReportSVGTest, CutBuffersMarked) {
+  FunctionReport report = makeReport();
+  report.cutBuffers = {report.after.buffers[0].name};
+  XmlDocument doc = readXml(svgText(report));
+  ASSERT_EQ(doc.error, "");
+  std::vector<int> groups = find(doc, "g", "buf");
+  size_t marked = 0;
+  for (int g : groups)
+    marked += tooltip(doc, g).find("in the cut that proves the bound") !=
+              std::string::npos;
+  EXPECT_EQ(marked, 2u); // the buffer in each panel
+  EXPECT_NE(allText(doc).find("in the cut that proves the bound"),
+            std::string::npos);
+  EXPECT_EQ(find(doc, "g", "legend").size(), 1u);
+}
+
+// An arena: one panel, its own title and axis, buffers at their offsets.
+TEST(ReportSVGTest, ArenaHasItsOwnPicture) {
+  FunctionReport report = makeReport();
+  report.before = report.after;
+  uint64_t offset = 0;
+  for (TimelineBuffer &b : report.after.buffers) {
+    b.offset = offset;
+    offset = (offset + 1000) % 3000;
+  }
+  report.before = report.after;
+  report.arenaSize = 3000;
+  report.arenaMemory = 3000;
+  XmlDocument doc = readXml(svgText(report));
+  ASSERT_EQ(doc.error, "");
+  std::string text = allText(doc);
+  EXPECT_NE(text.find("Arena of"), std::string::npos);
+  EXPECT_NE(text.find("offset in the arena"), std::string::npos);
+  EXPECT_EQ(text.find("Before scheduling"), std::string::npos);
+  EXPECT_EQ(text.find("bytes live\n"), std::string::npos);
+  EXPECT_EQ(find(doc, "g", "panel").size(), 1u);
+  EXPECT_EQ(find(doc, "g", "buf").size(), report.after.buffers.size());
 }
 
 TEST(ReportSVGTest, EscapesNames) {
@@ -627,7 +701,7 @@ TEST(ReportSVGTest, EscapesNames) {
   EXPECT_EQ(svg.find("%x<"), std::string::npos);
   EXPECT_EQ(svg.find("f<&"), std::string::npos);
   // Unescaped, the names come back intact.
-  std::vector<int> bars = find(doc, "rect", "buf");
+  std::vector<int> bars = find(doc, "g", "buf");
   ASSERT_FALSE(bars.empty());
   std::string tip = tooltip(doc, bars[0]);
   EXPECT_EQ(tip.rfind("%x<&\">\nmemref<4xf32, \"quoted\">", 0), 0u) << tip;
@@ -660,7 +734,7 @@ TEST(ReportSVGTest, EmptyFunction) {
   EXPECT_NE(text.find("no ops"), std::string::npos);
   EXPECT_NE(text.find("peak 0 bytes"), std::string::npos);
   EXPECT_NE(text.find("lower bound 0 bytes"), std::string::npos);
-  EXPECT_TRUE(find(doc, "rect", "buf").empty());
+  EXPECT_TRUE(find(doc, "g", "buf").empty());
   EXPECT_TRUE(find(doc, "path", "memory").empty());
 }
 
@@ -671,7 +745,7 @@ TEST(ReportSVGTest, OutOfRangePositionsAreClamped) {
   report.after.memoryAt.pop_back(); // shorter than ops
   XmlDocument doc = readXml(svgText(report));
   ASSERT_EQ(doc.error, "");
-  std::vector<int> bars = find(doc, "rect", "buf");
+  std::vector<int> bars = find(doc, "g", "buf");
   ASSERT_EQ(bars.size(), 7u);
   EXPECT_NE(tooltip(doc, bars[6]).find("#5 memref.dealloc#5"),
             std::string::npos);
@@ -719,7 +793,7 @@ TEST(ReportSVGTest, ManyOps) {
   std::string svg = svgText(report);
   XmlDocument doc = readXml(svg);
   ASSERT_EQ(doc.error, "");
-  EXPECT_EQ(find(doc, "rect", "buf").size(), 2 * wide);
+  EXPECT_EQ(find(doc, "g", "buf").size(), 2 * wide);
   EXPECT_LT(wide, numBuffers);
   EXPECT_NE(allText(doc).find(std::to_string(numBuffers - wide) + " of " +
                               std::to_string(numBuffers) +

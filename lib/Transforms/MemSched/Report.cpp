@@ -257,11 +257,23 @@ static std::string bufferColor(size_t index) {
 }
 
 namespace {
-/// A bar: a buffer's clamped interval and the byte offset it is drawn at.
-struct Bar {
-  size_t buffer;
+/// Where a buffer is drawn: runs of ops over which its bottom stays at one
+/// byte offset.
+struct Run {
   size_t first, last;
-  uint64_t offset, size;
+  uint64_t offset;
+};
+struct DrawnBuffer {
+  size_t buffer;
+  llvm::SmallVector<Run, 2> runs;
+};
+/// A panel's buffers and, per op, the top of what is drawn there.
+struct Layout {
+  std::vector<DrawnBuffer> buffers;
+  std::vector<uint64_t> top;
+  /// Per op: bytes the op holds inside itself (loop and branch bodies,
+  /// callees), drawn on top of the buffers so the top is the live total.
+  std::vector<uint64_t> inside;
 };
 
 /// Byte ticks of the y axis: `count` steps of `step` units of `unit` bytes.
@@ -304,10 +316,12 @@ private:
   }
   std::vector<std::string> headerLines() const;
   void writeHeader(llvm::ArrayRef<std::string> lines);
-  void writePanel(const Panel &panel, llvm::ArrayRef<Bar> bars);
+  void writePanel(const Panel &panel, const Layout &layout);
   void writeYAxis(const Panel &panel);
   void writeXAxis(const Panel &panel);
-  void writeBars(const Panel &panel, llvm::ArrayRef<Bar> bars);
+  void writeBars(const Panel &panel, const Layout &layout);
+  void writeLegend(double atY, bool anyInside);
+  bool inArena() const { return report.arenaSize.has_value(); }
   void writeLines(const Panel &panel);
   void text(double atX, double atY, StringRef content, StringRef attributes);
 
@@ -318,59 +332,66 @@ private:
 };
 } // namespace
 
-/// Places the bars of `timeline`: largest first (ties by first op, then
-/// index), each at the lowest offset not used by an overlapping bar placed
-/// before it, like a static memory planner.
-static llvm::SmallVector<Bar> placeBars(const Timeline &timeline) {
-  llvm::SmallVector<Bar> bars;
+/// The buffers of `timeline` stacked op by op: at every op the live
+/// buffers are piled in a stable order (by first op, then index) from
+/// `base` up, so the top of the pile is the bytes live there. In an arena
+/// (`arena`), a buffer with an offset stands at it instead, and the others
+/// (left outside) are piled from the arena's top.
+static Layout layOut(const Timeline &timeline,
+                     std::optional<uint64_t> arena) {
+  Layout layout;
   size_t numOps = timeline.ops.size();
   if (numOps == 0)
-    return bars;
+    return layout;
+  auto clamped = [&](const TimelineBuffer &buffer) {
+    size_t last = std::min(buffer.last, numOps - 1);
+    return std::make_pair(std::min(buffer.first, last), last);
+  };
+  layout.buffers.resize(timeline.buffers.size());
+  std::vector<size_t> piled;
   for (size_t i = 0, e = timeline.buffers.size(); i < e; ++i) {
     const TimelineBuffer &buffer = timeline.buffers[i];
-    size_t last = std::min(buffer.last, numOps - 1);
-    bars.push_back({i, std::min(buffer.first, last), last, 0, buffer.size});
+    layout.buffers[i].buffer = i;
+    auto [first, last] = clamped(buffer);
+    if (arena && buffer.offset)
+      layout.buffers[i].runs.push_back({first, last, *buffer.offset});
+    else
+      piled.push_back(i);
   }
-  // Buffers with an arena offset stand there; the others (outside the
-  // arena) are stacked above the highest of them.
-  uint64_t base = 0;
-  for (Bar &bar : bars)
-    if (std::optional<uint64_t> offset = timeline.buffers[bar.buffer].offset) {
-      bar.offset = *offset;
-      base = std::max(base, *offset + bar.size);
-    }
-  llvm::stable_sort(bars, [&](const Bar &a, const Bar &b) {
-    bool fixedA = timeline.buffers[a.buffer].offset.has_value();
-    bool fixedB = timeline.buffers[b.buffer].offset.has_value();
-    if (fixedA != fixedB)
-      return fixedA;
-    if (a.size != b.size)
-      return a.size > b.size;
-    return a.first < b.first;
+  llvm::stable_sort(piled, [&](size_t a, size_t b) {
+    return clamped(timeline.buffers[a]).first <
+           clamped(timeline.buffers[b]).first;
   });
-  llvm::SmallVector<const Bar *> overlapping;
-  for (size_t i = 0, e = bars.size(); i < e; ++i) {
-    Bar &bar = bars[i];
-    if (timeline.buffers[bar.buffer].offset)
-      continue;
-    overlapping.clear();
-    for (size_t j = 0; j < i; ++j)
-      if (bars[j].first <= bar.last && bar.first <= bars[j].last)
-        overlapping.push_back(&bars[j]);
-    llvm::sort(overlapping, [](const Bar *a, const Bar *b) {
-      return a->offset < b->offset;
+  uint64_t base = arena ? *arena : 0;
+  layout.top.assign(numOps, base);
+  layout.inside.assign(numOps, 0);
+  std::vector<size_t> active;
+  size_t next = 0;
+  for (size_t op = 0; op < numOps; ++op) {
+    llvm::erase_if(active, [&](size_t i) {
+      return clamped(timeline.buffers[i]).second < op;
     });
+    while (next < piled.size() &&
+           clamped(timeline.buffers[piled[next]]).first == op)
+      active.push_back(piled[next++]);
     uint64_t offset = base;
-    for (const Bar *other : overlapping) {
-      if (other->offset + other->size <= offset)
-        continue;
-      if (offset + bar.size <= other->offset)
-        break;
-      offset = std::max(offset, other->offset + other->size);
+    for (size_t i : active) {
+      auto &runs = layout.buffers[i].runs;
+      if (!runs.empty() && runs.back().offset == offset &&
+          runs.back().last + 1 == op)
+        runs.back().last = op;
+      else
+        runs.push_back({op, op, offset});
+      offset += timeline.buffers[i].size;
     }
-    bar.offset = offset;
+    layout.top[op] = offset;
+    if (!arena) {
+      uint64_t live = op < timeline.memoryAt.size() ? timeline.memoryAt[op] : 0;
+      if (live > offset)
+        layout.inside[op] = live - offset;
+    }
   }
-  return bars;
+  return layout;
 }
 
 /// Ticks covering [0, maxBytes] in the largest binary unit below maxBytes,
@@ -419,19 +440,24 @@ void TimelineWriter::text(double atX, double atY, StringRef content,
 }
 
 void TimelineWriter::write() {
-  llvm::SmallVector<Bar> beforeBars = placeBars(report.before);
-  llvm::SmallVector<Bar> afterBars = placeBars(report.after);
+  // In an arena the order is the one scheduled: one panel, the after one.
+  unsigned numPanels = inArena() ? 1 : 2;
+  const Timeline *timelines[2] = {inArena() ? &report.after : &report.before,
+                                  &report.after};
+  Layout layouts[2];
+  for (unsigned i = 0; i < numPanels; ++i)
+    layouts[i] = layOut(*timelines[i], report.arenaSize);
 
   // One byte scale for both panels so their heights compare.
   uint64_t maxBytes =
-      std::max({report.before.peak, report.after.peak, report.lowerBound});
-  for (const Timeline *timeline : {&report.before, &report.after})
-    for (uint64_t bytes : timeline->memoryAt)
+      std::max({report.before.peak, report.after.peak, report.lowerBound,
+                report.arenaSize.value_or(0), report.arenaMemory.value_or(0)});
+  for (unsigned i = 0; i < numPanels; ++i) {
+    for (uint64_t bytes : timelines[i]->memoryAt)
       maxBytes = std::max(maxBytes, bytes);
-  for (llvm::ArrayRef<Bar> bars :
-       {llvm::ArrayRef(beforeBars), llvm::ArrayRef(afterBars)})
-    for (const Bar &bar : bars)
-      maxBytes = std::max(maxBytes, bar.offset + bar.size);
+    for (size_t op = 0; op < layouts[i].top.size(); ++op)
+      maxBytes = std::max(maxBytes, layouts[i].top[op] + layouts[i].inside[op]);
+  }
   axis = makeByteAxis(maxBytes);
 
   size_t maxOps = std::max(report.before.ops.size(), report.after.ops.size());
@@ -439,11 +465,12 @@ void TimelineWriter::write() {
 
   std::vector<std::string> lines = headerLines();
   Panel panels[2];
-  // Title, the lines, the legend.
-  double top = 30 + lineHeight * (lines.size() + 1);
-  for (unsigned i = 0; i < 2; ++i) {
+  // Title, the lines, the legend (two rows).
+  double legendY = 30 + lineHeight * lines.size() + 6;
+  double top = legendY + 2 * lineHeight + 4;
+  for (unsigned i = 0; i < numPanels; ++i) {
     Panel &panel = panels[i];
-    const Timeline &timeline = i == 0 ? report.before : report.after;
+    const Timeline &timeline = *timelines[i];
     panel.timeline = &timeline;
     panel.numOps = timeline.ops.size();
     panel.pxPerOp = plotWidth / std::max<size_t>(panel.numOps, 1);
@@ -456,7 +483,9 @@ void TimelineWriter::write() {
     top = panel.bottom + panelGap;
 
     std::string &title = panel.title;
-    if (i == 0)
+    if (inArena())
+      title = "Placement in the arena, ops in the scheduled order";
+    else if (i == 0)
       title = "Before scheduling";
     else
       title = report.reordered ? "After scheduling (reordered)"
@@ -480,19 +509,33 @@ void TimelineWriter::write() {
   os << "<rect class=\"background\" width=\"100%\" height=\"100%\" "
         "fill=\"#ffffff\"/>\n";
   writeHeader(lines);
-  writePanel(panels[0], beforeBars);
-  writePanel(panels[1], afterBars);
+  bool anyInside = false;
+  for (unsigned i = 0; i < numPanels; ++i)
+    anyInside |= llvm::any_of(layouts[i].inside, [](uint64_t b) { return b; });
+  writeLegend(legendY, anyInside);
+  for (unsigned i = 0; i < numPanels; ++i)
+    writePanel(panels[i], layouts[i]);
   os << "</svg>\n";
 }
 
 /// The lines under the title: peaks, bound and verdict, cut.
 std::vector<std::string> TimelineWriter::headerLines() const {
   std::vector<std::string> lines;
-  std::string line = "peak " + humanBytes(report.before.peak) + " (" +
-                     std::to_string(report.before.peak) + " bytes) before, " +
-                     humanBytes(report.after.peak) + " (" +
-                     std::to_string(report.after.peak) + " bytes) after";
-  line += report.reordered ? ", reordered" : ", order unchanged";
+  std::string line;
+  if (inArena()) {
+    line = "arena " + humanBytes(*report.arenaSize) + " (" +
+           std::to_string(*report.arenaSize) +
+           " bytes); with the buffers left outside it the function needs " +
+           std::to_string(report.arenaMemory.value_or(0)) +
+           " bytes; the bytes live peak at " +
+           std::to_string(report.after.peak) + " bytes";
+  } else {
+    line = "peak " + humanBytes(report.before.peak) + " (" +
+           std::to_string(report.before.peak) + " bytes) before, " +
+           humanBytes(report.after.peak) + " (" +
+           std::to_string(report.after.peak) + " bytes) after";
+    line += report.reordered ? ", reordered" : ", order unchanged";
+  }
   lines.push_back(line);
 
   line = "lower bound " + humanBytes(report.lowerBound) + " (" +
@@ -518,8 +561,8 @@ std::vector<std::string> TimelineWriter::headerLines() const {
   }
   lines.push_back(line);
 
-  if (!report.cutBuffers.empty()) {
-    line = "cut: ";
+  if (!report.cutBuffers.empty() && !inArena()) {
+    line = "the bound's cut (dashed green outline): ";
     size_t shown = std::min<size_t>(report.cutBuffers.size(), 8);
     for (size_t i = 0; i < shown; ++i)
       line += (i ? ", " : "") + truncate(report.cutBuffers[i], 24);
@@ -532,19 +575,84 @@ std::vector<std::string> TimelineWriter::headerLines() const {
 }
 
 void TimelineWriter::writeHeader(llvm::ArrayRef<std::string> lines) {
-  text(left, 24, "Peak memory of " + truncate(report.function, 60),
+  text(left, 24,
+       (inArena() ? "Arena of " : "Peak memory of ") +
+           truncate(report.function, 60),
        "class=\"title\" font-size=\"16\" font-weight=\"bold\"");
   double atY = 26;
   for (const std::string &line : lines)
     text(left, atY += lineHeight, line, "font-size=\"12\"");
-  text(left, atY + lineHeight - 2,
-       "bars: buffers over their live ops (height = size, stacked greedily: "
-       "may rise above the line); black steps: bytes live per op; outlined: "
-       "live at the peak; hover for details",
-       "font-size=\"10\" fill=\"#555555\"");
 }
 
-void TimelineWriter::writePanel(const Panel &panel, llvm::ArrayRef<Bar> bars) {
+void TimelineWriter::writeLegend(double atY, bool anyInside) {
+  os << "<g class=\"legend\" font-size=\"10\">\n";
+  double atX = left;
+  // A swatch (a box with `style`, or a line) and its label.
+  auto item = [&](StringRef swatch, StringRef label) {
+    os << swatch << "\n";
+    text(atX + 22, atY + 9, label, "fill=\"#333333\"");
+    atX += 22 + 5.4 * static_cast<double>(label.size()) + 16;
+  };
+  auto box = [&](StringRef style) {
+    std::string svg;
+    llvm::raw_string_ostream(svg)
+        << llvm::format("<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" "
+                        "height=\"10\" ",
+                        atX, atY)
+        << style << "/>";
+    return svg;
+  };
+  auto line = [&](StringRef style) {
+    std::string svg;
+    llvm::raw_string_ostream(svg)
+        << llvm::format("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                        "y2=\"%.1f\" ",
+                        atX, atY + 5, atX + 16, atY + 5)
+        << style << "/>";
+    return svg;
+  };
+  if (inArena()) {
+    item(box("fill=\"" + bufferColor(0) + "\""),
+         "a buffer at its offset in the arena, over the ops it is live "
+         "(hover: name, type, size, allocation site)");
+    item(box("fill=\"" + bufferColor(1) + "\" stroke=\"#222222\" "
+             "stroke-width=\"1.5\""),
+         "live at the peak");
+  } else {
+    item(box("fill=\"" + bufferColor(0) + "\""),
+         "a buffer while live, piled op by op: the top is the bytes live "
+         "(hover: name, type, size, allocation site)");
+    item(box("fill=\"" + bufferColor(1) + "\" stroke=\"#222222\" "
+             "stroke-width=\"1.5\""),
+         "live at the peak");
+  }
+  atX = left;
+  atY += lineHeight;
+  if (!inArena()) {
+    if (!report.cutBuffers.empty())
+      item(box("fill=\"" + bufferColor(2) +
+               "\" stroke=\"#1f7a1f\" stroke-width=\"1.5\" "
+               "stroke-dasharray=\"3 2\""),
+           "in the cut that proves the bound");
+    if (anyInside)
+      item(box("fill=\"#bdbdbd\""),
+           "bytes inside an op (loop and branch bodies, callees)");
+  } else {
+    item(box("fill=\"" + bufferColor(3) + "\" fill-opacity=\"0.55\""),
+         "above the arena: buffers left outside it, piled op by op");
+    item(line("stroke=\"#1f77b4\" stroke-width=\"1.5\""), "the arena's top");
+  }
+  item(line("stroke=\"#111111\" stroke-width=\"1.5\""), "bytes live per op");
+  item(line("stroke=\"#d62728\" stroke-width=\"1.2\" "
+            "stroke-dasharray=\"6 4\""),
+       "peak");
+  item(line("stroke=\"#2ca02c\" stroke-width=\"1.2\" "
+            "stroke-dasharray=\"2 3\""),
+       "lower bound (no order needs less)");
+  os << "</g>\n";
+}
+
+void TimelineWriter::writePanel(const Panel &panel, const Layout &layout) {
   os << "<g class=\"panel\">\n";
   text(left, panel.top + 20, panel.title,
        "class=\"panel-title\" font-size=\"13\" font-weight=\"bold\"");
@@ -555,7 +663,7 @@ void TimelineWriter::writePanel(const Panel &panel, llvm::ArrayRef<Bar> bars) {
   if (panel.numOps == 0)
     text(left + plotWidth / 2, panel.plotTop + plotHeight / 2, "no ops",
          "text-anchor=\"middle\" fill=\"#888888\" font-size=\"14\"");
-  writeBars(panel, bars);
+  writeBars(panel, layout);
   writeLines(panel);
   writeXAxis(panel);
   os << "</g>\n";
@@ -576,16 +684,18 @@ void TimelineWriter::writeYAxis(const Panel &panel) {
   }
   double midY = (panel.plotTop + panel.plotBottom) / 2;
   os << llvm::format("<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" "
-                     "transform=\"rotate(-90 18 %.1f)\">bytes live</text>\n",
-                     midY, midY);
+                     "transform=\"rotate(-90 18 %.1f)\">%s</text>\n",
+                     midY, midY,
+                     inArena() ? "offset in the arena (outside: above it)"
+                               : "bytes live");
 }
 
-void TimelineWriter::writeBars(const Panel &panel, llvm::ArrayRef<Bar> bars) {
+void TimelineWriter::writeBars(const Panel &panel, const Layout &layout) {
   const Timeline &timeline = *panel.timeline;
   if (panel.numOps == 0)
     return;
 
-  // Columns under the bars: hovering empty space names the op.
+  // Columns under the buffers: hovering empty space names the op.
   if (panel.pxPerOp >= 2) {
     os << "<g class=\"op-columns\" fill=\"#ffffff\" fill-opacity=\"0\">\n";
     for (size_t i = 0; i < panel.numOps; ++i) {
@@ -602,49 +712,110 @@ void TimelineWriter::writeBars(const Panel &panel, llvm::ArrayRef<Bar> bars) {
     os << "</g>\n";
   }
 
-  llvm::StringSet<> liveAtPeak;
+  llvm::StringSet<> liveAtPeak, inCut;
   for (const std::string &name : timeline.liveAtPeak)
     liveAtPeak.insert(name);
+  if (!inArena())
+    for (const std::string &name : report.cutBuffers)
+      inCut.insert(name);
 
-  // Draw in buffer order so the output follows the input, not the placement.
-  llvm::SmallVector<const Bar *> ordered;
-  for (const Bar &bar : bars)
-    ordered.push_back(&bar);
-  llvm::sort(ordered,
-             [](const Bar *a, const Bar *b) { return a->buffer < b->buffer; });
-
+  // One group per buffer, in buffer order (the input's, not the pile's):
+  // a rectangle per run of ops at one offset, one tooltip.
   size_t skipped = 0;
   os << "<g class=\"buffers\">\n";
-  for (const Bar *bar : ordered) {
-    double barWidth = (bar->last - bar->first + 1) * panel.pxPerOp;
-    if (barWidth < 1) {
+  for (const DrawnBuffer &drawn : layout.buffers) {
+    if (drawn.runs.empty())
+      continue;
+    size_t ops = 0;
+    for (const Run &run : drawn.runs)
+      ops += run.last - run.first + 1;
+    if (static_cast<double>(ops) * panel.pxPerOp < 1) {
       ++skipped;
       continue;
     }
-    const TimelineBuffer &buffer = timeline.buffers[bar->buffer];
-    double top = y(static_cast<double>(bar->offset + bar->size), panel);
-    double bottom = y(static_cast<double>(bar->offset), panel);
-    // Every bar stays visible and hoverable, even a tiny one.
-    double barHeight = std::max(bottom - top, 1.0);
-    top = bottom - barHeight;
+    const TimelineBuffer &buffer = timeline.buffers[drawn.buffer];
     bool live = liveAtPeak.contains(buffer.name);
-    os << llvm::format("<rect class=\"buf\" x=\"%.1f\" y=\"%.1f\" "
-                       "width=\"%.1f\" height=\"%.1f\"",
-                       x(bar->first, panel), top, barWidth, barHeight)
-       << " fill=\"" << bufferColor(bar->buffer) << '"'
-       << (live ? " stroke=\"#222222\" stroke-width=\"1.5\""
-                : " stroke=\"#ffffff\" stroke-width=\"0.5\"")
-       << "><title>";
+    bool cut = inCut.contains(buffer.name);
+    bool outside = inArena() && !buffer.offset;
+    os << "<g class=\"buf\" fill=\"" << bufferColor(drawn.buffer) << '"'
+       << (outside ? " fill-opacity=\"0.55\"" : "") << "><title>";
+    size_t first = drawn.runs.front().first, last = drawn.runs.back().last;
     std::string tooltip =
         buffer.name + "\n" + buffer.type + "\n" + std::to_string(buffer.size) +
-        " bytes (" + humanBytes(buffer.size) + ")\nlive from #" +
-        std::to_string(bar->first) + " " + timeline.ops[bar->first] + "\nto #" +
-        std::to_string(bar->last) + " " + timeline.ops[bar->last];
+        " bytes (" + humanBytes(buffer.size) + ")";
+    if (!buffer.location.empty())
+      tooltip += "\nallocated at " + buffer.location;
+    if (buffer.offset)
+      tooltip += "\nat offset " + std::to_string(*buffer.offset) +
+                 " of the arena";
+    else if (inArena())
+      tooltip += "\noutside the arena";
+    tooltip += "\nlive from #" + std::to_string(first) + " " +
+               timeline.ops[first] + "\nto #" + std::to_string(last) + " " +
+               timeline.ops[last];
     if (live)
       tooltip += "\nlive at the peak";
-    os << escapeXML(tooltip) << "</title></rect>\n";
+    if (cut)
+      tooltip += "\nin the cut that proves the bound";
+    os << escapeXML(tooltip) << "</title>\n";
+    // Every buffer stays visible and hoverable, even a tiny one.
+    double height = std::max(
+        y(0, panel) - y(static_cast<double>(buffer.size), panel), 1.0);
+    for (const Run &run : drawn.runs) {
+      double bottom = y(static_cast<double>(run.offset), panel);
+      os << llvm::format("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                         "height=\"%.1f\"/>\n",
+                         x(run.first, panel), bottom - height,
+                         (run.last - run.first + 1) * panel.pxPerOp, height);
+    }
+    // One outline around all its runs: along the bottom, back along the top.
+    os << "<path fill=\"none\""
+       << (live  ? " stroke=\"#222222\" stroke-width=\"1.5\""
+           : cut ? " stroke=\"#1f7a1f\" stroke-width=\"1.5\" "
+                   "stroke-dasharray=\"3 2\""
+                 : " stroke=\"#ffffff\" stroke-width=\"0.5\"")
+       << " d=\"";
+    for (size_t i = 0; i < drawn.runs.size(); ++i) {
+      const Run &run = drawn.runs[i];
+      double bottom = y(static_cast<double>(run.offset), panel);
+      if (i == 0)
+        os << llvm::format("M%.1f %.1f", x(run.first, panel), bottom);
+      else
+        os << llvm::format("V%.1f", bottom);
+      os << llvm::format("H%.1f", x(run.last + 1, panel));
+    }
+    for (size_t i = drawn.runs.size(); i-- > 0;) {
+      const Run &run = drawn.runs[i];
+      os << llvm::format("V%.1f", y(static_cast<double>(run.offset), panel) -
+                                      height);
+      os << llvm::format("H%.1f", x(run.first, panel));
+    }
+    os << "Z\"/>\n</g>\n";
   }
   os << "</g>\n";
+
+  // What the ops hold inside themselves, on top of the pile.
+  bool anyInside = llvm::any_of(layout.inside, [](uint64_t b) { return b; });
+  if (anyInside) {
+    os << "<g class=\"inside\" fill=\"#bdbdbd\">\n";
+    for (size_t i = 0; i < panel.numOps && i < layout.inside.size(); ++i) {
+      if (!layout.inside[i])
+        continue;
+      double top = y(static_cast<double>(layout.top[i] + layout.inside[i]),
+                     panel);
+      double bottom = y(static_cast<double>(layout.top[i]), panel);
+      os << llvm::format("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                         "height=\"%.1f\">",
+                         x(i, panel), top, panel.pxPerOp,
+                         std::max(bottom - top, 1.0))
+         << "<title>"
+         << escapeXML("#" + std::to_string(i) + " " + timeline.ops[i] + "\n" +
+                      std::to_string(layout.inside[i]) +
+                      " bytes inside the op (loop and branch bodies, callees)")
+         << "</title></rect>\n";
+    }
+    os << "</g>\n";
+  }
   if (skipped)
     text(left + plotWidth - 4, panel.plotTop + 14,
          std::to_string(skipped) + " of " +
@@ -715,8 +886,8 @@ void TimelineWriter::writeLines(const Panel &panel) {
                        left, arenaY, left + plotWidth, arenaY);
     text(left + plotWidth / 2, arenaY - 4,
          "arena " + std::to_string(*report.arenaSize) + " bytes (" +
-             humanBytes(*report.arenaSize) + "), memory " +
-             std::to_string(*report.arenaMemory) + " bytes",
+             humanBytes(*report.arenaSize) + "); the function needs " +
+             std::to_string(report.arenaMemory.value_or(0)) + " bytes",
          std::string("class=\"arena-label\" text-anchor=\"middle\" "
                      "fill=\"#1f77b4\" ") +
              halo);
