@@ -5,9 +5,10 @@
 # split first, the extra compute (the certificate's extra_compute_ppm), and a differential run of the split + scheduled program
 # against the original under mlir-runner with the counting allocator
 # (test/Integration/differential.sh: bit-identical outputs, measured peak =
-# certificate), and the bound no split into channel groups goes below
+# certificate), and the bound no split without recomputation goes below
 # (docs/split.md, "The bound over all splits") with the gap of the split +
-# scheduled peak to it ("bands": row bands, outside that family, were kept). Bytes count the allocator's padding (count-alignment-padding).
+# scheduled peak to it ("recomputes": the split recomputes rows, outside
+# that family). Bytes count the allocator's padding (count-alignment-padding).
 #   bench/split-corpus.sh [BUILD_DIR] [NETWORK...]   (prints a Markdown table)
 # NETWORK: a name of bench/models (mobilenet_v2), or 224/NAME for the
 # torchvision networks at 224x224 (bench/models/generate.sh --224); `224`
@@ -52,7 +53,7 @@ for n in "${nets[@]}"; do
   pads=$(sed -n "s/.* \([0-9]*\) pads\{0,1\} absorbed.*/\1/p" <<< "$remark")
   chains=$(sed -n "s/.* \([0-9]*\) chains\{0,1\} run by channel groups.*/\1/p" <<< "$remark")
   bands=$(sed -n "s/.* \([0-9]*\) segments\{0,1\} run by row bands.*/\1/p" <<< "$remark")
-  bound=$(sed -n "s/.*no split into channel groups peaks below \([0-9]*\) bytes.*/\1/p" <<< "$remark")
+  bound=$(sed -n "s/.*no split without recomputation peaks below \([0-9]*\) bytes.*/\1/p" <<< "$remark")
   start=$(date +%s.%N)
   "$OPT" "$m" --memsched-split="$SPLIT" \
     --memsched-schedule=count-alignment-padding -o "$TMP/split.mlir"
@@ -73,8 +74,8 @@ for n in "${nets[@]}"; do
   ratio=-
   [ -n "$cert" ] && ratio=$(awk -v a="$plain" -v b="$cert" 'BEGIN { printf "%.2fx", a / b }')
   gap=-
-  if [ "${bands:-0}" != 0 ]; then
-    gap=bands
+  if [ "${ppm:-0}" != 0 ]; then
+    gap=recomputes
   elif [ -n "$cert" ] && [ -n "$bound" ] && [ "$bound" -gt 0 ]; then
     gap=$(awk -v a="$cert" -v b="$bound" 'BEGIN { printf "%.1f%%", 100 * (a - b) / b }')
   fi

@@ -68,12 +68,13 @@ SPLIT_CHAIN_RE = re.compile(r"memsched-split: (\d+) ops run by (\d+) groups "
                             r"of (\d+) channels? \(of (\d+)\)")
 SPLIT_REFUSED_RE = re.compile(r"memsched-split: channel chain left as it is: "
                               r"([^\n]*)")
-# The split's scheduled peak and the bound no split into channel groups goes
-# below (absent the row bands, outside that family): the bound may not be
-# above the peak the split reached.
+# The split's scheduled peak and the bound no split without recomputation
+# goes below (absent when the split recomputes: outside that family): the
+# bound may not be above the peak the split reached.
 SPLIT_BOUND_RE = re.compile(r"memsched-split: '([\w$.]+)': [^\n]*scheduled "
-                            r"(\d+) bytes; no split into channel groups "
-                            r"peaks below (\d+) bytes(?! \(row bands)")
+                            r"(\d+) bytes; no split without recomputation "
+                            r"peaks below (\d+) bytes(?! \(this split "
+                            r"recomputes)")
 FEATURES_RE = re.compile(r"^// features: (.*)$", re.M)
 LOC_RE = re.compile(r'loc\("[^"]*":(\d+):\d+\)$')
 OPNAME_RE = re.compile(r'^(?:%[^=]*= )?"?([A-Za-z_][\w.]*)')

@@ -160,6 +160,68 @@ TEST(FragmentBound, NeverAboveTheFinestSplitNorTheGraph) {
               split, tight);
 }
 
+/// Alternatives: the cut of every node is the least over its
+/// alternatives. With the graph's own sizes and nothing forced as the only
+/// alternative, the bound is the plain one; adding one with smaller sizes
+/// never raises it and, per node, it is never below the plain bound with
+/// those sizes; forcing buffers live never lowers it.
+TEST(FragmentBound, AlternativesTakeTheLeast) {
+  const uint64_t firstSeed = 7400000;
+  std::printf("seeds %llu..%llu\n", (unsigned long long)firstSeed,
+              (unsigned long long)firstSeed + 999);
+  unsigned lowered = 0, raised = 0;
+  for (uint64_t seed = firstSeed; seed < firstSeed + 1000; ++seed) {
+    Case c = randomCase(seed, 12);
+    FragmentBoundResult plain = computeFragmentBound(c.graph, c.sets);
+    ASSERT_TRUE(plain.valid) << "seed " << seed;
+    CutAlternatives same;
+    same.sizes.push_back({});
+    for (BufferId b = 0; b < c.graph.numBuffers(); ++b)
+      same.sizes[0].push_back(c.graph.buffer(b).size);
+    same.perNode.assign(c.graph.numNodes(), {{0, {}}});
+    ASSERT_EQ(computeFragmentBound(c.graph, c.sets, same).value, plain.value)
+        << "seed " << seed;
+    // Half the bytes of every buffer as a second alternative: never above
+    // the plain bound, never below the bound of the halved graph.
+    CutAlternatives halved = same;
+    halved.sizes.push_back({});
+    for (uint64_t size : same.sizes[0])
+      halved.sizes[1].push_back(size / 2);
+    for (auto &alts : halved.perNode)
+      alts.push_back({1, {}});
+    MemoryGraph half;
+    for (NodeId n = 0; n < c.graph.numNodes(); ++n)
+      half.addNode(c.graph.transientBytes(n));
+    for (BufferId b = 0; b < c.graph.numBuffers(); ++b) {
+      const GraphBuffer &buf = c.graph.buffer(b);
+      BufferId copy = half.addBuffer(buf.size / 2, buf.liveIn, buf.liveOut);
+      for (NodeId t : buf.touchers)
+        half.addTouch(copy, t);
+    }
+    for (NodeId n = 0; n < c.graph.numNodes(); ++n)
+      for (NodeId m : c.graph.succs(n))
+        half.addEdge(n, m);
+    half.finalize();
+    uint64_t least = computeFragmentBound(c.graph, c.sets, halved).value;
+    ASSERT_LE(least, plain.value) << "seed " << seed;
+    ASSERT_GE(least, computeFragmentBound(half, c.sets).value)
+        << "seed " << seed;
+    lowered += least < plain.value;
+    // Every buffer forced live at every node: at least the plain bound.
+    CutAlternatives forced = same;
+    std::vector<BufferId> all;
+    for (BufferId b = 0; b < c.graph.numBuffers(); ++b)
+      all.push_back(b);
+    for (auto &alts : forced.perNode)
+      alts[0].alsoLive = all;
+    uint64_t most = computeFragmentBound(c.graph, c.sets, forced).value;
+    ASSERT_GE(most, plain.value) << "seed " << seed;
+    raised += most > plain.value;
+  }
+  EXPECT_GT(lowered, 500u);
+  EXPECT_GT(raised, 500u);
+}
+
 /// X -> e -> t1 -> a -> t2 -> p -> Y -> c, {e, a, p} in 4 fragments: the
 /// intermediates are 6x the input. Some fragment runs a after another's p
 /// (Y live) and before another's e (X live): X, Y and that fragment's t1

@@ -340,6 +340,83 @@ TEST(LowerBound, WitnessEstimatesKeepTheLargestNodeCut) {
 /// minimum, with a witness executed set; the order around that set
 /// (orderAroundExecutedSet) is valid, keeps the other nodes' relative order
 /// and runs the node with exactly its cut.
+/// NodeCutSolver with other buffer sizes (setBufferSizes) and buffers
+/// counted live at the node (solve's alsoLive) against exhaustive search:
+/// the least, over v's executed sets, of the memory at v with those sizes,
+/// plus the forced buffers not live there. Thousands of cases; the seed of
+/// each is in its trace.
+TEST(LowerBound, NodeCutSolverWithSizesAndForcedBuffers) {
+  unsigned cases = 0;
+  for (GraphFamily family : allFamilies())
+    for (unsigned i = 0; i < 40; ++i) {
+      unsigned nodes = 2 + i % 12;
+      uint64_t seed = 7700000 + i;
+      SCOPED_TRACE(graphCaseName(family, nodes, seed));
+      MemoryGraph g = generateGraph(family, nodes, seed);
+      if (i % 2)
+        g = mutate(g, seed);
+      Rng rng{seed};
+      // The same structure with other sizes, zero included.
+      MemoryGraph resized;
+      for (NodeId n = 0; n < g.numNodes(); ++n)
+        resized.addNode(g.transientBytes(n));
+      std::vector<uint64_t> sizes(g.numBuffers());
+      for (BufferId b = 0; b < g.numBuffers(); ++b) {
+        const GraphBuffer &buf = g.buffer(b);
+        sizes[b] = rng.chance(20) ? 0 : 1 + rng.next() % 500;
+        BufferId copy = resized.addBuffer(sizes[b], buf.liveIn, buf.liveOut);
+        for (NodeId t : buf.touchers)
+          resized.addTouch(copy, t);
+      }
+      for (NodeId n = 0; n < g.numNodes(); ++n)
+        for (NodeId m : g.succs(n))
+          resized.addEdge(n, m);
+      resized.finalize();
+      NodeCutSolver solver(g);
+      solver.setBufferSizes(sizes);
+      std::vector<NodeId> executed;
+      for (NodeId v = 0; v < g.numNodes(); ++v) {
+        std::vector<BufferId> forced;
+        for (BufferId b = 0; b < g.numBuffers(); ++b)
+          if (rng.chance(25))
+            forced.push_back(b);
+        SCOPED_TRACE("node=" + std::to_string(v) + " forced=" +
+                     std::to_string(forced.size()));
+        uint64_t expected = UINT64_MAX;
+        for (Mask s = 0; s < (Mask(1) << g.numNodes()); ++s) {
+          if (!isExecutedSetOf(resized, v, s))
+            continue;
+          uint64_t mem = memoryAfter(resized, v, s);
+          // Forced buffers not already counted.
+          for (BufferId b : forced) {
+            Mask one = toMask({v});
+            const GraphBuffer &buf = resized.buffer(b);
+            Mask touch = 0;
+            for (NodeId t : buf.touchers)
+              touch |= Mask(1) << t;
+            bool byV = (touch & one) != 0;
+            bool started = buf.liveIn || (touch & s);
+            bool pending = buf.liveOut || (touch & ~(s | one));
+            if (!(byV || (started && pending)))
+              mem += sizes[b];
+          }
+          expected = std::min(expected, mem);
+        }
+        ASSERT_EQ(solver.solve(v, executed, forced), expected);
+        ASSERT_TRUE(isExecutedSetOf(g, v, toMask(executed)));
+        ++cases;
+      }
+      // Back to the graph's own sizes: the plain cuts again.
+      std::vector<uint64_t> own(g.numBuffers());
+      for (BufferId b = 0; b < g.numBuffers(); ++b)
+        own[b] = g.buffer(b).size;
+      solver.setBufferSizes(own);
+      for (NodeId v = 0; v < g.numNodes(); ++v)
+        ASSERT_EQ(solver.solve(v, executed), bruteForceNodeMin(g, v));
+    }
+  EXPECT_GT(cases, 1000u);
+}
+
 TEST(LowerBound, NodeCutSolverAndOrderAroundTheWitness) {
   for (GraphFamily family : allFamilies())
     for (unsigned i = 0; i < 60; ++i) {

@@ -49,6 +49,25 @@ struct FragmentSet {
   std::vector<NodeId> cut;
 };
 
+/// Alternatives for a node's cut: each a way of counting memory that is a
+/// lower bound on some class of splits, the classes together covering
+/// every split; the node's cut is the least over its alternatives. An
+/// alternative takes every buffer's bytes from a vector of `sizes` and
+/// counts the buffers of `alsoLive` live while the node runs (in a fragment
+/// set's quotient: every copy of them).
+struct CutAlternatives {
+  struct Alternative {
+    /// Index into `sizes`.
+    unsigned sizes = 0;
+    std::vector<BufferId> alsoLive;
+  };
+  /// Vectors of bytes, one per buffer of the graph.
+  std::vector<std::vector<uint64_t>> sizes;
+  /// Per node (empty, or one entry per node of the graph): its
+  /// alternatives; none: the graph as given.
+  std::vector<std::vector<Alternative>> perNode;
+};
+
 struct FragmentBoundResult {
   /// Lower bound on the peak of every order of every split.
   uint64_t value = 0;
@@ -73,12 +92,23 @@ struct FragmentBoundResult {
 MemoryGraph fragmentQuotient(const MemoryGraph &graph, const FragmentSet &set,
                              NodeId node, uint64_t rank,
                              std::vector<NodeId> &firstCopy);
+/// The same, and per buffer of the quotient the buffer of `graph` it stands
+/// for and the weight of its copy (fragments' worth; 0: whole).
+MemoryGraph fragmentQuotient(const MemoryGraph &graph, const FragmentSet &set,
+                             NodeId node, uint64_t rank,
+                             std::vector<NodeId> &firstCopy,
+                             std::vector<std::pair<BufferId, uint64_t>> &origin);
 
 /// The bound over every split of `sets` (each run whole or in up to
 /// `fragments` fragments): sound, never above the minimum peak of any
 /// order of any such split.
 FragmentBoundResult computeFragmentBound(const MemoryGraph &graph,
                                          const std::vector<FragmentSet> &sets);
+/// The same with the cut of every node the least over its alternatives.
+FragmentBoundResult
+computeFragmentBound(const MemoryGraph &graph,
+                     const std::vector<FragmentSet> &sets,
+                     const CutAlternatives &alternatives);
 
 } // namespace memsched_core
 

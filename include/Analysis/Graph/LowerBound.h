@@ -191,6 +191,14 @@ public:
   /// The least memory `node` can run with in any valid order; `executed`
   /// receives a cheapest executed set (sorted, holding node's ancestors).
   uint64_t solve(NodeId node, std::vector<NodeId> &executed);
+  /// The same with the buffers of `alsoLive` counted live while `node`
+  /// runs, as if it touched them: the least memory of `node` in any valid
+  /// order, plus those of them not live there.
+  uint64_t solve(NodeId node, std::vector<NodeId> &executed,
+                 const std::vector<BufferId> &alsoLive);
+  /// Every buffer's bytes from `sizes` (one per buffer of the graph) in
+  /// the solves that follow; the graph's structure stays.
+  void setBufferSizes(const std::vector<uint64_t> &sizes);
   /// Work spent so far, in the units of LowerBoundOptions::workBudget.
   uint64_t work() const;
 

@@ -33,6 +33,10 @@
 namespace mlir {
 namespace memsched {
 
+/// How far a segment reaches back from its output (ops), in the search of
+/// Split.cpp and in the bound over all splits.
+inline constexpr unsigned kMaxBandDepth = 24;
+
 struct BandSegment {
   /// The ops of the segment, in block order.
   SmallVector<Operation *> ops;
@@ -61,6 +65,31 @@ std::pair<int64_t, int64_t> bandRows(const BandSegment &segment,
 /// The compute (estimateComputeCost units) that running `segment` in
 /// `bands` bands adds: the ops' points that two bands both compute.
 uint64_t bandExtraCompute(const BandSegment &segment, unsigned bands);
+
+/// What the bound over all splits (SplitBound.h) needs of a segment.
+struct BandFloor {
+  /// Whether some boundary between two rows of the output splits the
+  /// segment without extra compute (no op computes a row on both sides):
+  /// the segment is run by bands without recomputation by some split.
+  bool withoutExtraCompute = false;
+  /// Whether such a boundary also holds some intermediate in part on each
+  /// side (a split at a border row holds every intermediate whole on the
+  /// other side). When no boundary does, no split without extra compute
+  /// holds less of an intermediate than the body does; whether a split of
+  /// several boundaries recomputes nothing and shrinks something follows
+  /// from its boundaries: each side computes the hull of what its rows
+  /// need.
+  bool shrinksWithoutExtraCompute = false;
+  /// Whether some output row's band runs every op of the segment (not a
+  /// border row of a padded output, say).
+  bool everyOpRuns = false;
+  /// Per intermediate (as in `segment.buffers`): the fewest rows of it
+  /// (along its row dimension) a band of one such output row needs. A band
+  /// that holds such a row needs at least those: no band of any split that
+  /// runs every op holds fewer. 0 when no row's band runs every op.
+  SmallVector<int64_t> fewestRows;
+};
+BandFloor computeBandFloor(const BandSegment &segment);
 
 /// Rewrites `segment` into `bands` bands of its output's rows (at most its
 /// rows), placed where its last op was.

@@ -52,9 +52,18 @@ std::vector<int> setOfNode(const MemoryGraph &graph,
 } // namespace
 
 MemoryGraph memsched_core::fragmentQuotient(const MemoryGraph &graph,
-                                       const FragmentSet &set, NodeId node,
-                                       uint64_t rank,
-                                       std::vector<NodeId> &firstCopy) {
+                                            const FragmentSet &set,
+                                            NodeId node, uint64_t rank,
+                                            std::vector<NodeId> &firstCopy) {
+  std::vector<std::pair<BufferId, uint64_t>> origin;
+  return fragmentQuotient(graph, set, node, rank, firstCopy, origin);
+}
+
+MemoryGraph memsched_core::fragmentQuotient(
+    const MemoryGraph &graph, const FragmentSet &set, NodeId node,
+    uint64_t rank, std::vector<NodeId> &firstCopy,
+    std::vector<std::pair<BufferId, uint64_t>> &origin) {
+  origin.clear();
   uint64_t f = std::max<uint64_t>(1, set.fragments);
   rank = std::clamp<uint64_t>(rank, 1, f);
   // The fragments in which `node` ran before (rank - 1 of them), the one
@@ -90,6 +99,7 @@ MemoryGraph memsched_core::fragmentQuotient(const MemoryGraph &graph,
     if (!internal[b]) {
       BufferId whole = q.addBuffer(buffer.size, buffer.liveIn, buffer.liveOut,
                                    buffer.name);
+      origin.push_back({b, 0});
       for (NodeId n : graph.touchersOf(b))
         for (auto &c : copy)
           if (c[n] != none)
@@ -102,6 +112,7 @@ MemoryGraph memsched_core::fragmentQuotient(const MemoryGraph &graph,
       BufferId piece =
           q.addBuffer(scale(buffer.size, weight[c], f), false, false,
                       buffer.name);
+      origin.push_back({b, weight[c]});
       for (NodeId n : graph.touchersOf(b))
         q.addTouch(piece, copy[c][n]);
     }
@@ -133,15 +144,39 @@ MemoryGraph memsched_core::fragmentQuotient(const MemoryGraph &graph,
 
 FragmentBoundResult
 memsched_core::computeFragmentBound(const MemoryGraph &graph,
-                               const std::vector<FragmentSet> &sets) {
+                                    const std::vector<FragmentSet> &sets) {
+  return computeFragmentBound(graph, sets, CutAlternatives());
+}
+
+FragmentBoundResult
+memsched_core::computeFragmentBound(const MemoryGraph &graph,
+                                    const std::vector<FragmentSet> &sets,
+                                    const CutAlternatives &alternatives) {
   FragmentBoundResult result;
   if (graph.numNodes() == 0)
     return result;
   std::vector<int> setOf = setOfNode(graph, sets);
-  if (setOf.empty()) {
+  bool altsValid =
+      alternatives.perNode.empty() ||
+      alternatives.perNode.size() == graph.numNodes();
+  for (const std::vector<uint64_t> &sizes : alternatives.sizes)
+    altsValid &= sizes.size() == graph.numBuffers();
+  for (const auto &alts : alternatives.perNode)
+    for (const CutAlternatives::Alternative &alt : alts) {
+      altsValid &= alt.sizes < alternatives.sizes.size();
+      for (BufferId b : alt.alsoLive)
+        altsValid &= b < graph.numBuffers();
+    }
+  if (setOf.empty() || !altsValid) {
     result.valid = false;
     return result;
   }
+  auto alternativesOf =
+      [&](NodeId n) -> const std::vector<CutAlternatives::Alternative> * {
+    if (alternatives.perNode.empty() || alternatives.perNode[n].empty())
+      return nullptr;
+    return &alternatives.perNode[n];
+  };
   auto consider = [&](uint64_t value, NodeId node, int set) {
     ++result.cuts;
     if (value > result.value) {
@@ -151,28 +186,72 @@ memsched_core::computeFragmentBound(const MemoryGraph &graph,
     }
   };
   std::vector<NodeId> executed;
+  std::vector<uint64_t> ownSizes(graph.numBuffers());
+  for (BufferId b = 0; b < graph.numBuffers(); ++b)
+    ownSizes[b] = graph.buffer(b).size;
   {
     // Nodes outside every set (and in sets that cannot be split): their
-    // cut in the graph as given.
+    // cut in the graph as given, or the least over their alternatives.
     NodeCutSolver solver(graph);
-    for (NodeId n = 0; n < graph.numNodes(); ++n)
-      if (setOf[n] == -1 || sets[setOf[n]].fragments <= 1)
+    bool resized = false;
+    for (NodeId n = 0; n < graph.numNodes(); ++n) {
+      if (setOf[n] != -1 && sets[setOf[n]].fragments > 1)
+        continue;
+      const auto *alts = alternativesOf(n);
+      if (!alts) {
+        if (resized) {
+          solver.setBufferSizes(ownSizes);
+          resized = false;
+        }
         consider(solver.solve(n, executed), n, setOf[n]);
+        continue;
+      }
+      uint64_t value = ~uint64_t(0);
+      for (const CutAlternatives::Alternative &alt : *alts) {
+        solver.setBufferSizes(alternatives.sizes[alt.sizes]);
+        resized = true;
+        value = std::min(value, solver.solve(n, executed, alt.alsoLive));
+      }
+      consider(value, n, setOf[n]);
+    }
   }
+  std::vector<std::pair<BufferId, uint64_t>> origin;
+  std::vector<uint64_t> quotientSizes;
+  std::vector<BufferId> quotientLive;
   for (unsigned k = 0; k < sets.size(); ++k) {
     const FragmentSet &set = sets[k];
     if (set.fragments <= 1)
       continue;
     for (NodeId n : set.cut.empty() ? set.nodes : set.cut) {
+      const auto *alts = alternativesOf(n);
       // The cut while the rank-th fragment runs n: a minimum of functions
       // linear in the rank (each executed set's memory), so concave up to
       // the rounding of the pieces; the first and last ranks, and a
-      // ternary search over the others.
+      // ternary search over the others. With alternatives, the least of
+      // their cuts (a minimum of concave functions is concave).
       auto cutAt = [&](uint64_t rank) {
         std::vector<NodeId> copy;
-        MemoryGraph q = fragmentQuotient(graph, set, n, rank, copy);
+        MemoryGraph q = fragmentQuotient(graph, set, n, rank, copy, origin);
         NodeCutSolver solver(q);
-        uint64_t value = solver.solve(copy[n], executed);
+        uint64_t value = ~uint64_t(0);
+        if (!alts)
+          value = solver.solve(copy[n], executed);
+        else
+          for (const CutAlternatives::Alternative &alt : *alts) {
+            const std::vector<uint64_t> &sizes = alternatives.sizes[alt.sizes];
+            quotientSizes.assign(q.numBuffers(), 0);
+            quotientLive.clear();
+            for (BufferId qb = 0; qb < q.numBuffers(); ++qb) {
+              auto [b, weight] = origin[qb];
+              quotientSizes[qb] =
+                  weight ? scale(sizes[b], weight, set.fragments) : sizes[b];
+              if (std::find(alt.alsoLive.begin(), alt.alsoLive.end(), b) != alt.alsoLive.end())
+                quotientLive.push_back(qb);
+            }
+            solver.setBufferSizes(quotientSizes);
+            value = std::min(value,
+                             solver.solve(copy[n], executed, quotientLive));
+          }
         consider(value, n, static_cast<int>(k));
         return value;
       };

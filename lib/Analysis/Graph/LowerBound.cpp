@@ -320,7 +320,8 @@ public:
   /// ancestors of `before` nodes go before, descendants of `after` nodes
   /// after).
   void build(NodeId v, CutNetwork &net, const std::vector<NodeId> &before = {},
-             const std::vector<NodeId> &after = {}) {
+             const std::vector<NodeId> &after = {},
+             const std::vector<BufferId> &alsoLive = {}) {
     net.node = v;
     reach.focus(v, net.freeNodes);
     size_t numFree = net.freeNodes.size();
@@ -336,9 +337,26 @@ public:
     uint64_t touched = 0;
     for (BufferId b : graph.buffersOf(v)) {
       bufInfo[b].stamp = stamp;
-      touched += graph.buffer(b).size;
+      touched += bufInfo[b].size;
     }
     uint64_t mustLive = graph.transientBytes(v) + touched;
+    // Buffers counted live while v runs, as if v touched them: those live
+    // at v in program order are in programMemory[v] (as v's own are); the
+    // others add their bytes.
+    for (BufferId b : alsoLive) {
+      BufInfo &buf = bufInfo[b];
+      if (buf.stamp == stamp)
+        continue;
+      buf.stamp = stamp;
+      bool liveInProgram =
+          graph.touchersOf(b).size() == 0
+              ? buf.liveIn && buf.liveOut
+              : (buf.liveIn || buf.firstToucher <= v) &&
+                    (buf.liveOut || buf.lastToucher >= v);
+      if (liveInProgram && buf.size)
+        touched += buf.size;
+      mustLive += buf.size;
+    }
 
     // Buffers with a free toucher. Those without one are fixed: live in every
     // order iff live in the program order (their touchers before v there are
@@ -367,6 +385,12 @@ public:
 
     peel(net);
     net.forced = net.mustLive + makeNetwork(net);
+  }
+
+  /// Every buffer's bytes from `sizes` instead of the graph's.
+  void setSizes(const std::vector<uint64_t> &sizes) {
+    for (BufferId b = 0; b < graph.numBuffers(); ++b)
+      bufInfo[b].size = sizes[b];
   }
 
   /// Exact minimum memory at net.node under build()'s constraints. Counts one
@@ -867,6 +891,45 @@ private:
 };
 } // namespace
 
+/// Memory at each node (indexed by node id) when running the graph's
+/// program order with every buffer's bytes taken from `sizes`.
+static std::vector<uint64_t>
+memoryByNodeSized(const MemoryGraph &graph,
+                  const std::vector<uint64_t> &sizes) {
+  std::vector<NodeId> order = graph.programOrder();
+  size_t n = order.size();
+  std::vector<size_t> pos(graph.numNodes());
+  for (size_t i = 0; i < n; ++i)
+    pos[order[i]] = i;
+  std::vector<int64_t> delta(n + 1, 0);
+  for (BufferId b = 0; b < graph.numBuffers(); ++b) {
+    const GraphBuffer &buf = graph.buffer(b);
+    if (n == 0 || sizes[b] == 0)
+      continue;
+    if (buf.touchers.empty() && !(buf.liveIn && buf.liveOut))
+      continue;
+    size_t first = SIZE_MAX, last = 0;
+    for (NodeId t : buf.touchers) {
+      first = std::min(first, pos[t]);
+      last = std::max(last, pos[t]);
+    }
+    if (buf.liveIn)
+      first = 0;
+    if (buf.liveOut)
+      last = n - 1;
+    delta[first] += static_cast<int64_t>(sizes[b]);
+    delta[last + 1] -= static_cast<int64_t>(sizes[b]);
+  }
+  std::vector<uint64_t> mem(graph.numNodes());
+  int64_t running = 0;
+  for (size_t i = 0; i < n; ++i) {
+    running += delta[i];
+    mem[order[i]] =
+        static_cast<uint64_t>(running) + graph.transientBytes(order[i]);
+  }
+  return mem;
+}
+
 /// Memory at each node (indexed by node id) when running `order`.
 static std::vector<uint64_t> memoryByNode(const MemoryGraph &graph,
                                           const std::vector<NodeId> &order) {
@@ -972,10 +1035,11 @@ NodeCut memsched_core::computeNodeCut(const MemoryGraph &graph, NodeId node,
 
 struct NodeCutSolver::Impl {
   Impl(const MemoryGraph &graph, MaxFlowAlgorithm algorithm)
-      : algorithm(algorithm),
+      : graph(graph), algorithm(algorithm),
         programMemory(memoryByNode(graph, graph.programOrder())),
         reach(graph, labelBudget(graph.numNodes(), 16)),
         builder(graph, reach, programMemory) {}
+  const MemoryGraph &graph;
   MaxFlowAlgorithm algorithm;
   std::vector<uint64_t> programMemory;
   Reachability reach;
@@ -998,6 +1062,22 @@ uint64_t NodeCutSolver::solve(NodeId node, std::vector<NodeId> &executed) {
       impl->builder.solve(impl->net, impl->algorithm, impl->flows);
   executed = impl->builder.executedSet(impl->net);
   return value;
+}
+
+uint64_t NodeCutSolver::solve(NodeId node, std::vector<NodeId> &executed,
+                              const std::vector<BufferId> &alsoLive) {
+  impl->builder.build(node, impl->net, {}, {}, alsoLive);
+  uint64_t value =
+      impl->builder.solve(impl->net, impl->algorithm, impl->flows);
+  executed = impl->builder.executedSet(impl->net);
+  return value;
+}
+
+void NodeCutSolver::setBufferSizes(const std::vector<uint64_t> &sizes) {
+  assert(sizes.size() == impl->graph.numBuffers() && "one size per buffer");
+  // programMemory is held by reference in the builder: updated in place.
+  impl->programMemory = memoryByNodeSized(impl->graph, sizes);
+  impl->builder.setSizes(sizes);
 }
 
 uint64_t NodeCutSolver::work() const { return impl->builder.work(); }

@@ -18,6 +18,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::memsched;
 
@@ -496,6 +498,62 @@ uint64_t mlir::memsched::bandExtraCompute(const BandSegment &segment,
   return extra;
 }
 
+BandFloor mlir::memsched::computeBandFloor(const BandSegment &segment) {
+  SegmentInfo info(segment);
+  BandFloor floor;
+  int64_t rows = memref::AllocOp(segment.output).getType().getDimSize(
+      segment.outputDim);
+  SmallVector<Rows> opRows, otherRows;
+  DenseMap<Value, Rows> bufferRows;
+  floor.fewestRows.assign(segment.buffers.size(),
+                          std::numeric_limits<int64_t>::max());
+  for (int64_t r = 0; r < rows; ++r) {
+    info.plan({r, r + 1}, opRows, bufferRows);
+    // Only the rows every op computes a part of (not a border row of a
+    // padded output, say): a band holding one of them runs every op.
+    if (llvm::any_of(opRows, isEmpty))
+      continue;
+    floor.everyOpRuns = true;
+    for (auto [i, entry] : llvm::enumerate(segment.buffers)) {
+      Rows held = bufferRows.lookup(memref::AllocOp(entry.first).getResult());
+      floor.fewestRows[i] = std::min<int64_t>(
+          floor.fewestRows[i], isEmpty(held) ? 0 : held.second - held.first);
+    }
+  }
+  if (!floor.everyOpRuns)
+    floor.fewestRows.assign(segment.buffers.size(), 0);
+  // A boundary without extra compute: every op computes at most its rows
+  // over the two sides (bandExtraCompute's measure). Whether a split of
+  // several boundaries has none follows: each side of a boundary computes
+  // the hull of what its rows need.
+  DenseMap<Value, Rows> otherBufferRows;
+  for (int64_t p = 1; p < rows && !floor.shrinksWithoutExtraCompute; ++p) {
+    info.plan({0, p}, opRows, bufferRows);
+    info.plan({p, rows}, otherRows, otherBufferRows);
+    bool clean = true;
+    for (unsigned i = 0; i < segment.ops.size() && clean; ++i) {
+      int64_t range = info.ranges[i][segment.rowLoops[i]];
+      int64_t computed = 0;
+      for (Rows side : {opRows[i], otherRows[i]})
+        if (!isEmpty(side))
+          computed += side.second - side.first;
+      clean = computed <= range || range <= 0;
+    }
+    if (!clean)
+      continue;
+    floor.withoutExtraCompute = true;
+    // Some intermediate is held in part on each side (a band of border
+    // rows alone holds every intermediate whole on the other).
+    floor.shrinksWithoutExtraCompute =
+        llvm::any_of(segment.buffers, [&](const auto &entry) {
+          Value buffer = memref::AllocOp(entry.first).getResult();
+          return !isEmpty(bufferRows.lookup(buffer)) &&
+                 !isEmpty(otherBufferRows.lookup(buffer));
+        });
+  }
+  return floor;
+}
+
 void mlir::memsched::splitIntoRowBands(const BandSegment &segment,
                                        unsigned bands) {
   Value out = memref::AllocOp(segment.output).getResult();
@@ -601,3 +659,4 @@ void mlir::memsched::splitIntoRowBands(const BandSegment &segment,
     buffers.push_back(alloc);
   eraseReplaced(segment.ops, buffers);
 }
+

@@ -246,12 +246,11 @@ static void absorb(Pad pad) {
 /// the whole body.
 static constexpr unsigned kMaxChains = 64;
 
-/// Row bands: candidate outputs per position searched, reach of a segment
-/// (ops back from its output), candidate rewrites evaluated per function
+/// Row bands: candidate outputs per position searched (the reach of a
+/// segment is RowBands.h's kMaxBandDepth), candidate rewrites evaluated per function
 /// (each costs an analysis of the body), positions searched, and band
 /// counts tried per segment.
 static constexpr unsigned kMaxBandOutputs = 6;
-static constexpr unsigned kMaxBandDepth = 24;
 static constexpr unsigned kMaxBandEvaluations = 96;
 static constexpr unsigned kMaxBandRounds = 16;
 static constexpr unsigned kMaxBandLevels = 4;
@@ -339,7 +338,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     // variant's body after in place and pads, in channel groups of any
     // sizes.
     std::string why;
-    keptBands = false;
+    keptRecomputation = false;
     familyBound = computeSplitBound(func, sizes, why, /*splits=*/false);
     auto lowerFamilyBound = [&](const std::optional<SplitBound> &bound) {
       if (!bound)
@@ -437,7 +436,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       func->setAttr(MemSchedDialect::getExtraComputeAttrName(),
                     IntegerAttr::get(IntegerType::get(func.getContext(), 64),
                                      extraPpm));
-    keptBands = banded;
+    keptRecomputation = extraCompute > 0;
     writeReport(func, true, "", before->total(), current->total(),
                 split->total(), inPlace, absorbed, extraPpm);
     // The body changed: a certificate it had describes another body.
@@ -448,20 +447,20 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
           << "': " << describe(inPlace, absorbed, banded, grouped, byColumns)
           << ", peak as written " << before->total() << " -> "
           << current->total() << " bytes, scheduled " << split->total()
-          << " bytes" << describeBound(split->total(), banded);
+          << " bytes" << describeBound(split->total(), extraCompute > 0);
   }
 
-  /// ", no split into channel groups peaks below N bytes (gap G%)", or
+  /// "; no split without recomputation peaks below N bytes (gap G%)", or
   /// nothing when the bound is unknown.
-  std::string describeBound(uint64_t peak, bool banded) const {
+  std::string describeBound(uint64_t peak, bool recomputes) const {
     if (!familyBound)
       return "";
     std::string text =
-        (Twine("; no split into channel groups peaks below ") +
+        (Twine("; no split without recomputation peaks below ") +
          Twine(familyBound->value) + " bytes")
             .str();
-    if (banded)
-      text += " (row bands are outside that family)";
+    if (recomputes)
+      text += " (this split recomputes: outside that family)";
     else if (familyBound->value && peak >= familyBound->value)
       text += llvm::formatv(" (gap {0:F1}%)",
                             100.0 * static_cast<double>(peak - familyBound->value) /
@@ -498,7 +497,9 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     if (!v.current)
       return v;
     std::string why;
-    v.bound = computeSplitBound(func, sizes, why);
+    // Row bands are searched with the ops in place only.
+    v.bound = computeSplitBound(func, sizes, why, /*splits=*/true,
+                                /*bands=*/inPlaceFirst);
     // Row bands, then channel groups (in the bands too); with bands, the
     // channel groups alone as well: the bands stay only where they end
     // lower.
@@ -1254,9 +1255,10 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       report["fragment_bound"] = static_cast<int64_t>(familyBound->value);
       if (familyBound->at)
         report["fragment_bound_at"] = describeLocation(*familyBound->at);
-      if (kept && keptBands)
+      if (kept && keptRecomputation)
         report["fragment_bound_note"] =
-            "row bands are outside the splits the bound covers";
+            "the split recomputes: the bound covers the splits without "
+            "recomputation";
       else if (scheduled && familyBound->value)
         report["gap_to_fragment_bound"] =
             static_cast<double>(*scheduled) /
@@ -1290,8 +1292,8 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   /// The bound over the splits of the function being split (the body as
   /// given, and each variant after in place and pads, in channel groups).
   std::optional<SplitBound> familyBound;
-  /// The kept split runs some segment by row bands.
-  bool keptBands = false;
+  /// The kept split recomputes (row bands with halos).
+  bool keptRecomputation = false;
 
   struct ChainSummary {
     Location loc;
