@@ -189,19 +189,7 @@ TEST(FragmentBound, AlternativesTakeTheLeast) {
       halved.sizes[1].push_back(size / 2);
     for (auto &alts : halved.perNode)
       alts.push_back({1, {}});
-    MemoryGraph half;
-    for (NodeId n = 0; n < c.graph.numNodes(); ++n)
-      half.addNode(c.graph.transientBytes(n));
-    for (BufferId b = 0; b < c.graph.numBuffers(); ++b) {
-      const GraphBuffer &buf = c.graph.buffer(b);
-      BufferId copy = half.addBuffer(buf.size / 2, buf.liveIn, buf.liveOut);
-      for (NodeId t : buf.touchers)
-        half.addTouch(copy, t);
-    }
-    for (NodeId n = 0; n < c.graph.numNodes(); ++n)
-      for (NodeId m : c.graph.succs(n))
-        half.addEdge(n, m);
-    half.finalize();
+    MemoryGraph half = withBufferSizes(c.graph, halved.sizes[1]);
     uint64_t least = computeFragmentBound(c.graph, c.sets, halved).value;
     ASSERT_LE(least, plain.value) << "seed " << seed;
     ASSERT_GE(least, computeFragmentBound(half, c.sets).value)

@@ -357,21 +357,10 @@ TEST(LowerBound, NodeCutSolverWithSizesAndForcedBuffers) {
         g = mutate(g, seed);
       Rng rng{seed};
       // The same structure with other sizes, zero included.
-      MemoryGraph resized;
-      for (NodeId n = 0; n < g.numNodes(); ++n)
-        resized.addNode(g.transientBytes(n));
       std::vector<uint64_t> sizes(g.numBuffers());
-      for (BufferId b = 0; b < g.numBuffers(); ++b) {
-        const GraphBuffer &buf = g.buffer(b);
+      for (BufferId b = 0; b < g.numBuffers(); ++b)
         sizes[b] = rng.chance(20) ? 0 : 1 + rng.next() % 500;
-        BufferId copy = resized.addBuffer(sizes[b], buf.liveIn, buf.liveOut);
-        for (NodeId t : buf.touchers)
-          resized.addTouch(copy, t);
-      }
-      for (NodeId n = 0; n < g.numNodes(); ++n)
-        for (NodeId m : g.succs(n))
-          resized.addEdge(n, m);
-      resized.finalize();
+      MemoryGraph resized = withBufferSizes(g, sizes);
       NodeCutSolver solver(g);
       solver.setBufferSizes(sizes);
       std::vector<NodeId> executed;

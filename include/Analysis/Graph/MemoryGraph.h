@@ -132,10 +132,17 @@ struct PeakInfo {
   std::vector<BufferId> liveAtPeak;
 };
 
-/// Peak memory of `order` (must be valid) under the model above. O(V + touches).
+/// Peak memory of `order` (must be valid) under the model above, with every
+/// buffer's bytes from `sizes` when given (one per buffer). O(V + touches).
 uint64_t evaluatePeak(const MemoryGraph &graph,
                       const std::vector<NodeId> &order,
-                      PeakInfo *info = nullptr);
+                      PeakInfo *info = nullptr,
+                      const std::vector<uint64_t> *sizes = nullptr);
+
+/// `graph` with every buffer's bytes from `sizes` (one per buffer): the
+/// same nodes, edges, touches and names.
+MemoryGraph withBufferSizes(const MemoryGraph &graph,
+                            const std::vector<uint64_t> &sizes);
 
 } // namespace memsched_core
 

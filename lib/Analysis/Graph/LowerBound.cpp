@@ -897,36 +897,11 @@ static std::vector<uint64_t>
 memoryByNodeSized(const MemoryGraph &graph,
                   const std::vector<uint64_t> &sizes) {
   std::vector<NodeId> order = graph.programOrder();
-  size_t n = order.size();
-  std::vector<size_t> pos(graph.numNodes());
-  for (size_t i = 0; i < n; ++i)
-    pos[order[i]] = i;
-  std::vector<int64_t> delta(n + 1, 0);
-  for (BufferId b = 0; b < graph.numBuffers(); ++b) {
-    const GraphBuffer &buf = graph.buffer(b);
-    if (n == 0 || sizes[b] == 0)
-      continue;
-    if (buf.touchers.empty() && !(buf.liveIn && buf.liveOut))
-      continue;
-    size_t first = SIZE_MAX, last = 0;
-    for (NodeId t : buf.touchers) {
-      first = std::min(first, pos[t]);
-      last = std::max(last, pos[t]);
-    }
-    if (buf.liveIn)
-      first = 0;
-    if (buf.liveOut)
-      last = n - 1;
-    delta[first] += static_cast<int64_t>(sizes[b]);
-    delta[last + 1] -= static_cast<int64_t>(sizes[b]);
-  }
+  PeakInfo info;
+  evaluatePeak(graph, order, &info, &sizes);
   std::vector<uint64_t> mem(graph.numNodes());
-  int64_t running = 0;
-  for (size_t i = 0; i < n; ++i) {
-    running += delta[i];
-    mem[order[i]] =
-        static_cast<uint64_t>(running) + graph.transientBytes(order[i]);
-  }
+  for (size_t i = 0; i < order.size(); ++i)
+    mem[order[i]] = info.memoryAt[i];
   return mem;
 }
 

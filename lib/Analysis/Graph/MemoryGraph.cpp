@@ -113,7 +113,8 @@ std::vector<NodeId> MemoryGraph::programOrder() const {
 
 uint64_t memsched_core::evaluatePeak(const MemoryGraph &graph,
                                 const std::vector<NodeId> &order,
-                                PeakInfo *info) {
+                                PeakInfo *info,
+                                const std::vector<uint64_t> *sizes) {
   size_t n = order.size();
   assert(n == graph.numNodes() && "order must cover every node");
   std::vector<size_t> pos(graph.numNodes());
@@ -126,7 +127,8 @@ uint64_t memsched_core::evaluatePeak(const MemoryGraph &graph,
                                                   {SIZE_MAX, 0});
   for (BufferId b = 0; b < graph.numBuffers(); ++b) {
     const GraphBuffer &buf = graph.buffer(b);
-    if (n == 0 || buf.size == 0)
+    uint64_t size = sizes ? (*sizes)[b] : buf.size;
+    if (n == 0 || size == 0)
       continue;
     size_t first = SIZE_MAX, last = 0;
     for (NodeId t : buf.touchers) {
@@ -140,8 +142,8 @@ uint64_t memsched_core::evaluatePeak(const MemoryGraph &graph,
     if (buf.touchers.empty() && !(buf.liveIn && buf.liveOut))
       continue;
     interval[b] = {first, last};
-    delta[first] += static_cast<int64_t>(buf.size);
-    delta[last + 1] -= static_cast<int64_t>(buf.size);
+    delta[first] += static_cast<int64_t>(size);
+    delta[last + 1] -= static_cast<int64_t>(size);
   }
 
   uint64_t peak = 0;
@@ -169,4 +171,22 @@ uint64_t memsched_core::evaluatePeak(const MemoryGraph &graph,
         info->liveAtPeak.push_back(b);
   }
   return peak;
+}
+
+MemoryGraph memsched_core::withBufferSizes(const MemoryGraph &graph,
+                                           const std::vector<uint64_t> &sizes) {
+  MemoryGraph copy;
+  for (NodeId n = 0; n < graph.numNodes(); ++n)
+    copy.addNode(graph.transientBytes(n), graph.nodeName(n));
+  for (BufferId b = 0; b < graph.numBuffers(); ++b) {
+    const GraphBuffer &buf = graph.buffer(b);
+    BufferId id = copy.addBuffer(sizes[b], buf.liveIn, buf.liveOut, buf.name);
+    for (NodeId t : graph.touchersOf(b))
+      copy.addTouch(id, t);
+  }
+  for (NodeId n = 0; n < graph.numNodes(); ++n)
+    for (NodeId m : graph.succs(n))
+      copy.addEdge(n, m);
+  copy.finalize();
+  return copy;
 }

@@ -593,39 +593,31 @@ void TimelineWriter::writeLegend(double atY, bool anyInside) {
     text(atX + 22, atY + 9, label, "fill=\"#333333\"");
     atX += 22 + 5.4 * static_cast<double>(label.size()) + 16;
   };
-  auto box = [&](StringRef style) {
+  // A box or a line 16 px wide, with `style`.
+  auto swatch = [&](bool isBox, StringRef style) {
     std::string svg;
-    llvm::raw_string_ostream(svg)
-        << llvm::format("<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" "
-                        "height=\"10\" ",
-                        atX, atY)
-        << style << "/>";
+    llvm::raw_string_ostream os(svg);
+    if (isBox)
+      os << llvm::format("<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" "
+                         "height=\"10\" ",
+                         atX, atY);
+    else
+      os << llvm::format("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                         "y2=\"%.1f\" ",
+                         atX, atY + 5, atX + 16, atY + 5);
+    os << style << "/>";
     return svg;
   };
-  auto line = [&](StringRef style) {
-    std::string svg;
-    llvm::raw_string_ostream(svg)
-        << llvm::format("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-                        "y2=\"%.1f\" ",
-                        atX, atY + 5, atX + 16, atY + 5)
-        << style << "/>";
-    return svg;
-  };
-  if (inArena()) {
-    item(box("fill=\"" + bufferColor(0) + "\""),
-         "a buffer at its offset in the arena, over the ops it is live "
-         "(hover: name, type, size, allocation site)");
-    item(box("fill=\"" + bufferColor(1) + "\" stroke=\"#222222\" "
-             "stroke-width=\"1.5\""),
-         "live at the peak");
-  } else {
-    item(box("fill=\"" + bufferColor(0) + "\""),
-         "a buffer while live, piled op by op: the top is the bytes live "
-         "(hover: name, type, size, allocation site)");
-    item(box("fill=\"" + bufferColor(1) + "\" stroke=\"#222222\" "
-             "stroke-width=\"1.5\""),
-         "live at the peak");
-  }
+  auto box = [&](StringRef style) { return swatch(true, style); };
+  auto line = [&](StringRef style) { return swatch(false, style); };
+  item(box("fill=\"" + bufferColor(0) + "\""),
+       inArena() ? "a buffer at its offset in the arena, over the ops it is "
+                   "live (hover: name, type, size, allocation site)"
+                 : "a buffer while live, piled op by op: the top is the "
+                   "bytes live (hover: name, type, size, allocation site)");
+  item(box("fill=\"" + bufferColor(1) + "\" stroke=\"#222222\" "
+           "stroke-width=\"1.5\""),
+       "live at the peak");
   atX = left;
   atY += lineHeight;
   if (!inArena()) {
