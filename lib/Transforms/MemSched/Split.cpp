@@ -1404,3 +1404,4 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   std::optional<Attribute> chosenSpace;
 };
 } // namespace
+
