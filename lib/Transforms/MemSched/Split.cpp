@@ -1404,4 +1404,3 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   std::optional<Attribute> chosenSpace;
 };
 } // namespace
-
