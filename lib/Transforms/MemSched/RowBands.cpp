@@ -659,4 +659,3 @@ void mlir::memsched::splitIntoRowBands(const BandSegment &segment,
     buffers.push_back(alloc);
   eraseReplaced(segment.ops, buffers);
 }
-

@@ -317,5 +317,3 @@ mlir::memsched::computeSplitBound(Operation *func, SizeModel sizes,
     bound.at = analysis.getNodes()[result.node].op->getLoc();
   return bound;
 }
-
-
