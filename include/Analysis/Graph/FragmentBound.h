@@ -93,7 +93,8 @@ MemoryGraph fragmentQuotient(const MemoryGraph &graph, const FragmentSet &set,
                              NodeId node, uint64_t rank,
                              std::vector<NodeId> &firstCopy);
 /// The same, and per buffer of the quotient the buffer of `graph` it stands
-/// for and the weight of its copy (fragments' worth; 0: whole).
+/// for and its copy (1: the fragments before, 2: the fragment, 3: the
+/// fragments after; 0: whole).
 MemoryGraph fragmentQuotient(const MemoryGraph &graph, const FragmentSet &set,
                              NodeId node, uint64_t rank,
                              std::vector<NodeId> &firstCopy,

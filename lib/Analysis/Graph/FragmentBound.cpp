@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <memory>
+#include <optional>
 
 using namespace memsched_core;
 
@@ -112,7 +114,7 @@ MemoryGraph memsched_core::fragmentQuotient(
       BufferId piece =
           q.addBuffer(scale(buffer.size, weight[c], f), false, false,
                       buffer.name);
-      origin.push_back({b, weight[c]});
+      origin.push_back({b, c + 1});
       for (NodeId n : graph.touchersOf(b))
         q.addTouch(piece, copy[c][n]);
     }
@@ -215,43 +217,74 @@ memsched_core::computeFragmentBound(const MemoryGraph &graph,
       consider(value, n, setOf[n]);
     }
   }
-  std::vector<std::pair<BufferId, uint64_t>> origin;
   std::vector<uint64_t> quotientSizes;
   std::vector<BufferId> quotientLive;
   for (unsigned k = 0; k < sets.size(); ++k) {
     const FragmentSet &set = sets[k];
     if (set.fragments <= 1)
       continue;
+    // The quotients of the ranks 2 to fragments - 1 have one structure
+    // (the three copies all stand for some fragment): built once per node,
+    // with its reachability, and solved with each rank's bytes. Transient
+    // bytes are scaled into the nodes, so only when the set's are zero.
+    bool oneStructure = set.fragments >= 3;
+    for (NodeId n : set.nodes)
+      oneStructure &= graph.transientBytes(n) == 0;
     for (NodeId n : set.cut.empty() ? set.nodes : set.cut) {
       const auto *alts = alternativesOf(n);
+      struct Quotient {
+        std::unique_ptr<MemoryGraph> graph;
+        std::vector<NodeId> copy;
+        std::vector<std::pair<BufferId, uint64_t>> origin;
+        std::unique_ptr<NodeCutSolver> solver;
+      };
+      std::optional<Quotient> middle;
+      auto build = [&](uint64_t rank) {
+        Quotient q;
+        q.graph = std::make_unique<MemoryGraph>(
+            fragmentQuotient(graph, set, n, rank, q.copy, q.origin));
+        q.solver = std::make_unique<NodeCutSolver>(*q.graph);
+        return q;
+      };
       // The cut while the rank-th fragment runs n: a minimum of functions
       // linear in the rank (each executed set's memory), so concave up to
       // the rounding of the pieces; the first and last ranks, and a
       // ternary search over the others. With alternatives, the least of
       // their cuts (a minimum of concave functions is concave).
       auto cutAt = [&](uint64_t rank) {
-        std::vector<NodeId> copy;
-        MemoryGraph q = fragmentQuotient(graph, set, n, rank, copy, origin);
-        NodeCutSolver solver(q);
+        std::optional<Quotient> own;
+        Quotient *q;
+        if (oneStructure && rank > 1 && rank < set.fragments) {
+          if (!middle)
+            middle = build(rank);
+          q = &*middle;
+        } else {
+          own = build(rank);
+          q = &*own;
+        }
+        const uint64_t weight[3] = {rank - 1, 1, set.fragments - rank};
+        auto solveWith = [&](const std::vector<uint64_t> &sizes,
+                             const std::vector<BufferId> &alsoLive) {
+          quotientSizes.assign(q->graph->numBuffers(), 0);
+          quotientLive.clear();
+          for (BufferId qb = 0; qb < q->graph->numBuffers(); ++qb) {
+            auto [b, c] = q->origin[qb];
+            quotientSizes[qb] =
+                c ? scale(sizes[b], weight[c - 1], set.fragments) : sizes[b];
+            if (std::find(alsoLive.begin(), alsoLive.end(), b) !=
+                alsoLive.end())
+              quotientLive.push_back(qb);
+          }
+          q->solver->setBufferSizes(quotientSizes);
+          return q->solver->solve(q->copy[n], executed, quotientLive);
+        };
         uint64_t value = ~uint64_t(0);
         if (!alts)
-          value = solver.solve(copy[n], executed);
+          value = solveWith(ownSizes, {});
         else
-          for (const CutAlternatives::Alternative &alt : *alts) {
-            const std::vector<uint64_t> &sizes = alternatives.sizes[alt.sizes];
-            quotientSizes.assign(q.numBuffers(), 0);
-            quotientLive.clear();
-            for (BufferId qb = 0; qb < q.numBuffers(); ++qb) {
-              auto [b, weight] = origin[qb];
-              quotientSizes[qb] =
-                  weight ? scale(sizes[b], weight, set.fragments) : sizes[b];
-              if (std::find(alt.alsoLive.begin(), alt.alsoLive.end(), b) != alt.alsoLive.end())
-                quotientLive.push_back(qb);
-            }
-            solver.setBufferSizes(quotientSizes);
-            value = std::min(value,
-                             solver.solve(copy[n], executed, quotientLive));
-          }
+          for (const CutAlternatives::Alternative &alt : *alts)
+            value = std::min(
+                value, solveWith(alternatives.sizes[alt.sizes], alt.alsoLive));
         consider(value, n, static_cast<int>(k));
         return value;
       };
