@@ -7,7 +7,7 @@ Each entry below names a document, the script that produces its table(s)
 and which of the document's tables they are. The script runs, its Markdown
 tables are read, and every row of the document's table is compared with the
 row of the same key (its first cell, and the second when it names a
-preparation) cell by cell, the columns whose header says "time" or
+preparation, or the budget) cell by cell, the columns whose header says "time" or
 "seconds" aside. Rows present on one side only are differences too.
 
   bench/check_docs.py --build-dir build            # every entry (about 15 min)
@@ -31,21 +31,25 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # name: (document, command ({build} and {out} replaced), which of the
-# document's tables with the header the command prints, in order).
+# document's tables with the header the command prints, in order, and the
+# columns that make a row's key).
 ENTRIES = {
     "arena-corpus": ("docs/arena-corpus.md",
-                     ["bash", "bench/arena-corpus.sh", "-o", "{out}"], [0]),
+                     ["bash", "bench/arena-corpus.sh", "-o", "{out}"], [0],
+                     (0, 1)),
     "split-224": ("docs/split.md",
                   ["env", "EXTRA=0", "bash", "bench/split-corpus.sh", "{build}",
-                   "224"], [0]),
+                   "224"], [0], (0,)),
     "split-224-2": ("docs/split.md",
                     ["env", "EXTRA=0.02", "bash", "bench/split-corpus.sh",
-                     "{build}", "224"], [1]),
+                     "{build}", "224"], [1], (0,)),
     "split-224-5": ("docs/split.md",
                     ["env", "EXTRA=0.05", "bash", "bench/split-corpus.sh",
-                     "{build}", "224"], [2]),
+                     "{build}", "224"], [2], (0,)),
     "split-corpus": ("docs/split.md",
-                     ["bash", "bench/split-corpus.sh", "{build}"], [3]),
+                     ["bash", "bench/split-corpus.sh", "{build}"], [3], (0,)),
+    "remat": ("docs/remat.md", ["bash", "bench/remat-table.sh", "{build}"],
+              [0], (0, 2)),
 }
 
 TIME = re.compile(r"time|seconds", re.I)
@@ -69,16 +73,15 @@ def tables(text):
     return found
 
 
-def keyed(table):
+def keyed(table, key):
     header, rows = table[0], table[1:]
-    width = 2 if len(header) > 1 and header[1] in ("prep", "input") else 1
-    return header, {tuple(r[:width]): r for r in rows}
+    return header, {tuple(r[i] for i in key): r for r in rows}
 
 
-def compare(name, doc_table, new_table):
+def compare(name, doc_table, new_table, key=(0,)):
     problems = []
-    header, doc_rows = keyed(doc_table)
-    new_header, new_rows = keyed(new_table)
+    header, doc_rows = keyed(doc_table, key)
+    new_header, new_rows = keyed(new_table, key)
     if header != new_header:
         return ["%s: header %s, now %s" % (name, header, new_header)]
     skip = {i for i, h in enumerate(header) if TIME.search(h)}
@@ -105,7 +108,7 @@ def main():
     ap.add_argument("entries", nargs="*")
     args = ap.parse_args()
     if args.list:
-        for name, (doc, command, _) in ENTRIES.items():
+        for name, (doc, command, _, _) in ENTRIES.items():
             print("%-14s %s <- %s" % (name, doc, " ".join(command)))
         return 0
     names = args.entries or list(ENTRIES)
@@ -116,7 +119,7 @@ def main():
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
-            doc, command, which = ENTRIES[name]
+            doc, command, which, key = ENTRIES[name]
             out = os.path.join(tmp, name + ".md")
             command = [c.format(build=build, out=out) for c in command]
             print("%s: %s" % (name, " ".join(command)), flush=True)
@@ -138,7 +141,7 @@ def main():
                 if n >= len(new) or index >= len(docs):
                     problems.append("%s: table %d missing" % (name, index))
                     continue
-                problems += compare(name, docs[index], new[n])
+                problems += compare(name, docs[index], new[n], key)
     for p in problems:
         print(p)
     print("%d difference(s)" % len(problems))
