@@ -276,7 +276,11 @@ MUTANTS = [
     (BLA, "an allocation in a nested region that is not freed there is "
           "accepted",
      "    return unsupported(&op, \"allocation in a nested region is not freed in \"\n"
-     "                            \"that region\");",
+     "                            \"that region (a buffer yielded out of a loop or \"\n"
+     "                            \"branch, say): free it in the region it is \"\n"
+     "                            \"allocated in (a memref.dealloc of the \"\n"
+     "                            \"allocation there), or hoist the allocation out \"\n"
+     "                            \"of the region\");",
      "    continue;"),
     (BLA, "a callee's peak is not part of the call's transient bytes",
      "              : severalBlocksCalleePeak(op, callee, depth);\n"

@@ -53,7 +53,7 @@ func.func @bdealloc(%c: i1) {
 // outlives the region.
 func.func @alloca_in_if(%c: i1) {
   scf.if %c {
-    // expected-remark @+1 {{memref.alloca in a region without its own allocation scope outlives the region}}
+    // expected-remark @+1 {{memref.alloca in a region without its own allocation scope outlives the region: wrap the region's ops in memref.alloca_scope, or allocate with memref.alloc and free it in the region}}
     %a = memref.alloca() : memref<16xf32>
     "test.use"(%a) : (memref<16xf32>) -> ()
   }
@@ -84,7 +84,7 @@ func.func @leak_in_loop(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
-    // expected-remark @+1 {{allocation in a nested region is not freed in that region}}
+    // expected-remark @+1 {{allocation in a nested region is not freed in that region (a buffer yielded out of a loop or branch, say): free it in the region it is allocated in (a memref.dealloc of the allocation there), or hoist the allocation out of the region}}
     %a = memref.alloc() : memref<16xf32>
     "test.use"(%a) : (memref<16xf32>) -> ()
   }

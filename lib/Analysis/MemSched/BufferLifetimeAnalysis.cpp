@@ -1377,7 +1377,10 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
       if (scope)
         continue;
       return unsupported(&op, "memref.alloca in a region without its own "
-                              "allocation scope outlives the region");
+                              "allocation scope outlives the region: wrap "
+                              "the region's ops in memref.alloca_scope, or "
+                              "allocate with memref.alloc and free it in the "
+                              "region");
     }
     // Workgroup and private buffers allocated in a gpu.launch body (what
     // promotion to shared memory emits) end with the kernel: the body runs
@@ -1412,7 +1415,11 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
                                    "first (--inline)");
     }
     return unsupported(&op, "allocation in a nested region is not freed in "
-                            "that region");
+                            "that region (a buffer yielded out of a loop or "
+                            "branch, say): free it in the region it is "
+                            "allocated in (a memref.dealloc of the "
+                            "allocation there), or hoist the allocation out "
+                            "of the region");
   }
   // The caller counts the buffers handed over; the call's own memory is the
   // rest (at every moment of the body at most its peak minus them: they
