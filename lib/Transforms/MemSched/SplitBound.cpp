@@ -16,7 +16,6 @@
 using namespace mlir;
 using namespace mlir::memsched;
 
-
 std::optional<SplitBound>
 mlir::memsched::computeSplitBound(Operation *func, SizeModel sizes,
                                   std::string &why, bool splits,
@@ -117,6 +116,10 @@ mlir::memsched::computeSplitBound(Operation *func, SizeModel sizes,
     SmallVector<std::tuple<Operation *, unsigned, int64_t>> rows;
   };
   std::vector<Shrink> shrinks;
+  // The graph buffer of each allocation.
+  llvm::DenseMap<Operation *, unsigned> bufferOf;
+  for (unsigned b = 0; b < buffers.size(); ++b)
+    bufferOf.try_emplace(buffers[b].allocOp, b);
   if (splits && bands) {
     for (Operation &op : *analysis.getBlock()) {
       auto output = dyn_cast<memref::AllocOp>(&op);
@@ -138,10 +141,16 @@ mlir::memsched::computeSplitBound(Operation *func, SizeModel sizes,
           if (!floor.withoutExtraCompute)
             break;
           Moved group{{}, {}, 0, floor.everyOpRuns};
-          llvm::DenseSet<Operation *> allocs;
+          llvm::DenseSet<unsigned> intermediates;
           for (const auto &entry : segment->buffers)
-            allocs.insert(memref::AllocOp(entry.first).getOperation());
+            if (auto it = bufferOf.find(
+                    memref::AllocOp(entry.first).getOperation());
+                it != bufferOf.end())
+              intermediates.insert(it->second);
           Shrink shrink;
+          if (auto it = bufferOf.find(output.getOperation());
+              it != bufferOf.end())
+            shrink.output = it->second;
           for (Operation *segmentOp : segment->ops)
             if (std::optional<unsigned> node =
                     analysis.getNodeIndex(segmentOp)) {
@@ -153,18 +162,16 @@ mlir::memsched::computeSplitBound(Operation *func, SizeModel sizes,
           for (Operation *free : segment->sunkFrees)
             if (std::optional<unsigned> node = analysis.getNodeIndex(free))
               group.sunk.push_back(*node);
-          for (unsigned b = 0; b < buffers.size(); ++b) {
-            if (buffers[b].allocOp == output.getOperation())
-              shrink.output = b;
-            bool intermediate = allocs.contains(buffers[b].allocOp);
-            for (uint32_t node : given.touchersOf(b)) {
-              if (intermediate)
-                group.nodes.push_back(node);
-              else if (std::binary_search(shrink.ops.begin(),
-                                          shrink.ops.end(), node))
+          // What touches an intermediate (its allocation and free) runs
+          // in each band; what the segment's ops touch besides is its
+          // inputs and its output.
+          for (unsigned b : intermediates)
+            for (uint32_t node : given.touchersOf(b))
+              group.nodes.push_back(node);
+          for (uint32_t node : shrink.ops)
+            for (uint32_t b : given.buffersOf(node))
+              if (!intermediates.contains(b))
                 shrink.external.insert(b);
-            }
-          }
           moved.push_back(std::move(group));
           if (!floor.shrinksWithoutExtraCompute)
             continue;
