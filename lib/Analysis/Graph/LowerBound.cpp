@@ -353,7 +353,7 @@ public:
               ? buf.liveIn && buf.liveOut
               : (buf.liveIn || buf.firstToucher <= v) &&
                     (buf.liveOut || buf.lastToucher >= v);
-      if (liveInProgram && buf.size)
+      if (liveInProgram)
         touched += buf.size;
       mustLive += buf.size;
     }

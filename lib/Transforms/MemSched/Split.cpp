@@ -247,9 +247,9 @@ static void absorb(Pad pad) {
 static constexpr unsigned kMaxChains = 64;
 
 /// Row bands: candidate outputs per position searched (the reach of a
-/// segment is RowBands.h's kMaxBandDepth), candidate rewrites evaluated per function
-/// (each costs an analysis of the body), positions searched, and band
-/// counts tried per segment.
+/// segment is RowBands.h's kMaxBandDepth), candidate rewrites evaluated per
+/// function (each costs an analysis of the body), positions searched, and
+/// band counts tried per segment.
 static constexpr unsigned kMaxBandOutputs = 6;
 static constexpr unsigned kMaxBandEvaluations = 96;
 static constexpr unsigned kMaxBandRounds = 16;
