@@ -193,3 +193,45 @@ func.func @stem(%x: memref<1x1x16x16xf32>, %w1: memref<4x1x3x3xf32>, %w2: memref
   memref.dealloc %e : memref<1x1x16x16xf32>
   return
 }
+
+// Patches with a chain by groups in each (test/Transforms/memsched-split-bound.mlir,
+// @expand_project): 8 bands of one row, each by 4 bands of two columns,
+// each patch's expansion -> ReLU -> projection by groups of one channel.
+// Bit-identical; measured peak 12288 bytes (%e and %r at the ReLU, written
+// out of place) -> 1064 (%y, a patch of %x, 32 bytes, and one channel of a
+// patch of %e, 8).
+// RUN: memsched-opt %s --memsched-test-harness=func=expand_project --memsched-test-lower-to-llvm \
+// RUN: | mlir-runner -e main -entry-point-result=void -O0 -shared-libs=%memsched_runtime,%mlir_lib_dir/libmlir_c_runner_utils.so > %t.patch.orig.out
+// RUN: memsched-opt %s --memsched-split --memsched-schedule --memsched-verify -o %t.patch.split.mlir
+// RUN: memsched-opt %t.patch.split.mlir --memsched-test-harness=func=expand_project --memsched-test-lower-to-llvm \
+// RUN: | mlir-runner -e main -entry-point-result=void -O0 -shared-libs=%memsched_runtime,%mlir_lib_dir/libmlir_c_runner_utils.so > %t.patch.split.out
+// RUN: grep memsched-hash %t.patch.orig.out > %t.patch.orig.hash
+// RUN: grep memsched-hash %t.patch.split.out > %t.patch.split.hash
+// RUN: diff %t.patch.orig.hash %t.patch.split.hash
+// RUN: FileCheck %s --check-prefix=PATCH-ORIG < %t.patch.orig.out
+// RUN: FileCheck %s --check-prefix=PATCH-SPLIT < %t.patch.split.out
+// PATCH-ORIG: memsched-measured-peak=12288
+// PATCH-SPLIT: memsched-measured-peak=1064
+func.func @expand_project(%in: memref<1x4x8x8xf32>, %w1: memref<24x4x1x1xf32>, %w2: memref<4x24x1x1xf32>, %out: memref<1x4x8x8xf32> {llvm.noalias}) {
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<1x4x8x8xf32>
+  memref.copy %in, %x : memref<1x4x8x8xf32> to memref<1x4x8x8xf32>
+  %e = memref.alloc() : memref<1x24x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%e : memref<1x24x8x8xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w1 : memref<1x4x8x8xf32>, memref<24x4x1x1xf32>) outs(%e : memref<1x24x8x8xf32>)
+  memref.dealloc %x : memref<1x4x8x8xf32>
+  %r = memref.alloc() : memref<1x24x8x8xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%e : memref<1x24x8x8xf32>) outs(%r : memref<1x24x8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  }
+  memref.dealloc %e : memref<1x24x8x8xf32>
+  %y = memref.alloc() : memref<1x4x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x4x8x8xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%r, %w2 : memref<1x24x8x8xf32>, memref<4x24x1x1xf32>) outs(%y : memref<1x4x8x8xf32>)
+  memref.dealloc %r : memref<1x24x8x8xf32>
+  memref.copy %y, %out : memref<1x4x8x8xf32> to memref<1x4x8x8xf32>
+  memref.dealloc %y : memref<1x4x8x8xf32>
+  return
+}

@@ -64,6 +64,20 @@ SegmentChoiceResult chooseSegments(const std::vector<uint64_t> &memory,
                                    const std::vector<SegmentOption> &options,
                                    uint64_t budget);
 
+/// A span of positions [first, last] holding `weight`.
+struct WeightedSpan {
+  uint32_t first = 0, last = 0;
+  uint64_t weight = 0;
+};
+
+/// Spans that pairwise do not meet (one ends before the other starts),
+/// of the largest total weight (weighted interval scheduling: exact, in
+/// O(K log K)). Returns their indices in increasing order; spans with
+/// first > last are never chosen, ties go to the set found first along
+/// the positions.
+std::vector<uint32_t>
+chooseDisjointSpans(const std::vector<WeightedSpan> &spans);
+
 } // namespace memsched_core
 
 #endif // MEMSCHED_ANALYSIS_SEGMENTCHOICE_H

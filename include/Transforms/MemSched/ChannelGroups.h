@@ -54,12 +54,35 @@ struct RefusedChain {
   std::string reason;
 };
 
-/// The channel chains of `block`: disjoint, each a maximal set of ops
-/// reached from one intermediate buffer, with spans (first op to last op)
-/// that do not overlap. Chains that have the shape but cannot be split
-/// are listed in `refused` with the reason.
-std::vector<ChannelChain> findChannelChains(Block &block,
-                                            SmallVectorImpl<RefusedChain> &refused);
+/// Chains found whose spans (first op to last) meet cannot all run by
+/// groups (each moves to its own last op). The chains kept are either
+/// the largest first, each kept when it meets none kept (what lowers the
+/// largest intermediates), or the set holding the most intermediate bytes
+/// together (what lowers many smaller ones: the bands of a banded segment,
+/// each with its chain, against one chain through the output all bands
+/// write). Neither is always the lower peak.
+enum class ChainSelection { LargestFirst, MostBytes };
+
+struct ChainSet {
+  /// Disjoint, with spans that do not meet, in block order.
+  std::vector<ChannelChain> chains;
+  /// The chains found that the selection leaves out, for remarks.
+  SmallVector<RefusedChain> leftOut;
+};
+
+/// The channel chains of `block`: each a maximal set of ops reached from
+/// one intermediate buffer. One set per selection that keeps different
+/// chains (the largest first, then the most bytes when it differs). Chains
+/// that have the shape but cannot be split are listed in `refused` with
+/// the reason.
+SmallVector<ChainSet, 2>
+findChannelChainSets(Block &block, SmallVectorImpl<RefusedChain> &refused);
+
+/// The chains of `block` under one selection; those it leaves out are
+/// added to `refused`.
+std::vector<ChannelChain>
+findChannelChains(Block &block, SmallVectorImpl<RefusedChain> &refused,
+                  ChainSelection selection = ChainSelection::LargestFirst);
 
 /// Rewrites `chain` into an scf.for over groups of `groupSize` channels
 /// (a divisor of chain.channels below it), placed where its last op was.

@@ -113,3 +113,43 @@ memsched_core::chooseSegments(const std::vector<uint64_t> &memory, uint64_t floo
   result.atFloor = true;
   return result;
 }
+
+std::vector<uint32_t>
+memsched_core::chooseDisjointSpans(const std::vector<WeightedSpan> &spans) {
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < spans.size(); ++i)
+    if (spans[i].first <= spans[i].last)
+      order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return spans[a].last < spans[b].last;
+  });
+  // best[k]: the most weight among the first k spans (by last position);
+  // take[k]: whether the k-th is in that set, before[k]: how many spans
+  // end before the k-th starts (a prefix, the order being by end).
+  size_t k = order.size();
+  std::vector<uint64_t> best(k + 1, 0);
+  std::vector<char> take(k + 1, 0);
+  std::vector<size_t> before(k + 1, 0);
+  for (size_t j = 1; j <= k; ++j) {
+    const WeightedSpan &span = spans[order[j - 1]];
+    before[j] = std::partition_point(order.begin(), order.begin() + (j - 1),
+                                     [&](uint32_t i) {
+                                       return spans[i].last < span.first;
+                                     }) -
+                order.begin();
+    uint64_t with = best[before[j]] + span.weight;
+    take[j] = with > best[j - 1];
+    best[j] = take[j] ? with : best[j - 1];
+  }
+  std::vector<uint32_t> chosen;
+  for (size_t j = k; j > 0;) {
+    if (take[j]) {
+      chosen.push_back(order[j - 1]);
+      j = before[j];
+    } else {
+      --j;
+    }
+  }
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}

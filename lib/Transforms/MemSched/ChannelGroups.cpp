@@ -10,6 +10,7 @@
 
 #include "StructuredAccess.h"
 
+#include "Analysis/Graph/SegmentChoice.h"
 #include "Analysis/MemSched/AllocationSize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -409,9 +410,9 @@ private:
 };
 } // namespace
 
-std::vector<ChannelChain>
-mlir::memsched::findChannelChains(Block &block,
-                                  SmallVectorImpl<RefusedChain> &refused) {
+SmallVector<ChainSet, 2>
+mlir::memsched::findChannelChainSets(Block &block,
+                                     SmallVectorImpl<RefusedChain> &refused) {
   // One candidate per set of intermediates: from each buffer not yet in a
   // candidate, the chain along the dimension that holds the most bytes.
   std::vector<ChannelChain> candidates;
@@ -475,38 +476,65 @@ mlir::memsched::findChannelChains(Block &block,
       inCandidate.insert(buffer);
     candidates.push_back(std::move(*best));
   }
-  // The candidates holding the most bytes first; one whose ops or span
-  // meet an accepted chain's stays (each chain moves to its own last op).
-  SmallVector<unsigned> order(candidates.size());
-  for (unsigned i = 0; i < order.size(); ++i)
+  // The two selections among candidates whose spans meet.
+  DenseMap<Operation *, uint32_t> position;
+  for (auto [i, op] : llvm::enumerate(block))
+    position[&op] = i;
+  std::vector<::memsched_core::WeightedSpan> spans;
+  for (const ChannelChain &chain : candidates)
+    spans.push_back({position.lookup(chain.ops.front()),
+                     position.lookup(chain.ops.back()),
+                     chain.intermediateBytes});
+  auto meet = [&](uint32_t a, uint32_t b) {
+    return !(spans[a].last < spans[b].first || spans[b].last < spans[a].first);
+  };
+  // The largest first, each kept when it meets none kept.
+  SmallVector<uint32_t> order(candidates.size());
+  for (uint32_t i = 0; i < order.size(); ++i)
     order[i] = i;
-  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
-    return candidates[a].intermediateBytes > candidates[b].intermediateBytes;
+  llvm::stable_sort(order, [&](uint32_t a, uint32_t b) {
+    return spans[a].weight > spans[b].weight;
   });
-  SmallVector<unsigned> accepted;
-  for (unsigned i : order) {
-    const ChannelChain &chain = candidates[i];
-    bool overlaps = llvm::any_of(accepted, [&](unsigned j) {
-      const ChannelChain &other = candidates[j];
-      return !(chain.ops.back()->isBeforeInBlock(other.ops.front()) ||
-               other.ops.back()->isBeforeInBlock(chain.ops.front()));
+  std::vector<uint32_t> largestFirst;
+  for (uint32_t i : order)
+    if (llvm::none_of(largestFirst, [&](uint32_t j) { return meet(i, j); }))
+      largestFirst.push_back(i);
+  llvm::sort(largestFirst);
+  // The most bytes together (weighted interval scheduling, exact).
+  std::vector<uint32_t> mostBytes = ::memsched_core::chooseDisjointSpans(spans);
+  auto makeSet = [&](const std::vector<uint32_t> &kept, StringRef reason) {
+    ChainSet set;
+    DenseSet<uint32_t> in(kept.begin(), kept.end());
+    for (uint32_t i = 0; i < candidates.size(); ++i)
+      if (!in.contains(i))
+        set.leftOut.push_back({candidates[i].ops.front(), reason.str()});
+    SmallVector<uint32_t> byPosition(kept.begin(), kept.end());
+    llvm::sort(byPosition, [&](uint32_t a, uint32_t b) {
+      return spans[a].first < spans[b].first;
     });
-    if (overlaps) {
-      refuse({chain.ops.front(),
-              "its ops are interleaved with those of a larger chain"});
-      continue;
-    }
-    accepted.push_back(i);
-  }
-  // In block order.
-  llvm::sort(accepted, [&](unsigned a, unsigned b) {
-    return candidates[a].ops.front()->isBeforeInBlock(
-        candidates[b].ops.front());
-  });
-  std::vector<ChannelChain> chains;
-  for (unsigned i : accepted)
-    chains.push_back(std::move(candidates[i]));
-  return chains;
+    for (uint32_t i : byPosition)
+      set.chains.push_back(candidates[i]);
+    return set;
+  };
+  SmallVector<ChainSet, 2> sets;
+  sets.push_back(makeSet(largestFirst, "its ops are interleaved with those "
+                                       "of a larger chain"));
+  if (mostBytes != largestFirst)
+    sets.push_back(makeSet(mostBytes,
+                           "its ops are interleaved with those of chains "
+                           "holding more intermediate bytes together"));
+  return sets;
+}
+
+std::vector<ChannelChain>
+mlir::memsched::findChannelChains(Block &block,
+                                  SmallVectorImpl<RefusedChain> &refused,
+                                  ChainSelection selection) {
+  SmallVector<ChainSet, 2> sets = findChannelChainSets(block, refused);
+  ChainSet &set = selection == ChainSelection::MostBytes ? sets.back()
+                                                         : sets.front();
+  refused.append(set.leftOut.begin(), set.leftOut.end());
+  return std::move(set.chains);
 }
 
 SmallVector<int64_t> mlir::memsched::channelGroupSizes(int64_t channels) {

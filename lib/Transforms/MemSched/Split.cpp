@@ -257,6 +257,9 @@ static constexpr unsigned kMaxBandLevels = 4;
 /// The attribute that carries a top-level op's position while the band
 /// search runs (removed before it returns).
 static constexpr llvm::StringLiteral kPositionAttr = "memsched.split.position";
+/// The op of the body before the bands that a top-level op is (a copy of),
+/// while the chains of the banded body are compared with the chains before.
+static constexpr llvm::StringLiteral kOriginAttr = "memsched.split.origin";
 /// Bands are unrolled (each band's buffers have their own static shapes):
 /// a segment's ops times its bands is at most this (the code a split adds).
 static constexpr uint64_t kMaxBandCopies = 256;
@@ -482,6 +485,45 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     std::optional<SplitBound> bound;
   };
 
+  /// Whether every chain of `func`'s banded body (either selection) is
+  /// made of band copies of the ops of one chain of the body before the
+  /// bands (`unbanded`), each along the same loop, by the origin each op
+  /// carries.
+  static bool chainsCoveredByOrigin(func::FuncOp func, Operation *unbanded,
+                                    StringAttr originName) {
+    using Origins = llvm::SmallDenseSet<std::pair<int64_t, unsigned>, 16>;
+    auto originsOf = [&](const ChannelChain &chain) {
+      Origins origins;
+      for (auto [op, loop] : llvm::zip(chain.ops, chain.loopDims)) {
+        auto origin = op->getAttrOfType<IntegerAttr>(originName);
+        origins.insert({origin ? origin.getInt() : -1, loop});
+      }
+      return origins;
+    };
+    std::vector<Origins> before;
+    for (Block &block : unbanded->getRegion(0)) {
+      SmallVector<RefusedChain> refused;
+      for (ChainSet &set : findChannelChainSets(block, refused))
+        for (const ChannelChain &chain : set.chains)
+          before.push_back(originsOf(chain));
+    }
+    for (Block &block : func.getBody()) {
+      SmallVector<RefusedChain> refused;
+      for (ChainSet &set : findChannelChainSets(block, refused))
+        for (const ChannelChain &chain : set.chains) {
+          Origins origins = originsOf(chain);
+          bool covered = llvm::any_of(before, [&](const Origins &other) {
+            return llvm::all_of(origins, [&](const auto &o) {
+              return o.first >= 0 && other.contains(o);
+            });
+          });
+          if (!covered)
+            return false;
+        }
+    }
+    return true;
+  }
+
   /// In place and row bands (when `inPlaceFirst`), pads, channel groups
   /// on `func`'s body as it is; `before`: its peaks as written.
   Variant rewrite(func::FuncOp func, ArrayRef<Attribute> spaces,
@@ -503,6 +545,21 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     // Row bands, then channel groups (in the bands too); with bands, the
     // channel groups alone as well: the bands stay only where they end
     // lower.
+    // Each top-level op carries its origin through the bands (a band's
+    // copy of an op keeps its attributes) while the chains are compared.
+    MLIRContext *context = func.getContext();
+    auto originName = StringAttr::get(context, kOriginAttr);
+    if (inPlaceFirst) {
+      int64_t next = 0;
+      for (Block &block : func.getBody())
+        for (Operation &op : block)
+          op.setAttr(originName, IntegerAttr::get(IntegerType::get(context, 64),
+                                                  next++));
+    }
+    llvm::scope_exit unmark([&] {
+      if (inPlaceFirst)
+        func.walk([&](Operation *op) { op->removeAttr(originName); });
+    });
     Operation *unbanded = func->clone();
     std::optional<Peaks> unbandedPeaks = v.current;
     if (inPlaceFirst)
@@ -510,7 +567,34 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
                                                  v.extraCompute, v.byColumns)
                               : bandRows(func, spaces, *v.current, allowance,
                                          v.extraCompute, v.byColumns);
+    // The bound's family holds the chains of the body before the bands,
+    // run in the bands too. A band's ops can form a chain no ops of the
+    // whole body do (an op writing a band of a buffer that a chain of the
+    // whole body could not reach): then the bound also covers the splits
+    // of the banded body into channel groups, the lesser of the two.
+    std::optional<SplitBound> bandedBound;
+    bool bandedChainsCovered = true;
+    if (v.banded) {
+      bandedChainsCovered = chainsCoveredByOrigin(func, unbanded, originName);
+      if (!bandedChainsCovered) {
+        std::string bandedWhy;
+        bandedBound = computeSplitBound(func, sizes, bandedWhy,
+                                        /*splits=*/true, /*bands=*/false);
+      }
+    }
+    auto withBandedBound = [&] {
+      if (!v.bound || bandedChainsCovered)
+        return;
+      if (!bandedBound) {
+        v.bound.reset();
+        return;
+      }
+      if (bandedBound->value < v.bound->value)
+        v.bound = bandedBound;
+    };
     v.grouped = groupChannels(func, spaces, *v.current);
+    if (v.banded && testAllBands)
+      withBandedBound();
     if (v.banded && !testAllBands) {
       Operation *withBands = func->clone();
       Peaks withPeaks = *v.current;
@@ -527,6 +611,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
         v.current = withPeaks;
         v.grouped = groupedWithBands;
         pending = std::move(withRemarks);
+        withBandedBound();
       } else {
         v.banded = 0;
         v.byColumns = 0;
@@ -659,16 +744,64 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     Operation *base = func->clone();
     llvm::scope_exit cleanup([&] { base->erase(); });
     // The chains of every block of the body, in order, found once on the
-    // body as it is (kept in `base`); the largest kMaxChains are tried.
+    // body as it is (kept in `base`), under each selection that keeps
+    // different ones (ChainSelection): each is tried, the lower peaks kept.
     SmallVector<RefusedChain> refused;
-    std::vector<ChannelChain> chains;
-    for (Block &block : base->getRegion(0))
-      for (ChannelChain &chain : findChannelChains(block, refused))
-        chains.push_back(std::move(chain));
-    keepLargestChains(chains);
+    SmallVector<SmallVector<ChainSet, 2>> blockSets;
+    bool twoSelections = false;
+    for (Block &block : base->getRegion(0)) {
+      blockSets.push_back(findChannelChainSets(block, refused));
+      twoSelections |= blockSets.back().size() > 1;
+    }
     for (const RefusedChain &refusal : refused)
       note(refusal.at->getLoc(),
            "memsched-split: channel chain left as it is: " + refusal.reason);
+    auto selected = [&](bool mostBytes, SmallVectorImpl<RefusedChain> &out) {
+      std::vector<ChannelChain> chains;
+      for (SmallVector<ChainSet, 2> &sets : blockSets) {
+        ChainSet &set = mostBytes ? sets.back() : sets.front();
+        llvm::append_range(chains, set.chains);
+        out.append(set.leftOut.begin(), set.leftOut.end());
+      }
+      return chains;
+    };
+    SmallVector<RefusedChain> leftOut;
+    Peaks before = current;
+    Pending pendingBefore = pending;
+    unsigned grouped =
+        groupSelected(func, spaces, current, base, selected(false, leftOut));
+    if (twoSelections) {
+      Operation *first = func->clone();
+      Peaks firstPeaks = current;
+      Pending firstPending = std::move(pending);
+      pending = std::move(pendingBefore);
+      restoreBody(func, base);
+      current = before;
+      SmallVector<RefusedChain> otherLeftOut;
+      unsigned otherGrouped = groupSelected(func, spaces, current, base,
+                                            selected(true, otherLeftOut));
+      if (current.notAbove(firstPeaks) &&
+          current.total() < firstPeaks.total()) {
+        grouped = otherGrouped;
+        leftOut = std::move(otherLeftOut);
+      } else {
+        restoreBody(func, first);
+        current = firstPeaks;
+        pending = std::move(firstPending);
+      }
+      first->erase();
+    }
+    for (const RefusedChain &refusal : leftOut)
+      note(refusal.at->getLoc(),
+           "memsched-split: channel chain left as it is: " + refusal.reason);
+    return grouped;
+  }
+
+  /// groupChannels on `chains` (of `base`, the body as it was).
+  unsigned groupSelected(func::FuncOp func, ArrayRef<Attribute> spaces,
+                         Peaks &current, Operation *base,
+                         std::vector<ChannelChain> chains) {
+    keepLargestChains(chains);
     if (chains.empty())
       return 0;
     SmallVector<int64_t> channels;
@@ -1160,20 +1293,59 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     Operation *saved = func->clone();
     if (segment)
       splitIntoRowBands(*segment, bands);
-    // The chains groupChannels would split (the largest of every block).
-    std::vector<ChannelChain> chains;
+    // The chains groupChannels would split (the largest of every block),
+    // under each selection that differs: the lower peaks.
+    SmallVector<SmallVector<ChainSet, 2>> blockSets;
+    bool twoSelections = false;
     for (Block &block : func.getBody()) {
       SmallVector<RefusedChain> refused;
-      for (ChannelChain &chain : findChannelChains(block, refused))
-        chains.push_back(std::move(chain));
+      blockSets.push_back(findChannelChainSets(block, refused));
+      twoSelections |= blockSets.back().size() > 1;
     }
-    keepLargestChains(chains);
-    for (ChannelChain &chain : chains)
-      splitIntoChannelGroups(chain, 1);
-    std::optional<Peaks> after = peaksAsWritten(func, spaces, profile);
+    Operation *banded = twoSelections ? func->clone() : nullptr;
+    std::optional<Peaks> best;
+    std::optional<Profile> bestProfile;
+    for (bool mostBytes : {false, true}) {
+      if (mostBytes && !twoSelections)
+        break;
+      std::vector<ChannelChain> chains;
+      for (SmallVector<ChainSet, 2> &sets : blockSets)
+        llvm::append_range(chains,
+                           (mostBytes ? sets.back() : sets.front()).chains);
+      if (mostBytes) {
+        // The chains are of the banded body as it was before the first
+        // selection split its chains: found again in a fresh copy.
+        restoreBody(func, banded);
+        blockSets.clear();
+        chains.clear();
+        for (Block &block : func.getBody()) {
+          SmallVector<RefusedChain> refused;
+          llvm::append_range(chains, findChannelChains(
+                                         block, refused,
+                                         ChainSelection::MostBytes));
+        }
+      }
+      keepLargestChains(chains);
+      for (ChannelChain &chain : chains)
+        splitIntoChannelGroups(chain, 1);
+      std::optional<Profile> measured;
+      if (profile)
+        measured = *profile;
+      std::optional<Peaks> after =
+          peaksAsWritten(func, spaces, measured ? &*measured : nullptr);
+      if (after && (!best || (after->notAbove(*best) &&
+                              after->total() < best->total()))) {
+        best = after;
+        bestProfile = measured;
+      }
+    }
+    if (banded)
+      banded->erase();
+    if (profile && bestProfile)
+      *profile = *bestProfile;
     restoreBody(func, saved);
     saved->erase();
-    return after;
+    return best;
   }
 
   /// The position an op of the search stands at.

@@ -16,10 +16,12 @@
 using namespace mlir;
 using namespace mlir::memsched;
 
-std::optional<SplitBound>
-mlir::memsched::computeSplitBound(Operation *func, SizeModel sizes,
-                                  std::string &why, bool splits,
-                                  bool bands) {
+/// The bound with the chains of `selection`; `differs`: whether the
+/// other selection keeps other chains.
+static std::optional<SplitBound>
+computeSplitBoundFor(Operation *func, SizeModel sizes, std::string &why,
+                     bool splits, bool bands, ChainSelection selection,
+                     bool &differs) {
   BodyLifetimes body(func, sizes);
   if (!body.isSupported()) {
     why = body.getUnsupportedReason().str();
@@ -33,8 +35,15 @@ mlir::memsched::computeSplitBound(Operation *func, SizeModel sizes,
   const ::memsched_core::MemoryGraph &given = analysis.getGraph();
   SmallVector<RefusedChain> refused;
   std::vector<ChannelChain> chains;
-  if (splits)
-    chains = findChannelChains(*analysis.getBlock(), refused);
+  differs = false;
+  if (splits) {
+    SmallVector<ChainSet, 2> found =
+        findChannelChainSets(*analysis.getBlock(), refused);
+    differs = found.size() > 1;
+    chains = std::move(selection == ChainSelection::MostBytes
+                           ? found.back().chains
+                           : found.front().chains);
+  }
   std::vector<::memsched_core::FragmentSet> sets;
   llvm::DenseSet<unsigned> taken;
   // Groups of nodes a split moves down to its last op (a chain run by
@@ -323,4 +332,24 @@ mlir::memsched::computeSplitBound(Operation *func, SizeModel sizes,
   if (result.node < analysis.getNodes().size())
     bound.at = analysis.getNodes()[result.node].op->getLoc();
   return bound;
+}
+
+std::optional<SplitBound>
+mlir::memsched::computeSplitBound(Operation *func, SizeModel sizes,
+                                  std::string &why, bool splits,
+                                  bool bands) {
+  // A split keeps the chains of either selection (ChainSelection): the
+  // bound holds for both when it is the lesser of the two.
+  bool differs = false;
+  std::optional<SplitBound> bound =
+      computeSplitBoundFor(func, sizes, why, splits, bands,
+                           ChainSelection::LargestFirst, differs);
+  if (!bound || !differs)
+    return bound;
+  std::optional<SplitBound> other =
+      computeSplitBoundFor(func, sizes, why, splits, bands,
+                           ChainSelection::MostBytes, differs);
+  if (!other)
+    return std::nullopt;
+  return other->value < bound->value ? other : bound;
 }
