@@ -686,6 +686,64 @@ TEST(ReportSVGTest, ArenaHasItsOwnPicture) {
   EXPECT_EQ(find(doc, "g", "buf").size(), report.after.buffers.size());
 }
 
+// Arenas by phase: a buffer left outside piles on the arena live at each
+// op (none between them), so the pile's top is the bytes the function
+// holds there; each arena's top is a line over the ops it lives. Derived
+// by hand: phase 0 (%a, offset 0, ops 0-1) is 4000 bytes; phase 1 (%b,
+// offset 0, ops 3-5) is 1000 bytes; %out (outside, 500 bytes) lives over
+// ops 1-5: its runs sit at 4000 (op 1), 0 (op 2) and 1000 (ops 3-5).
+TEST(ReportSVGTest, ArenasByPhasePileOutsideOnTheLiveOne) {
+  FunctionReport report = makeReport();
+  report.after.ops = {"a#0", "b#1", "c#2", "d#3", "e#4", "f#5"};
+  report.after.buffers = {{"a", "memref<1000xf32>", 4000, 0, 1},
+                          {"b", "memref<250xf32>", 1000, 3, 5},
+                          {"out", "memref<125xf32>", 500, 1, 5}};
+  report.after.buffers[0].offset = 0;
+  report.after.buffers[0].arenaPhase = 0;
+  report.after.buffers[1].offset = 0;
+  report.after.buffers[1].arenaPhase = 1;
+  report.after.memoryAt = {4000, 4500, 500, 1500, 1500, 1500};
+  report.after.peak = 4500;
+  report.after.peakPosition = 1;
+  report.before = report.after;
+  report.arenaSize = 4000;
+  report.arenaMemory = 4500;
+  report.arenaPhaseSizes = {4000, 1000};
+  XmlDocument doc = readXml(svgText(report));
+  ASSERT_EQ(doc.error, "");
+  std::vector<int> groups = find(doc, "g", "buf");
+  ASSERT_EQ(groups.size(), 3u);
+  std::vector<const XmlElement *> a = runsOf(doc, groups[0]);
+  ASSERT_EQ(a.size(), 1u);
+  double perByte = attribute(*a[0], "height") / 4000;
+  double baseline = attribute(*a[0], "y") + attribute(*a[0], "height");
+  double opWidth = attribute(*a[0], "width") / 2;
+  double x0 = attribute(*a[0], "x");
+  std::vector<std::pair<int, double>> outside; // (first op, low byte)
+  for (const XmlElement *rect : runsOf(doc, groups[2]))
+    outside.push_back(
+        {static_cast<int>((attribute(*rect, "x") - x0) / opWidth + 0.5),
+         (baseline - attribute(*rect, "y") - attribute(*rect, "height")) /
+             perByte});
+  ASSERT_EQ(outside.size(), 3u);
+  EXPECT_EQ(outside[0].first, 1);
+  EXPECT_NEAR(outside[0].second, 4000, 20);
+  EXPECT_EQ(outside[1].first, 2);
+  EXPECT_NEAR(outside[1].second, 0, 20);
+  EXPECT_EQ(outside[2].first, 3);
+  EXPECT_NEAR(outside[2].second, 1000, 20);
+  // One arena line per phase, over its ops.
+  std::vector<int> lines = find(doc, "line", "arena");
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NEAR(attribute(doc.elements[lines[0]], "x2") -
+                  attribute(doc.elements[lines[0]], "x1"),
+              2 * opWidth, 0.5);
+  EXPECT_NEAR(attribute(doc.elements[lines[1]], "x2") -
+                  attribute(doc.elements[lines[1]], "x1"),
+              3 * opWidth, 0.5);
+  EXPECT_NE(allText(doc).find("2 arenas by phase"), std::string::npos);
+}
+
 TEST(ReportSVGTest, EscapesNames) {
   FunctionReport report = makeReport();
   report.function = "f<&\">'";

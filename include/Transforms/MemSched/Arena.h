@@ -1,9 +1,10 @@
 //===- Arena.h - the arena of a planned function ----------------*- C++ -*-===//
 //
-// `--memsched-plan-arena` places a function's buffers in one arena: a
-// `memref.alloc` of i8 at the start of the body, a function argument, or a
-// `memref.global`, marked `memsched.arena`, of which every placed buffer is
-// a `memref.view` at a constant byte offset. These helpers find that arena,
+// `--memsched-plan-arena` places a function's buffers in an arena: a
+// `memref.alloc` of i8 in the body (or several, by phase, never live
+// together), a function argument, or a `memref.global`, marked
+// `memsched.arena`, of which every placed buffer is a `memref.view` at a
+// constant byte offset. These helpers find that arena,
 // compute the memory the planned function needs, and check a placement as it
 // stands in the IR; the pass and `--memsched-verify` share them.
 //
@@ -41,9 +42,15 @@ struct Arena {
 /// other across its blocks and iterations.
 bool runsRegionsSequentially(Operation *op);
 
-/// The arena of `func`: nullopt when it has none; failure (with `why`) when
-/// the markers are malformed (several arenas, a marked global without its
-/// memref.get_global in the body).
+/// The arenas of `func`: none, one, or several allocated ones (arenas by
+/// phase, each allocated and freed in the body, never live together);
+/// failure (with `why`) when the markers are malformed (several arenas of
+/// which one is an argument or a global).
+FailureOr<SmallVector<Arena, 1>> findArenas(func::FuncOp func,
+                                            std::string &why);
+
+/// The arena of `func` when it has at most one: nullopt when it has none;
+/// failure (with `why`) when it has several or the markers are malformed.
 FailureOr<std::optional<Arena>> findArena(func::FuncOp func, std::string &why);
 
 /// The ops using `root` or a value that may alias it (views, casts,

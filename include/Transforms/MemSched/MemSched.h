@@ -119,7 +119,7 @@ struct CertifyFunctionResult {
 /// ops, allocations and deallocations of `analysis`, in any order), as
 /// written: ops are named `name#k` by their position k among the nodes.
 /// `offsets`: arena offsets of allocations, for a function planned into an
-/// arena.
+/// arena; `arenaPhases`: which arena, for arenas by phase.
 /// Buffers are named `buffer#i` by their index in the analysis, or by
 /// `names` (allocation -> position among the body's allocations) when
 /// given; buffers allocated before the block count from its start.
@@ -129,7 +129,8 @@ Timeline buildTimeline(const BufferLifetimeAnalysis &analysis,
                        ArrayRef<Operation *> sequence, uint64_t peak,
                        const DenseMap<Operation *, uint64_t> *offsets = nullptr,
                        const DenseMap<Operation *, unsigned> *names = nullptr,
-                       const DenseMap<Operation *, uint64_t> *transients = nullptr);
+                       const DenseMap<Operation *, uint64_t> *transients = nullptr,
+                       const DenseMap<Operation *, unsigned> *arenaPhases = nullptr);
 
 /// The ops of `block`, in order, but its terminator.
 SmallVector<Operation *> currentSequence(Block *block);
@@ -145,7 +146,8 @@ FunctionReport buildFunctionReport(Operation *func,
                                    CertificateAttr certificate,
                                    const DenseMap<Operation *, uint64_t> *offsets = nullptr,
                                    const DenseMap<Operation *, unsigned> *names = nullptr,
-                                   const DenseMap<Operation *, uint64_t> *transientsBefore = nullptr);
+                                   const DenseMap<Operation *, uint64_t> *transientsBefore = nullptr,
+                                   const DenseMap<Operation *, unsigned> *arenaPhases = nullptr);
 
 /// Writes the reports of `func` as it stands (see writeFunctionReport): one
 /// for a body with one block, one per block (suffix `.bb<i>`) otherwise.

@@ -33,6 +33,8 @@ struct TimelineBuffer {
   std::string location = {};
   /// Its offset in the arena, for a function planned into one.
   std::optional<uint64_t> offset = {};
+  /// Which arena (arenas by phase, in order), with an offset.
+  unsigned arenaPhase = 0;
 };
 
 /// Memory over one op order.
@@ -65,6 +67,9 @@ struct FunctionReport {
   /// For a function planned into an arena: the arena's size and the memory
   /// the planned function needs (the certificate's arena_size and peak_with_arena).
   std::optional<uint64_t> arenaSize, arenaMemory;
+  /// Arenas by phase: each one's size, in order (empty: one arena of
+  /// arenaSize).
+  std::vector<uint64_t> arenaPhaseSizes;
 };
 
 /// The JSON object for `report`. Fields (all sizes in bytes):

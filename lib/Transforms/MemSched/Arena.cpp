@@ -30,8 +30,8 @@ static uint64_t getStaticBytes(MemRefType type) {
   return static_cast<uint64_t>(type.getNumElements());
 }
 
-FailureOr<std::optional<Arena>> mlir::memsched::findArena(func::FuncOp func,
-                                                          std::string &why) {
+FailureOr<SmallVector<Arena, 1>>
+mlir::memsched::findArenas(func::FuncOp func, std::string &why) {
   StringRef marker = MemSchedDialect::getArenaAttrName();
   SmallVector<Arena, 1> found;
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
@@ -67,14 +67,31 @@ FailureOr<std::optional<Arena>> mlir::memsched::findArena(func::FuncOp func,
       }
     });
   }
-  if (found.empty())
-    return std::optional<Arena>();
-  if (found.size() > 1) {
+  if (found.size() > 1 && llvm::any_of(found, [](const Arena &a) {
+        return a.kind != ArenaKind::Alloc;
+      })) {
     why = "it has " + std::to_string(found.size()) +
-          " values marked memsched.arena (a planned function has one)";
+          " values marked memsched.arena, not all allocations (a planned "
+          "function has one argument or global arena, or allocated arenas "
+          "by phase)";
     return failure();
   }
-  return std::optional<Arena>(found.front());
+  return found;
+}
+
+FailureOr<std::optional<Arena>> mlir::memsched::findArena(func::FuncOp func,
+                                                          std::string &why) {
+  FailureOr<SmallVector<Arena, 1>> found = findArenas(func, why);
+  if (failed(found))
+    return failure();
+  if (found->empty())
+    return std::optional<Arena>();
+  if (found->size() > 1) {
+    why = "it has " + std::to_string(found->size()) +
+          " arenas (by phase)";
+    return failure();
+  }
+  return std::optional<Arena>(found->front());
 }
 
 /// The bytes of a view: its element size times its extents, each dynamic

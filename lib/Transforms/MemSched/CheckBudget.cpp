@@ -97,10 +97,10 @@ struct CheckBudgetPass
     // outside it take (for an argument or a global arena, more than its peak
     // as it stands counts).
     std::string why;
-    FailureOr<std::optional<Arena>> arena = findArena(func, why);
-    if (succeeded(arena) && *arena) {
+    FailureOr<SmallVector<Arena, 1>> arenas = findArenas(func, why);
+    if (succeeded(arenas) && !arenas->empty()) {
       FailureOr<uint64_t> memory =
-          computeArenaMemory(func, **arena, sizes, why);
+          computeArenaMemory(func, arenas->front(), sizes, why);
       if (failed(memory)) {
         func.emitError() << "memsched-check-budget: cannot check '"
                          << func.getSymName() << "' against the budget: "
@@ -112,8 +112,16 @@ struct CheckBudgetPass
         return;
       func.emitError() << "memsched-check-budget: '" << func.getSymName()
                        << "' needs " << *memory << " bytes" << inSpace
-                       << " with its buffers in an arena of "
-                       << (*arena)->size << " bytes, above the budget of "
+                       << " with its buffers in "
+                       << (arenas->size() == 1 ? "an arena" : "arenas by phase")
+                       << " of " << [&] {
+                            std::string sizes;
+                            for (const Arena &a : *arenas)
+                              sizes += (sizes.empty() ? "" : ", ") +
+                                       std::to_string(a.size);
+                            return sizes;
+                          }()
+                       << " bytes, above the budget of "
                        << budget << " bytes";
       signalPassFailure();
       return;

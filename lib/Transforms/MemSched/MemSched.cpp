@@ -590,7 +590,8 @@ Timeline mlir::memsched::buildTimeline(
     const BufferLifetimeAnalysis &analysis, ArrayRef<Operation *> sequence,
     uint64_t peak, const DenseMap<Operation *, uint64_t> *offsets,
     const DenseMap<Operation *, unsigned> *names,
-    const DenseMap<Operation *, uint64_t> *transients) {
+    const DenseMap<Operation *, uint64_t> *transients,
+    const DenseMap<Operation *, unsigned> *arenaPhases) {
   ArrayRef<BufferInfo> buffers = analysis.getBuffers();
   ArrayRef<LiveInInfo> liveIn = analysis.getLiveIn();
   DenseMap<Operation *, SmallVector<unsigned, 1>> allocs;
@@ -679,6 +680,9 @@ Timeline mlir::memsched::buildTimeline(
     if (offsets)
       if (auto it = offsets->find(alloc); it != offsets->end())
         tb.offset = it->second;
+    if (arenaPhases)
+      if (auto it = arenaPhases->find(alloc); it != arenaPhases->end())
+        tb.arenaPhase = it->second;
     tb.first = std::min(*first[i], t.ops.size() - 1);
     tb.last = last[i] ? *last[i] : t.ops.size() - 1;
     if (tb.last < tb.first)
@@ -697,13 +701,15 @@ FunctionReport mlir::memsched::buildFunctionReport(
     CertificateAttr certificate,
     const DenseMap<Operation *, uint64_t> *offsets,
     const DenseMap<Operation *, unsigned> *names,
-    const DenseMap<Operation *, uint64_t> *transientsBefore) {
+    const DenseMap<Operation *, uint64_t> *transientsBefore,
+    const DenseMap<Operation *, unsigned> *arenaPhases) {
   FunctionReport report;
   report.function =
       "@" + SymbolTable::getSymbolName(func).getValue().str();
   report.before = buildTimeline(analysis, before, peakBefore, offsets, names,
-                                transientsBefore);
-  report.after = buildTimeline(analysis, after, peakAfter, offsets, names);
+                                transientsBefore, arenaPhases);
+  report.after = buildTimeline(analysis, after, peakAfter, offsets, names,
+                               nullptr, arenaPhases);
   report.reordered = reordered;
   if (certificate) {
     report.lowerBound = certificate.getLowerBound();

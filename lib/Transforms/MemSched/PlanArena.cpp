@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/Graph/ArenaOrder.h"
+#include "Analysis/Graph/ArenaPhases.h"
 #include "Analysis/Graph/ArenaPlanner.h"
 #include "Analysis/MemSched/AllocationSize.h"
 #include "Analysis/MemSched/BodyLifetimes.h"
@@ -30,6 +31,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <memory>
@@ -84,6 +86,10 @@ static Operation *getSourceAllocation(Value v) {
   }
   return nullptr;
 }
+
+/// Arenas by phase: at most this many candidate cuts (each pair of them is
+/// a phase whose arena is sized with the heuristics).
+static constexpr size_t kMaxPhaseCuts = 48;
 
 struct PlanArenaPass
     : public mlir::memsched::impl::PlanArenaBase<PlanArenaPass> {
@@ -336,40 +342,69 @@ struct PlanArenaPass
       quiet = false;
       ++numReordered;
     }
+    std::vector<BlockPlan> phases;
+    unsigned leftOut = 0;
     if (funcKind == ArenaKind::Alloc)
-      outside += chooseArenaSpan(func.getBody().front(), frees, top, placed);
-    if (top.items.empty()) {
-      // Every buffer is better left outside (all live with a result that
-      // outlives them).
+      phases = choosePhases(func.getBody().front(), frees, top, placed,
+                            leftOut);
+    else
+      phases.push_back(std::move(top));
+    outside += leftOut;
+    if (phases.empty()) {
+      // Every buffer is better left outside (no arena needs less).
       if (emitRemarks)
         emitRemark(func.getLoc()) << "memsched-plan-arena: '" << func.getSymName()
-                          << "' has no buffer worth placing: every one is "
-                             "live with a buffer that outlives the arena";
+                          << "' has no buffer worth placing: an arena would "
+                             "need more memory than its buffers do where "
+                             "they are";
       return success();
     }
+    // The largest arena (phases' arenas never live together).
+    uint64_t arenaSize = 0;
+    for (const BlockPlan &phase : phases)
+      arenaSize = std::max(arenaSize, phase.size);
 
     // The report shows the buffers before the rewrite, at their offsets.
     std::optional<FunctionReport> report;
     if (!reportDir.empty()) {
       DenseMap<Operation *, uint64_t> offsets;
-      for (const Item &item : top.items)
-        if (item.kind == Item::Kind::Alloc)
-          offsets[item.op] = item.offset;
+      DenseMap<Operation *, unsigned> phaseOf;
+      for (auto [p, phase] : llvm::enumerate(phases))
+        for (const Item &item : phase.items)
+          if (item.kind == Item::Kind::Alloc) {
+            offsets[item.op] = item.offset;
+            phaseOf[item.op] = p;
+          }
       SmallVector<Operation *> sequence =
           currentSequence(&func.getBody().front());
       BufferLifetimeAnalysis current(func, sizes);
       report = buildFunctionReport(func, current, sequence, cert.getPeak(),
                                    sequence, cert.getPeak(),
-                                   /*reordered=*/false, cert, &offsets);
+                                   /*reordered=*/false, cert, &offsets,
+                                   /*names=*/nullptr,
+                                   /*transientsBefore=*/nullptr, &phaseOf);
+      for (const BlockPlan &phase : phases)
+        report->arenaPhaseSizes.push_back(phase.size);
     }
 
-    Arena arena = createArena(module, func, top);
-    rewriteBlock(top, 0, arena.value);
+    // Planned in a copy first: the function is left as it was when the
+    // planned one would need more memory than the peak (the estimate the
+    // phases were chosen by counts the buffers outside only roughly).
+    Operation *saved = func->clone();
+    llvm::scope_exit eraseSaved([&] { saved->erase(); });
+    SmallVector<Arena> arenas;
+    for (BlockPlan &phase : phases) {
+      arenas.push_back(createArena(module, func, phase));
+      rewriteBlock(phase, 0, arenas.back().value);
+    }
     std::string problem;
     Operation *at = nullptr;
     FailureOr<uint64_t> memory = failure();
-    if (succeeded(checkArenaPlacement(func, arena, problem, at)))
-      memory = computeArenaMemory(func, arena, sizes, problem);
+    bool placementsValid = llvm::all_of(arenas, [&](const Arena &arena) {
+      return succeeded(checkArenaPlacement(func, arena, problem, at));
+    });
+    if (placementsValid)
+      memory = computeArenaMemory(func, arenas.front(), sizes, problem);
     if (failed(memory)) {
       // Everything was placed by construction: a failure here is a bug.
       InFlightDiagnostic diag = func.emitError()
@@ -390,16 +425,39 @@ struct PlanArenaPass
                        << cert.getPeak() << "; please report this input";
       return failure();
     }
+    // Never worse than no arena: allocated arenas (kind alloc) that need
+    // more than the peak are undone. (Not when they hold the arena of a
+    // call to a function planned with arena=argument: without it, one is
+    // allocated around the call.)
+    bool holdsCalls = llvm::any_of(phases, [](const BlockPlan &phase) {
+      return llvm::any_of(phase.items, [](const Item &item) {
+        return item.kind == Item::Kind::Call;
+      });
+    });
+    if (funcKind == ArenaKind::Alloc && !holdsCalls &&
+        *memory > cert.getPeak()) {
+      for (const Arena &arena : arenas)
+        if (arena.kind == ArenaKind::Global && arena.global)
+          arena.global->erase();
+      restoreBody(func, saved);
+      if (emitRemarks)
+        emitRemark(func.getLoc())
+            << "memsched-plan-arena: '" << func.getSymName()
+            << "' left without an arena: planned, it would need " << *memory
+            << " bytes, above its peak of " << cert.getPeak()
+            << " bytes without one";
+      return success();
+    }
     cert = CertificateAttr::get(func.getContext(), cert.getPeak(),
                                 cert.getLowerBound(), cert.getBoundKind(),
                                 cert.getBoundOp(), cert.getCut(),
-                                cert.getSizeModel(), *memory, top.size,
+                                cert.getSizeModel(), *memory, arenaSize,
                                 cert.getBlock(), cert.getSpaces(),
                                 cert.getRematOps(), cert.getExtraComputePpm(),
                                 cert.getSearchBudget());
     setCertificate(func, cert);
     if (report) {
-      report->arenaSize = top.size;
+      report->arenaSize = arenaSize;
       report->arenaMemory = *memory;
       if (failed(writeFunctionReport(func, *report, reportDir, ".arena")))
         return failure();
@@ -409,12 +467,15 @@ struct PlanArenaPass
     numOutside += outside;
     if (*memory == cert.getPeak())
       ++numAtPeak;
+    BlockPlan &first = phases.front();
     if (funcKind == ArenaKind::Argument)
-      argumentCallees[func] = {top.size, top.alignment};
+      argumentCallees[func] = {first.size, first.alignment};
     if (emitRemarks) {
-      unsigned calls = llvm::count_if(top.items, [](const Item &item) {
-        return item.kind == Item::Kind::Call;
-      });
+      unsigned calls = 0;
+      for (const BlockPlan &phase : phases)
+        calls += llvm::count_if(phase.items, [](const Item &item) {
+          return item.kind == Item::Kind::Call;
+        });
       auto count = [](unsigned n, StringRef what) {
         return std::to_string(n) + " " + what.str() + (n == 1 ? "" : "s");
       };
@@ -424,11 +485,25 @@ struct PlanArenaPass
                          count(calls, "call")
                    : "the arenas of " + count(calls, "call");
       InFlightDiagnostic diag = emitRemark(func.getLoc());
-      diag << "memsched-plan-arena: '" << func.getSymName() << "': arena of "
-           << top.size << " bytes for " << contents << " (their largest live total "
-           << top.plan.ideal << " bytes, placement bound "
-           << top.plan.lowerBound << " bytes" << (top.plan.optimal ? ", optimal" : "")
-           << "), memory " << *memory
+      diag << "memsched-plan-arena: '" << func.getSymName() << "': ";
+      if (phases.size() == 1) {
+        diag << "arena of " << first.size << " bytes for " << contents
+             << " (their largest live total " << first.plan.ideal
+             << " bytes, placement bound " << first.plan.lowerBound << " bytes"
+             << (first.plan.optimal ? ", optimal" : "") << ")";
+      } else {
+        // Per phase: its arena, and whether the placement is proved
+        // optimal (the arena equals the phase's placement bound).
+        diag << phases.size() << " arenas by phase, of ";
+        unsigned optimal = 0;
+        for (auto [i, phase] : llvm::enumerate(phases)) {
+          diag << (i ? ", " : "") << phase.size;
+          optimal += phase.plan.optimal;
+        }
+        diag << " bytes, for " << contents << " (" << optimal << " of "
+             << phases.size() << " placements proved optimal)";
+      }
+      diag << ", memory " << *memory
            << " bytes against a peak of " << cert.getPeak()
            << " bytes and a lower bound of " << cert.getLowerBound()
            << " bytes";
@@ -653,16 +728,18 @@ struct PlanArenaPass
       plan.items[i].offset = plan.plan.offsets[i];
   }
 
-  /// With arena=alloc, the arena can end before a buffer that stays outside
-  /// (a returned result) is allocated, if the buffers live with that one stay
-  /// outside too. Tries each such cut (and none), estimating the memory as
-  /// the arena while it lives plus the buffers outside it live at each
-  /// position, and keeps the best: the buffers after the cut are left as
-  /// they are. Returns how many buffers it left outside.
-  unsigned chooseArenaSpan(
+  /// With arena=alloc, arenas by phase (Analysis/Graph/ArenaPhases.h): an
+  /// arena lives from its first buffer to its last, so a buffer outside it
+  /// (a returned result) allocated while it lives stacks on its whole size.
+  /// The body's positions are cut where a buffer outside starts or ends,
+  /// each phase's buffers in an arena of its own, those crossing a cut left
+  /// outside; the cuts of the least memory (never above no arena at all)
+  /// are kept. Returns the phases, each placed again with the search, and
+  /// counts the buffers left outside in `left`.
+  std::vector<BlockPlan> choosePhases(
       Block &block,
       const DenseMap<Operation *, SmallVector<Operation *, 1>> &frees,
-      BlockPlan &top, unsigned &placed) {
+      BlockPlan &top, unsigned &placed, unsigned &left) {
     DenseMap<Operation *, uint64_t> positions;
     uint64_t end = 0;
     for (Operation &op : block)
@@ -670,12 +747,7 @@ struct PlanArenaPass
     DenseSet<Operation *> inArena;
     for (const Item &item : top.items)
       inArena.insert(item.op);
-    // Buffers that stay outside: (first, last, size).
-    struct Span {
-      uint64_t first, last, size;
-    };
-    SmallVector<Span> fixed;
-    SmallVector<uint64_t> cuts;
+    std::vector<::memsched_core::OutsideSpan> fixed;
     DataLayout layout = DataLayout::closest(block.getParentOp());
     for (Operation &op : block) {
       if (!isa<memref::AllocOp>(op) || inArena.contains(&op))
@@ -686,95 +758,89 @@ struct PlanArenaPass
           getAllocationSize(&op, layout, SizeModel(), isBound, why);
       if (failed(bytes))
         continue;
-      uint64_t last = end;
+      uint64_t last = end - 1;
       if (auto it = frees.find(&op); it != frees.end() &&
                                      it->second.size() == 1 &&
                                      it->second.front()->getBlock() == &block)
         last = positions.lookup(it->second.front());
       fixed.push_back({positions.lookup(&op), last, *bytes});
-      if (last == end)
-        cuts.push_back(positions.lookup(&op));
     }
-    if (cuts.empty())
-      return 0;
-    auto estimate = [&](uint64_t cut, uint64_t &arenaBytes) {
-      std::vector<::memsched_core::ArenaBuffer> kept;
-      SmallVector<Span> outsideSpans(fixed.begin(), fixed.end());
-      uint64_t first = UINT64_MAX, last = 0;
-      for (const Item &item : top.items) {
-        if (item.last < cut) {
-          kept.push_back({item.size, item.first, item.last, item.alignment});
-          first = std::min(first, item.first);
-          last = std::max(last, item.last);
-        } else {
-          outsideSpans.push_back({item.first, item.last, item.size});
-        }
-      }
-      ::memsched_core::ArenaOptions options;
-      options.heuristicOnly = true;
-      arenaBytes = kept.empty() ? 0 : ::memsched_core::planArena(kept, options).arenaSize;
-      // Memory at each position: a sweep over the spans' ends.
-      std::vector<std::pair<uint64_t, int64_t>> events;
-      if (!kept.empty()) {
-        events.push_back({first, static_cast<int64_t>(arenaBytes)});
-        events.push_back({last + 1, -static_cast<int64_t>(arenaBytes)});
-      }
-      for (const Span &sp : outsideSpans) {
-        events.push_back({sp.first, static_cast<int64_t>(sp.size)});
-        events.push_back({sp.last + 1, -static_cast<int64_t>(sp.size)});
-      }
-      llvm::sort(events, [](auto &x, auto &y) {
-        return x.first < y.first || (x.first == y.first && x.second < y.second);
-      });
-      int64_t current = 0, peak = 0;
-      for (auto &[at, delta] : events) {
-        current += delta;
-        peak = std::max(peak, current);
-      }
-      return static_cast<uint64_t>(peak);
-    };
-    uint64_t bestCut = UINT64_MAX, arenaBytes = 0;
-    uint64_t best = estimate(bestCut, arenaBytes);
-    llvm::sort(cuts);
-    for (uint64_t cut : llvm::reverse(cuts)) {
-      uint64_t memory = estimate(cut, arenaBytes);
-      if (memory < best) {
-        best = memory;
-        bestCut = cut;
-      }
-    }
-    if (bestCut == UINT64_MAX)
-      return 0;
-    unsigned left = 0;
-    std::vector<Item> kept;
-    for (Item &item : top.items) {
-      if (item.last < bestCut) {
-        kept.push_back(std::move(item));
-        continue;
-      }
-      if (item.kind == Item::Kind::Alloc) {
-        if (emitRemarks)
-          emitRemark(item.op->getLoc())
-            << "memsched-plan-arena: allocation left outside the arena: it "
-               "is live with a buffer that outlives the arena; outside, it "
-               "lets the arena be freed before that buffer is allocated";
-        --placed;
-        ++left;
-      }
-    }
-    top.items = std::move(kept);
-    // Placed again, with the search.
     std::vector<::memsched_core::ArenaBuffer> buffers;
-    top.alignment = 1;
-    for (const Item &item : top.items) {
+    for (const Item &item : top.items)
       buffers.push_back({item.size, item.first, item.last, item.alignment});
-      top.alignment = std::max(top.alignment, item.alignment);
+    // One arena that packs its buffers without a gap, with nothing outside
+    // it: nothing to cut.
+    if (fixed.empty() && top.size == top.plan.ideal) {
+      std::vector<BlockPlan> phases;
+      phases.push_back(std::move(top));
+      return phases;
     }
-    top.plan = placeBuffers(buffers);
-    top.size = top.plan.arenaSize;
-    for (unsigned i = 0; i < top.items.size(); ++i)
-      top.items[i].offset = top.plan.offsets[i];
-    return left;
+    // Candidate cuts: where a buffer outside starts or ends, then where a
+    // buffer of the arena starts, the largest first when there are too
+    // many (each pair of cuts is a phase sized with the heuristics).
+    std::vector<std::tuple<bool, int64_t, uint64_t>> weighted;
+    for (const ::memsched_core::OutsideSpan &span : fixed) {
+      weighted.push_back({false, -static_cast<int64_t>(span.size), span.first});
+      if (span.last + 1 < end)
+        weighted.push_back(
+            {false, -static_cast<int64_t>(span.size), span.last + 1});
+    }
+    for (const ::memsched_core::ArenaBuffer &buffer : buffers)
+      weighted.push_back({true, -static_cast<int64_t>(buffer.size),
+                          buffer.first});
+    llvm::sort(weighted);
+    std::vector<uint64_t> cuts;
+    llvm::DenseSet<uint64_t> seen;
+    for (auto [isItem, bytes, position] : weighted)
+      if (cuts.size() < kMaxPhaseCuts && position > 0 &&
+          seen.insert(position).second)
+        cuts.push_back(position);
+    ::memsched_core::ArenaPhases chosen =
+        ::memsched_core::choosePhases(buffers, fixed, cuts);
+    // A phase of one buffer is that buffer: beside phases that share bytes,
+    // it stays an allocation (an arena would take the same bytes over the
+    // same ops).
+    bool anyShared = llvm::any_of(chosen.phases, [](const auto &phase) {
+      return phase.size() > 1;
+    });
+    for (auto it = chosen.phases.begin(); anyShared && it != chosen.phases.end();) {
+      if (it->size() == 1 && top.items[it->front()].kind == Item::Kind::Alloc) {
+        chosen.outside.push_back(it->front());
+        it = chosen.phases.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    for (uint32_t i : chosen.outside) {
+      Item &item = top.items[i];
+      if (item.kind != Item::Kind::Alloc)
+        continue;
+      if (emitRemarks && !chosen.phases.empty())
+        emitRemark(item.op->getLoc())
+            << "memsched-plan-arena: allocation left outside the arena: it "
+               "is live across a point where a buffer outside the arena "
+               "(a returned result, say) is allocated or freed; outside, it "
+               "lets each phase's arena be freed before the next";
+      --placed;
+      ++left;
+    }
+    std::vector<BlockPlan> phases;
+    for (const std::vector<uint32_t> &members : chosen.phases) {
+      BlockPlan plan;
+      std::vector<::memsched_core::ArenaBuffer> mine;
+      for (uint32_t i : members) {
+        plan.items.push_back(std::move(top.items[i]));
+        mine.push_back(buffers[i]);
+        plan.alignment = std::max(plan.alignment, buffers[i].alignment);
+      }
+      // Placed again, with the search.
+      plan.plan = placeBuffers(mine);
+      plan.size = plan.plan.arenaSize;
+      for (unsigned i = 0; i < plan.items.size(); ++i)
+        plan.items[i].offset = plan.plan.offsets[i];
+      phases.push_back(std::move(plan));
+    }
+    return phases;
   }
 
   Arena createArena(ModuleOp module, func::FuncOp func, const BlockPlan &top) {

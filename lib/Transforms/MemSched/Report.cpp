@@ -110,6 +110,12 @@ json::Object mlir::memsched::toJSON(const FunctionReport &report) {
   if (report.arenaSize) {
     object["arena_size"] = *report.arenaSize;
     object["peak_with_arena"] = *report.arenaMemory;
+    if (report.arenaPhaseSizes.size() > 1) {
+      json::Array sizes;
+      for (uint64_t size : report.arenaPhaseSizes)
+        sizes.push_back(size);
+      object["arena_phases"] = std::move(sizes);
+    }
   }
   return object;
 }
@@ -332,13 +338,52 @@ private:
 };
 } // namespace
 
+/// Per arena (by phase): its size and the ops it lives over, from the
+/// first op of its first buffer to the last op of its last.
+struct ArenaSpan {
+  uint64_t size = 0;
+  size_t first = 0, last = 0;
+};
+
+static std::vector<ArenaSpan> arenaSpans(const Timeline &timeline,
+                                         const FunctionReport &report) {
+  std::vector<ArenaSpan> spans;
+  if (!report.arenaSize)
+    return spans;
+  std::vector<uint64_t> sizes = report.arenaPhaseSizes;
+  if (sizes.empty())
+    sizes.push_back(*report.arenaSize);
+  std::vector<bool> seen(sizes.size(), false);
+  spans.resize(sizes.size());
+  for (size_t p = 0; p < sizes.size(); ++p)
+    spans[p].size = sizes[p];
+  for (const TimelineBuffer &buffer : timeline.buffers) {
+    if (!buffer.offset || buffer.arenaPhase >= spans.size())
+      continue;
+    ArenaSpan &span = spans[buffer.arenaPhase];
+    span.first = seen[buffer.arenaPhase] ? std::min(span.first, buffer.first)
+                                         : buffer.first;
+    span.last = seen[buffer.arenaPhase] ? std::max(span.last, buffer.last)
+                                        : buffer.last;
+    seen[buffer.arenaPhase] = true;
+  }
+  std::vector<ArenaSpan> live;
+  for (size_t p = 0; p < spans.size(); ++p)
+    if (seen[p])
+      live.push_back(spans[p]);
+  return live;
+}
+
 /// The buffers of `timeline` stacked op by op: at every op the live
 /// buffers are piled in a stable order (by first op, then index) from
-/// `base` up, so the top of the pile is the bytes live there. In an arena
-/// (`arena`), a buffer with an offset stands at it instead, and the others
-/// (left outside) are piled from the arena's top.
+/// `base` up, so the top of the pile is the bytes live there. In arenas
+/// (`arenas`), a buffer with an offset stands at it instead, and the others
+/// (left outside) are piled from the top of the arena live at that op.
 static Layout layOut(const Timeline &timeline,
-                     std::optional<uint64_t> arena) {
+                     const std::vector<ArenaSpan> &arenas) {
+  std::optional<uint64_t> arena;
+  if (!arenas.empty())
+    arena = 0;
   Layout layout;
   size_t numOps = timeline.ops.size();
   if (numOps == 0)
@@ -362,8 +407,12 @@ static Layout layOut(const Timeline &timeline,
     return clamped(timeline.buffers[a]).first <
            clamped(timeline.buffers[b]).first;
   });
-  uint64_t base = arena ? *arena : 0;
-  layout.top.assign(numOps, base);
+  // The arena live at each op (arenas by phase never live together).
+  std::vector<uint64_t> arenaAt(numOps, 0);
+  for (const ArenaSpan &span : arenas)
+    for (size_t op = span.first; op <= span.last && op < numOps; ++op)
+      arenaAt[op] = span.size;
+  layout.top.assign(numOps, 0);
   layout.inside.assign(numOps, 0);
   std::vector<size_t> active;
   size_t next = 0;
@@ -374,7 +423,7 @@ static Layout layOut(const Timeline &timeline,
     while (next < piled.size() &&
            clamped(timeline.buffers[piled[next]]).first == op)
       active.push_back(piled[next++]);
-    uint64_t offset = base;
+    uint64_t offset = arenaAt[op];
     for (size_t i : active) {
       auto &runs = layout.buffers[i].runs;
       if (!runs.empty() && runs.back().offset == offset &&
@@ -446,7 +495,7 @@ void TimelineWriter::write() {
                                   &report.after};
   Layout layouts[2];
   for (unsigned i = 0; i < numPanels; ++i)
-    layouts[i] = layOut(*timelines[i], report.arenaSize);
+    layouts[i] = layOut(*timelines[i], arenaSpans(*timelines[i], report));
 
   // One byte scale for both panels so their heights compare.
   uint64_t maxBytes =
@@ -522,7 +571,16 @@ void TimelineWriter::write() {
 std::vector<std::string> TimelineWriter::headerLines() const {
   std::vector<std::string> lines;
   std::string line;
-  if (inArena()) {
+  if (inArena() && report.arenaPhaseSizes.size() > 1) {
+    line = std::to_string(report.arenaPhaseSizes.size()) +
+           " arenas by phase (";
+    for (auto [i, size] : llvm::enumerate(report.arenaPhaseSizes))
+      line += (i ? ", " : "") + humanBytes(size);
+    line += "); with the buffers left outside them the function needs " +
+            std::to_string(report.arenaMemory.value_or(0)) +
+            " bytes; the bytes live peak at " +
+            std::to_string(report.after.peak) + " bytes";
+  } else if (inArena()) {
     line = "arena " + humanBytes(*report.arenaSize) + " (" +
            std::to_string(*report.arenaSize) +
            " bytes); with the buffers left outside it the function needs " +
@@ -618,6 +676,8 @@ void TimelineWriter::writeLegend(double atY, bool anyInside) {
   item(box("fill=\"" + bufferColor(1) + "\" stroke=\"#222222\" "
            "stroke-width=\"1.5\""),
        "live at the peak");
+  if (inArena())
+    item(line("stroke=\"#1f77b4\" stroke-width=\"1.5\""), "the arena's top");
   atX = left;
   atY += lineHeight;
   if (!inArena()) {
@@ -632,7 +692,6 @@ void TimelineWriter::writeLegend(double atY, bool anyInside) {
   } else {
     item(box("fill=\"" + bufferColor(3) + "\" fill-opacity=\"0.55\""),
          "above the arena: buffers left outside it, piled op by op");
-    item(line("stroke=\"#1f77b4\" stroke-width=\"1.5\""), "the arena's top");
   }
   item(line("stroke=\"#111111\" stroke-width=\"1.5\""), "bytes live per op");
   item(line("stroke=\"#d62728\" stroke-width=\"1.2\" "
@@ -869,20 +928,34 @@ void TimelineWriter::writeLines(const Panel &panel) {
                    "fill=\"#d62728\" ") +
            halo);
 
-  // The arena's top.
+  // The arenas' tops, each over the ops it lives (labelled on the
+  // largest).
   if (report.arenaSize) {
-    double arenaY = y(static_cast<double>(*report.arenaSize), panel);
-    os << llvm::format("<line class=\"arena\" x1=\"%.1f\" y1=\"%.1f\" "
-                       "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1f77b4\" "
-                       "stroke-width=\"1.5\"/>\n",
-                       left, arenaY, left + plotWidth, arenaY);
-    text(left + plotWidth / 2, arenaY - 4,
-         "arena " + std::to_string(*report.arenaSize) + " bytes (" +
-             humanBytes(*report.arenaSize) + "); the function needs " +
-             std::to_string(report.arenaMemory.value_or(0)) + " bytes",
-         std::string("class=\"arena-label\" text-anchor=\"middle\" "
-                     "fill=\"#1f77b4\" ") +
-             halo);
+    std::vector<ArenaSpan> spans = arenaSpans(report.after, report);
+    size_t largest = 0;
+    for (size_t i = 0; i < spans.size(); ++i)
+      if (spans[i].size > spans[largest].size)
+        largest = i;
+    for (auto [i, span] : llvm::enumerate(spans)) {
+      double arenaY = y(static_cast<double>(span.size), panel);
+      double from = x(span.first, panel), to = x(span.last + 1, panel);
+      os << llvm::format("<line class=\"arena\" x1=\"%.1f\" y1=\"%.1f\" "
+                         "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1f77b4\" "
+                         "stroke-width=\"1.5\"/>\n",
+                         from, arenaY, to, arenaY);
+      if (i != largest)
+        continue;
+      // Centred on a wide span; from its start on a narrow one (the label
+      // stays in the plot).
+      bool wide = to - from >= plotWidth / 2;
+      text(wide ? (from + to) / 2 : from + 4, arenaY - 4,
+           std::string(spans.size() > 1 ? "largest arena " : "arena ") +
+               std::to_string(span.size) + " bytes (" +
+               humanBytes(span.size) + "); the function needs " +
+               std::to_string(report.arenaMemory.value_or(0)) + " bytes",
+           std::string("class=\"arena-label\" text-anchor=\"") +
+               (wide ? "middle" : "start") + "\" fill=\"#1f77b4\" " + halo);
+    }
   }
 
   // Lower bound: label at the left end, below its line when there is room, so

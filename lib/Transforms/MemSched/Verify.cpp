@@ -30,32 +30,40 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
   /// placement; what the IR shows now is the placement and the arena.
   LogicalResult verifyArena(func::FuncOp func, CertificateAttr cert) {
     std::string why;
-    FailureOr<std::optional<Arena>> arena = findArena(func, why);
-    if (succeeded(arena) && !*arena)
+    FailureOr<SmallVector<Arena, 1>> arenas = findArenas(func, why);
+    if (succeeded(arenas) && arenas->empty())
       why = "it has no value marked memsched.arena";
-    if (failed(arena) || !*arena) {
+    if (failed(arenas) || arenas->empty()) {
       func.emitError() << "memsched-verify: the certificate of '"
                        << func.getSymName() << "' records an arena but " << why;
       return failure();
     }
-    if ((*arena)->size != *cert.getArenaSize()) {
+    // Arenas by phase: the certificate records the largest.
+    uint64_t size = 0;
+    for (const Arena &arena : *arenas)
+      size = std::max(size, arena.size);
+    if (size != *cert.getArenaSize()) {
       func.emitError() << "memsched-verify: stale certificate on '"
                        << func.getSymName() << "': it records an arena of "
-                       << *cert.getArenaSize() << " bytes but the arena has "
-                       << (*arena)->size << " bytes";
+                       << *cert.getArenaSize() << " bytes but the "
+                       << (arenas->size() == 1 ? "arena has "
+                                               : "largest arena has ")
+                       << size << " bytes";
       return failure();
     }
     Operation *at = nullptr;
-    if (failed(checkArenaPlacement(func, **arena, why, at))) {
-      InFlightDiagnostic diag = func.emitError();
-      diag << "memsched-verify: invalid arena placement in '"
-           << func.getSymName() << "': " << why;
-      if (at && at != func)
-        diag.attachNote(at->getLoc()) << "the op at fault";
-      return failure();
-    }
+    for (const Arena &arena : *arenas)
+      if (failed(checkArenaPlacement(func, arena, why, at))) {
+        InFlightDiagnostic diag = func.emitError();
+        diag << "memsched-verify: invalid arena placement in '"
+             << func.getSymName() << "': " << why;
+        if (at && at != func)
+          diag.attachNote(at->getLoc()) << "the op at fault";
+        return failure();
+      }
+    const std::optional<Arena> arena = arenas->front();
     FailureOr<uint64_t> memory =
-        computeArenaMemory(func, **arena, getSizeModel(cert), why);
+        computeArenaMemory(func, *arena, getSizeModel(cert), why);
     if (failed(memory)) {
       func.emitError() << "memsched-verify: cannot check the certificate of '"
                        << func.getSymName() << "': " << why;
