@@ -14,13 +14,16 @@ using memsched_core::test::XorShift;
 
 namespace {
 /// The phases a set of cuts makes (a phase per window holding a buffer
-/// whole) and their arenas with the heuristics.
+/// whole, when `withArena` has its bit) and their arenas with the
+/// heuristics.
 std::pair<std::vector<std::vector<uint32_t>>, std::vector<uint64_t>>
 phasesOf(const std::vector<ArenaBuffer> &buffers,
-         const std::vector<uint64_t> &boundaries) {
+         const std::vector<uint64_t> &boundaries, uint32_t withArena) {
   std::vector<std::vector<uint32_t>> phases;
   std::vector<uint64_t> sizes;
   for (size_t p = 0; p + 1 < boundaries.size(); ++p) {
+    if (!(withArena >> p & 1))
+      continue;
     std::vector<uint32_t> inside;
     std::vector<ArenaBuffer> mine;
     for (uint32_t b = 0; b < buffers.size(); ++b)
@@ -94,11 +97,11 @@ TEST(ArenaPhases, MatchesEverySetOfCuts) {
       s.size = 8 * (1 + rng.below(24));
     }
     std::vector<uint64_t> cuts;
-    for (uint64_t p = 1; p < end; ++p)
+    for (uint64_t p = 1; p < end && cuts.size() < 6; ++p)
       if (rng.below(2))
         cuts.push_back(p);
     ArenaPhases result = choosePhases(buffers, fixed, cuts);
-    // Every subset of the candidates, with no arena at all.
+    // Every subset of the candidates, each phase with an arena or not.
     uint64_t best = recount(buffers, fixed, {}, {}, end);
     uint64_t oneArena = 0;
     for (uint32_t mask = 0; mask < (1u << cuts.size()); ++mask) {
@@ -107,11 +110,14 @@ TEST(ArenaPhases, MatchesEverySetOfCuts) {
         if (mask >> c & 1)
           boundaries.push_back(cuts[c]);
       boundaries.push_back(end);
-      auto [phases, sizes] = phasesOf(buffers, boundaries);
-      uint64_t memory = recount(buffers, fixed, phases, sizes, end);
-      best = std::min(best, memory);
-      if (mask == 0)
-        oneArena = memory;
+      size_t numPhases = boundaries.size() - 1;
+      for (uint32_t arenas = 0; arenas < (1u << numPhases); ++arenas) {
+        auto [phases, sizes] = phasesOf(buffers, boundaries, arenas);
+        uint64_t memory = recount(buffers, fixed, phases, sizes, end);
+        best = std::min(best, memory);
+        if (mask == 0 && arenas == 1)
+          oneArena = memory;
+      }
     }
     ASSERT_EQ(result.memory, best) << "seed " << seed;
     // What it returns: the phases partition the buffers it places, each

@@ -9,15 +9,15 @@
 // within it) in an arena of their own, the buffers that cross a cut left
 // outside. Arenas of different phases never live together.
 //
-// choosePhases picks the cuts among the given candidates: the memory of a
-// phase [a, b) (its arena where it lives, plus every buffer outside it,
-// at each position) depends on a and b alone, so the least peak over every
-// set of cuts is a bottleneck path over the candidates (exact, O(K^2) phases
-// for K candidates, each planned with the heuristics); among the sets of
-// that peak, the one leaving the fewest bytes outside, by phase. Cutting at
-// every position of a buffer's life leaves it outside, so no arena at all
-// is always a candidate (its memory is the peak): with every position a
-// candidate the result is never above the peak.
+// choosePhases picks the cuts among the given candidates, and for each
+// phase whether it has an arena (without one, its buffers stay where they
+// are): the memory of a phase [a, b) (its arena where it lives, plus every
+// buffer outside it, at each position) depends on a, b and that choice
+// alone, so the least peak over every set of cuts is a bottleneck path over
+// the candidates (exact, O(K^2) phases for K candidates, each planned with
+// the heuristics); among the sets of that peak, the one leaving the fewest
+// bytes outside an arena. One phase without an arena is no arena at all
+// (its memory is the peak): the result is never above the peak.
 //
 // Includes no MLIR header.
 //
@@ -42,7 +42,8 @@ struct ArenaPhases {
   /// Per phase, the buffers (indices into the buffers given) in its arena;
   /// phases in order, none empty.
   std::vector<std::vector<uint32_t>> phases;
-  /// The buffers left outside (crossing a cut).
+  /// The buffers left outside (crossing a cut, or in a phase without an
+  /// arena).
   std::vector<uint32_t> outside;
   /// The most bytes live at one position (arenas with the heuristics'
   /// sizes, plus everything outside): an estimate the exact placement of

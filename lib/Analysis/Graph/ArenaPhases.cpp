@@ -83,12 +83,15 @@ ArenaPhases memsched_core::choosePhases(const std::vector<ArenaBuffer> &buffers,
   while (!cuts.empty() && cuts.back() > end)
     cuts.pop_back();
   size_t k = cuts.size();
-  // A phase [cuts[i], cuts[j]): its buffers, peak and the bytes of the
-  // buffers live in it but outside its arena.
+  // A phase [cuts[i], cuts[j]) with its buffers in an arena, or without
+  // an arena (they stay where they are): its peak and the bytes of the
+  // buffers that start in it and no arena holds (crossing a cut, or every
+  // one without an arena): summed over the phases, the bytes outside.
   struct Phase {
-    uint64_t peak = 0, crossing = 0, arena = 0;
+    uint64_t peak = 0, outside = 0;
   };
-  auto evaluate = [&](size_t i, size_t j, std::vector<uint32_t> *inside) {
+  auto evaluate = [&](size_t i, size_t j, bool withArena,
+                      std::vector<uint32_t> *inside) {
     uint64_t from = cuts[i], to = cuts[j];
     std::vector<ArenaBuffer> mine;
     std::vector<uint32_t> ids;
@@ -99,21 +102,23 @@ ArenaPhases memsched_core::choosePhases(const std::vector<ArenaBuffer> &buffers,
       const ArenaBuffer &buffer = buffers[b];
       if (buffer.last < from || buffer.first >= to)
         continue;
-      if (buffer.first >= from && buffer.last < to) {
+      if (withArena && buffer.first >= from && buffer.last < to) {
         mine.push_back(buffer);
         ids.push_back(b);
         first = std::min(first, buffer.first);
         last = std::max(last, buffer.last);
       } else {
-        phase.crossing += buffer.size;
+        // Counted once: in the phase it starts in.
+        if (buffer.first >= from)
+          phase.outside += buffer.size;
         addSpan(events, buffer.first, buffer.last, buffer.size, from, to);
       }
     }
     if (!mine.empty()) {
       ArenaOptions options;
       options.heuristicOnly = true;
-      phase.arena = planArena(mine, options).arenaSize;
-      addSpan(events, first, last, phase.arena, from, to);
+      uint64_t arena = planArena(mine, options).arenaSize;
+      addSpan(events, first, last, arena, from, to);
     }
     for (const OutsideSpan &span : fixed)
       addSpan(events, span.first, span.last, span.size, from, to);
@@ -122,22 +127,28 @@ ArenaPhases memsched_core::choosePhases(const std::vector<ArenaBuffer> &buffers,
       *inside = std::move(ids);
     return phase;
   };
-  // best[j]: the least (peak, crossing bytes) of phases covering
-  // [0, cuts[j]), and the boundary before cuts[j] it takes.
+  // best[j]: the least (peak, bytes outside) of phases covering
+  // [0, cuts[j]), the boundary before cuts[j] it takes and whether that
+  // last phase has an arena.
   const uint64_t none = std::numeric_limits<uint64_t>::max();
   std::vector<std::pair<uint64_t, uint64_t>> best(k, {none, none});
   std::vector<size_t> from(k, 0);
+  std::vector<char> arenaOf(k, 0);
   best[0] = {0, 0};
   for (size_t j = 1; j < k; ++j)
     for (size_t i = 0; i < j; ++i) {
       if (best[i].first == none)
         continue;
-      Phase phase = evaluate(i, j, nullptr);
-      std::pair<uint64_t, uint64_t> value{std::max(best[i].first, phase.peak),
-                                          best[i].second + phase.crossing};
-      if (value < best[j]) {
-        best[j] = value;
-        from[j] = i;
+      for (bool withArena : {true, false}) {
+        Phase phase = evaluate(i, j, withArena, nullptr);
+        std::pair<uint64_t, uint64_t> value{
+            std::max(best[i].first, phase.peak),
+            best[i].second + phase.outside};
+        if (value < best[j]) {
+          best[j] = value;
+          from[j] = i;
+          arenaOf[j] = withArena;
+        }
       }
     }
   std::vector<size_t> boundaries{k - 1};
@@ -146,8 +157,10 @@ ArenaPhases memsched_core::choosePhases(const std::vector<ArenaBuffer> &buffers,
   std::reverse(boundaries.begin(), boundaries.end());
   std::vector<char> placed(buffers.size(), 0);
   for (size_t p = 0; p + 1 < boundaries.size(); ++p) {
+    if (!arenaOf[boundaries[p + 1]])
+      continue;
     std::vector<uint32_t> inside;
-    evaluate(boundaries[p], boundaries[p + 1], &inside);
+    evaluate(boundaries[p], boundaries[p + 1], true, &inside);
     if (inside.empty())
       continue;
     for (uint32_t b : inside)

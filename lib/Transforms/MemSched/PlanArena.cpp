@@ -34,6 +34,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
 #include <memory>
 
 namespace mlir {
@@ -88,8 +89,11 @@ static Operation *getSourceAllocation(Value v) {
 }
 
 /// Arenas by phase: at most this many candidate cuts (each pair of them is
-/// a phase whose arena is sized with the heuristics).
+/// a phase whose arena is sized with the heuristics), and fewer on large
+/// bodies: K^2 / 2 phases of up to N buffers each stay within
+/// kPhaseWork buffers sized (a count of work, not time).
 static constexpr size_t kMaxPhaseCuts = 48;
+static constexpr uint64_t kPhaseWork = 2000000;
 
 struct PlanArenaPass
     : public mlir::memsched::impl::PlanArenaBase<PlanArenaPass> {
@@ -344,7 +348,9 @@ struct PlanArenaPass
     }
     std::vector<BlockPlan> phases;
     unsigned leftOut = 0;
-    if (funcKind == ArenaKind::Alloc)
+    // One heuristic alone (a comparison) places one arena, as the planners
+    // it comes from do: no phases, and kept even above the peak.
+    if (funcKind == ArenaKind::Alloc && !chosenHeuristic)
       phases = choosePhases(func.getBody().front(), frees, top, placed,
                             leftOut);
     else
@@ -434,7 +440,7 @@ struct PlanArenaPass
         return item.kind == Item::Kind::Call;
       });
     });
-    if (funcKind == ArenaKind::Alloc && !holdsCalls &&
+    if (funcKind == ArenaKind::Alloc && !holdsCalls && !chosenHeuristic &&
         *memory > cert.getPeak()) {
       for (const Arena &arena : arenas)
         if (arena.kind == ArenaKind::Global && arena.global)
@@ -775,24 +781,32 @@ struct PlanArenaPass
       phases.push_back(std::move(top));
       return phases;
     }
-    // Candidate cuts: where a buffer outside starts or ends, then where a
-    // buffer of the arena starts, the largest first when there are too
-    // many (each pair of cuts is a phase sized with the heuristics).
-    std::vector<std::tuple<bool, int64_t, uint64_t>> weighted;
+    // Candidate cuts, in this order while there is room (each pair of cuts
+    // is a phase sized with the heuristics): where a buffer outside that
+    // lives to the end (a returned result) is allocated, where any other
+    // buffer outside starts or ends, where a buffer of the arena starts;
+    // the largest first within each.
+    std::vector<std::tuple<unsigned, int64_t, uint64_t>> weighted;
     for (const ::memsched_core::OutsideSpan &span : fixed) {
-      weighted.push_back({false, -static_cast<int64_t>(span.size), span.first});
-      if (span.last + 1 < end)
+      bool toTheEnd = span.last + 1 >= end;
+      weighted.push_back(
+          {toTheEnd ? 0u : 1u, -static_cast<int64_t>(span.size), span.first});
+      if (!toTheEnd)
         weighted.push_back(
-            {false, -static_cast<int64_t>(span.size), span.last + 1});
+            {1u, -static_cast<int64_t>(span.size), span.last + 1});
     }
     for (const ::memsched_core::ArenaBuffer &buffer : buffers)
-      weighted.push_back({true, -static_cast<int64_t>(buffer.size),
+      weighted.push_back({2u, -static_cast<int64_t>(buffer.size),
                           buffer.first});
     llvm::sort(weighted);
+    size_t maxCuts = std::min<size_t>(
+        kMaxPhaseCuts,
+        static_cast<size_t>(std::sqrt(2.0 * static_cast<double>(kPhaseWork) /
+                                      std::max<size_t>(1, buffers.size()))));
     std::vector<uint64_t> cuts;
     llvm::DenseSet<uint64_t> seen;
-    for (auto [isItem, bytes, position] : weighted)
-      if (cuts.size() < kMaxPhaseCuts && position > 0 &&
+    for (auto [kind, bytes, position] : weighted)
+      if (cuts.size() < maxCuts && position > 0 &&
           seen.insert(position).second)
         cuts.push_back(position);
     ::memsched_core::ArenaPhases chosen =
