@@ -109,6 +109,9 @@ struct PlanArenaPass
   std::shared_ptr<ModuleCallGraph> callGraph;
   DenseMap<Operation *, CertificateAttr> certificates;
   std::optional<::memsched_core::ArenaHeuristic> chosenHeuristic;
+  /// What one arena for every buffer of the body would need (choosePhases),
+  /// and its size: said when the phases leave buffers outside.
+  uint64_t oneArenaMemory = 0, oneArenaSize = 0;
   bool quiet = false;
 
   void runOnOperation() override {
@@ -520,6 +523,12 @@ struct PlanArenaPass
       if (outside)
         diag << "; " << outside << " allocation"
              << (outside == 1 ? "" : "s") << " left outside";
+      if (leftOut && oneArenaMemory > cert.getPeak())
+        diag << " (one arena for all would be " << oneArenaSize
+             << " bytes and need " << oneArenaMemory
+             << " bytes, above the peak: arena=global or arena=argument "
+                "place every buffer in one static arena, and a larger "
+                "work-budget may pack it tighter)";
     }
     return success();
   }
@@ -774,29 +783,71 @@ struct PlanArenaPass
     std::vector<::memsched_core::ArenaBuffer> buffers;
     for (const Item &item : top.items)
       buffers.push_back({item.size, item.first, item.last, item.alignment});
-    // One arena that packs its buffers without a gap, with nothing outside
-    // it: nothing to cut.
-    if (fixed.empty() && top.size == top.plan.ideal) {
+    // One arena as placed (with the search) when it needs no more than the
+    // buffers where they are: nothing to cut.
+    std::vector<uint32_t> everyBuffer(buffers.size());
+    for (uint32_t i = 0; i < everyBuffer.size(); ++i)
+      everyBuffer[i] = i;
+    uint64_t unplanned = ::memsched_core::phaseMemory(buffers, fixed, {}, {});
+    oneArenaMemory = ::memsched_core::phaseMemory(buffers, fixed, {everyBuffer},
+                                                  {top.size});
+    oneArenaSize = top.size;
+    if (oneArenaMemory <= unplanned) {
       std::vector<BlockPlan> phases;
       phases.push_back(std::move(top));
       return phases;
     }
+    // Where the bytes live come within the one arena's gap (its size over
+    // the most its buffers have live at once) of the peak, an arena must
+    // pack without one: the runs of such positions are cut out first, so
+    // that the phases around them can keep their arenas.
+    uint64_t gap = top.size > top.plan.ideal ? top.size - top.plan.ideal : 0;
+    std::vector<int64_t> delta(end + 1, 0);
+    auto addLive = [&](uint64_t first, uint64_t last, uint64_t size) {
+      delta[std::min(first, end)] += static_cast<int64_t>(size);
+      delta[std::min(last + 1, end)] -= static_cast<int64_t>(size);
+    };
+    for (const ::memsched_core::ArenaBuffer &buffer : buffers)
+      addLive(buffer.first, buffer.last, buffer.size);
+    for (const ::memsched_core::OutsideSpan &span : fixed)
+      addLive(span.first, span.last, span.size);
+    // (hottest live bytes, start, end) of each run of hot positions.
+    std::vector<std::tuple<int64_t, uint64_t, uint64_t>> runs;
+    int64_t live = 0;
+    for (uint64_t p = 0; p < end; ++p) {
+      live += delta[p];
+      bool hot = gap > 0 && static_cast<uint64_t>(live) + gap > unplanned;
+      if (!hot)
+        continue;
+      if (!runs.empty() && std::get<2>(runs.back()) == p) {
+        std::get<0>(runs.back()) = std::min(std::get<0>(runs.back()), -live);
+        std::get<2>(runs.back()) = p + 1;
+      } else {
+        runs.push_back({-live, p, p + 1});
+      }
+    }
+    llvm::sort(runs);
     // Candidate cuts, in this order while there is room (each pair of cuts
-    // is a phase sized with the heuristics): where a buffer outside that
-    // lives to the end (a returned result) is allocated, where any other
-    // buffer outside starts or ends, where a buffer of the arena starts;
-    // the largest first within each.
+    // is a phase sized with the heuristics): around the hottest runs, where
+    // a buffer outside that lives to the end (a returned result) is
+    // allocated, where any other buffer outside starts or ends, where a
+    // buffer of the arena starts; the largest first within each.
     std::vector<std::tuple<unsigned, int64_t, uint64_t>> weighted;
+    for (auto [i, run] : llvm::enumerate(runs)) {
+      auto [hottest, from, to] = run;
+      weighted.push_back({0u, static_cast<int64_t>(i), from});
+      weighted.push_back({0u, static_cast<int64_t>(i), to});
+    }
     for (const ::memsched_core::OutsideSpan &span : fixed) {
       bool toTheEnd = span.last + 1 >= end;
       weighted.push_back(
-          {toTheEnd ? 0u : 1u, -static_cast<int64_t>(span.size), span.first});
+          {toTheEnd ? 1u : 2u, -static_cast<int64_t>(span.size), span.first});
       if (!toTheEnd)
         weighted.push_back(
-            {1u, -static_cast<int64_t>(span.size), span.last + 1});
+            {2u, -static_cast<int64_t>(span.size), span.last + 1});
     }
     for (const ::memsched_core::ArenaBuffer &buffer : buffers)
-      weighted.push_back({2u, -static_cast<int64_t>(buffer.size),
+      weighted.push_back({3u, -static_cast<int64_t>(buffer.size),
                           buffer.first});
     llvm::sort(weighted);
     size_t maxCuts = std::min<size_t>(
