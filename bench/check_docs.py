@@ -8,9 +8,9 @@ and which of the document's tables they are. The script runs, its Markdown
 tables are read, and every row of the document's table is compared with the
 row of the same key (its first cell, and the second when it names a
 preparation, or the budget) cell by cell, the columns whose header says "time" or
-"seconds" aside. Rows present on one side only are differences too.
+"seconds" or ends in " s" aside. Rows present on one side only are differences too.
 
-  bench/check_docs.py --build-dir build            # every entry (about 15 min)
+  bench/check_docs.py --build-dir build            # every entry (about 25 min)
   bench/check_docs.py --build-dir build split-224  # some of them
   bench/check_docs.py --list
 
@@ -50,9 +50,16 @@ ENTRIES = {
                      ["bash", "bench/split-corpus.sh", "{build}"], [3], (0,)),
     "remat": ("docs/remat.md", ["bash", "bench/remat-table.sh", "{build}"],
               [0], (0, 2)),
+    "peers": ("docs/benchmarks.md",
+              ["bash", "bench/peers-table.sh", "{build}"], [0], (0,)),
+    "generated": ("docs/benchmarks.md",
+                  ["bash", "bench/generated-table.sh", "{build}"], [0],
+                  (0, 1)),
 }
 
-TIME = re.compile(r"time|seconds", re.I)
+# Columns of times (wall clock), left out of the comparison: "time",
+# "seconds", "schedule s".
+TIME = re.compile(r"time|seconds|(^|\s)s$", re.I)
 
 
 def tables(text):
