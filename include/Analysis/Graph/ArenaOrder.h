@@ -4,8 +4,8 @@
 // peak can pack their buffers into different arenas. Starting from an order,
 // a local search swaps adjacent independent nodes, keeps the peak within a
 // limit, and accepts a swap when the arena of the heuristic portfolio
-// (ArenaPlanner.h) shrinks. The budget counts arena evaluations, so results
-// are deterministic. Includes no MLIR header.
+// (ArenaPlanner.h) shrinks. The budget counts arena evaluations and the
+// buffers they place, so results are deterministic. Includes no MLIR header.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +33,10 @@ struct ArenaOrderOptions {
   uint64_t peakLimit = UINT64_MAX;
   /// Arena evaluations the search may spend.
   uint64_t evaluationBudget = 2000;
+  /// And buffers placed over all evaluations (each places every buffer of
+  /// the order): large bodies get fewer evaluations. A count of work, so
+  /// results are the same on every machine.
+  uint64_t workBudget = 4000000;
   /// Alignment of every offset.
   uint64_t alignment = 1;
 };

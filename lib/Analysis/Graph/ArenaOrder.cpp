@@ -65,8 +65,13 @@ ArenaOrderResult memsched_core::improveArenaOrder(const MemoryGraph &graph,
         .arenaSize;
   };
   result.arena = result.startArena = arenaOf(start);
-  uint64_t ideal =
-      getIdealArena(getArenaBuffers(graph, start, options.alignment));
+  std::vector<ArenaBuffer> startBuffers =
+      getArenaBuffers(graph, start, options.alignment);
+  uint64_t ideal = getIdealArena(startBuffers);
+  // Evaluations within the work budget (each places every buffer).
+  uint64_t budget = std::min<uint64_t>(
+      options.evaluationBudget,
+      options.workBudget / std::max<uint64_t>(1, startBuffers.size()));
   size_t n = start.size();
   std::vector<NodeId> &order = result.order;
   std::vector<size_t> pos(graph.numNodes());
@@ -74,12 +79,10 @@ ArenaOrderResult memsched_core::improveArenaOrder(const MemoryGraph &graph,
     pos[order[i]] = i;
 
   bool improved = true;
-  while (improved && result.arena > ideal &&
-         result.evaluations < options.evaluationBudget) {
+  while (improved && result.arena > ideal && result.evaluations < budget) {
     improved = false;
     for (size_t i = 0; i + 1 < n; ++i) {
-      if (result.evaluations >= options.evaluationBudget ||
-          result.arena <= ideal)
+      if (result.evaluations >= budget || result.arena <= ideal)
         break;
       NodeId a = order[i], b = order[i + 1];
       IdRange succ = graph.succs(a);
