@@ -155,3 +155,28 @@ func.func @caller_of_frees_a_view(%x: memref<64xf32>) {
   call @frees_a_view(%x) : (memref<64xf32>) -> ()
   return
 }
+
+// -----
+
+// bufferization.clone (what the deallocation pipeline leaves before
+// --convert-bufferization-to-memref): the remark names the lowering.
+// CHECK-LABEL: func.func @clone
+// CHECK: bufferization.clone
+func.func @clone(%x: memref<16xf32>) -> memref<16xf32> {
+  // expected-remark @+1 {{memsched: 'clone' is not supported: bufferization.clone allocates a buffer and copies into it in one op, which memsched does not follow; lower it to memref.alloc + memref.copy first (--convert-bufferization-to-memref, the last step of the pipeline in docs/user-guide.md)}}
+  %c = bufferization.clone %x : memref<16xf32> to memref<16xf32>
+  return %c : memref<16xf32>
+}
+
+// -----
+
+// memref.realloc: the remark says what to write instead.
+// CHECK-LABEL: func.func @realloc
+// CHECK: memref.realloc
+func.func @realloc(%x: memref<16xf32>) -> memref<32xf32> {
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  // expected-remark @+1 {{memsched: 'realloc' is not supported: memref.realloc frees its operand and allocates in one op, which memsched does not follow; allocate the new buffer with memref.alloc, copy into it and free the old one (--expand-realloc does so under an scf.if, whose yielded buffer memsched does not follow yet)}}
+  %b = memref.realloc %a : memref<16xf32> to memref<32xf32>
+  return %b : memref<32xf32>
+}

@@ -71,6 +71,18 @@ static std::string unrecognisedAllocationReason(Operation *op) {
            "asynchronous allocations in the body it schedules (a single "
            "block), where their tokens order them; allocate in the "
            "function's body, or inline the callee first (--inline)";
+  // Ops the upstream pipeline has a lowering for: say which.
+  if (isa<bufferization::CloneOp>(op))
+    return "bufferization.clone allocates a buffer and copies into it in "
+           "one op, which memsched does not follow; lower it to memref.alloc "
+           "+ memref.copy first (--convert-bufferization-to-memref, the last "
+           "step of the pipeline in docs/user-guide.md)";
+  if (isa<memref::ReallocOp>(op))
+    return "memref.realloc frees its operand and allocates in one op, which "
+           "memsched does not follow; allocate the new buffer with "
+           "memref.alloc, copy into it and free the old one (--expand-realloc "
+           "does so under an scf.if, whose yielded buffer memsched does not "
+           "follow yet)";
   std::string why = (op->getName().getStringRef() +
                      " allocates a buffer memsched cannot size or move")
                         .str();
