@@ -50,11 +50,11 @@ demo() {
   echo "report: $OUT/$name/forward.json (peaks, bound, live buffers, cut)"
   echo "        $OUT/$name/forward.svg (memory over time before and after; open it in a browser)"
   echo
-  echo "memory a device needs: the buffers packed into one arena (--memsched-plan-arena):"
+  echo "memory a device needs: the buffers packed into an arena, by phase where a returned result would stack on it (--memsched-plan-arena):"
   "$OPT" "$OUT/$name.scheduled.mlir" --memsched-plan-arena=remarks --mlir-print-op-on-diagnostic=false \
     --memsched-verify -o "$OUT/$name.arena.mlir" 2>&1 | grep -o "memsched-plan-arena: 'forward'.*" || true
   grep -o 'memsched.certificate = #memsched.certificate<[^>]*>' "$OUT/$name.arena.mlir"
-  echo "(peak_with_arena = what the planned function needs at its worst moment, arena_size = the arena alone;"
+  echo "(peak_with_arena = what the planned function needs at its worst moment, never above the peak; arena_size = the largest arena;"
   echo " arena == peak: nothing lost to fragmentation; results returned to the caller stay outside the arena)"
   echo
 }

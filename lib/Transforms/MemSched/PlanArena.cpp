@@ -111,7 +111,7 @@ struct PlanArenaPass
   std::optional<::memsched_core::ArenaHeuristic> chosenHeuristic;
   /// What one arena for every buffer of the body would need (choosePhases),
   /// and its size: said when the phases leave buffers outside.
-  uint64_t oneArenaMemory = 0, oneArenaSize = 0;
+  uint64_t oneArenaMemory = 0, oneArenaSize = 0, oneArenaIdeal = 0;
   bool quiet = false;
 
   void runOnOperation() override {
@@ -523,12 +523,21 @@ struct PlanArenaPass
       if (outside)
         diag << "; " << outside << " allocation"
              << (outside == 1 ? "" : "s") << " left outside";
-      if (leftOut && oneArenaMemory > cert.getPeak())
+      if (leftOut && oneArenaMemory > cert.getPeak()) {
         diag << " (one arena for all would be " << oneArenaSize
              << " bytes and need " << oneArenaMemory
-             << " bytes, above the peak: arena=global or arena=argument "
-                "place every buffer in one static arena, and a larger "
-                "work-budget may pack it tighter)";
+             << " bytes, above the peak: ";
+        if (oneArenaSize > oneArenaIdeal)
+          diag << "its placement has a gap of "
+               << oneArenaSize - oneArenaIdeal
+               << " bytes the search did not close, which a larger "
+                  "work-budget may; ";
+        if (oneArenaMemory > oneArenaSize)
+          diag << "buffers outside it (returned results) would stack on "
+                  "it; ";
+        diag << "arena=global or arena=argument place every buffer in one "
+                "static arena)";
+      }
     }
     return success();
   }
@@ -792,6 +801,7 @@ struct PlanArenaPass
     oneArenaMemory = ::memsched_core::phaseMemory(buffers, fixed, {everyBuffer},
                                                   {top.size});
     oneArenaSize = top.size;
+    oneArenaIdeal = top.plan.ideal;
     if (oneArenaMemory <= unplanned) {
       std::vector<BlockPlan> phases;
       phases.push_back(std::move(top));
