@@ -567,6 +567,17 @@ TEST(ReportSVGTest, OneBarPerBufferWithTooltip) {
   EXPECT_EQ(tooltip(doc, bars[3]).find("live at the peak"), std::string::npos);
 }
 
+/// A panel's scale, read off a rectangle that stands on the axis from the
+/// first op and spans `bytes` bytes over `ops` ops.
+struct Scale {
+  double perByte, baseline, opWidth, x0;
+};
+Scale scaleOf(const XmlElement &rect, double bytes, double ops) {
+  return {attribute(rect, "height") / bytes,
+          attribute(rect, "y") + attribute(rect, "height"),
+          attribute(rect, "width") / ops, attribute(rect, "x")};
+}
+
 /// The rectangles of buffer group `group`.
 std::vector<const XmlElement *> runsOf(const XmlDocument &doc, int group) {
   std::vector<const XmlElement *> runs;
@@ -595,10 +606,7 @@ TEST(ReportSVGTest, PileTopIsTheLiveTotal) {
   std::vector<int> after(groups.begin() + 3, groups.end());
   std::vector<const XmlElement *> big = runsOf(doc, after[0]);
   ASSERT_EQ(big.size(), 1u);
-  double perByte = attribute(*big[0], "height") / 4000;
-  double baseline = attribute(*big[0], "y") + attribute(*big[0], "height");
-  double opWidth = attribute(*big[0], "width") / 4;
-  double x0 = attribute(*big[0], "x");
+  auto [perByte, baseline, opWidth, x0] = scaleOf(*big[0], 4000, 4);
   ASSERT_GT(perByte, 0);
   // Per op: the bytes each rectangle covering it spans, from the baseline.
   const uint64_t sizes[] = {4000, 1000, 2000, 2000};
@@ -715,10 +723,7 @@ TEST(ReportSVGTest, ArenasByPhasePileOutsideOnTheLiveOne) {
   ASSERT_EQ(groups.size(), 3u);
   std::vector<const XmlElement *> a = runsOf(doc, groups[0]);
   ASSERT_EQ(a.size(), 1u);
-  double perByte = attribute(*a[0], "height") / 4000;
-  double baseline = attribute(*a[0], "y") + attribute(*a[0], "height");
-  double opWidth = attribute(*a[0], "width") / 2;
-  double x0 = attribute(*a[0], "x");
+  auto [perByte, baseline, opWidth, x0] = scaleOf(*a[0], 4000, 2);
   std::vector<std::pair<int, double>> outside; // (first op, low byte)
   for (const XmlElement *rect : runsOf(doc, groups[2]))
     outside.push_back(
