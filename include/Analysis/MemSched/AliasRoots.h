@@ -122,6 +122,10 @@ private:
   std::optional<ReturnSummary> returnedValues(Operation *call);
 
   SmallVector<Root> table;
+  /// Per allocated value, its Buffer or Local roots; the Buffer roots now
+  /// (what rebase changes).
+  DenseMap<Value, SmallVector<unsigned, 1>> allocationRoots;
+  SmallVector<unsigned> bufferRoots;
   DenseMap<Value, RootSet> roots;
   DenseMap<Value, SmallVector<Value, 2>> edges;
   DenseSet<Value> hasIncoming;

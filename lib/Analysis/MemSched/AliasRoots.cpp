@@ -54,16 +54,22 @@ AliasRoots::AliasRoots(Operation *func,
 }
 
 void AliasRoots::rebase(const DenseMap<Value, unsigned> &blockAllocs) {
-  for (Root &r : table) {
-    if (r.kind != RootKind::Buffer && r.kind != RootKind::Local)
+  // Only the roots that change: the block's allocations before and now (a
+  // walk over every root per block would make a function of many loop or
+  // branch bodies quadratic).
+  for (unsigned id : bufferRoots) {
+    table[id].kind = RootKind::Local;
+    table[id].buffer = 0;
+  }
+  bufferRoots.clear();
+  for (const auto &[value, buffer] : blockAllocs) {
+    auto it = allocationRoots.find(value);
+    if (it == allocationRoots.end())
       continue;
-    auto it = blockAllocs.find(r.value);
-    if (it != blockAllocs.end()) {
-      r.kind = RootKind::Buffer;
-      r.buffer = it->second;
-    } else {
-      r.kind = RootKind::Local;
-      r.buffer = 0;
+    for (unsigned id : it->second) {
+      table[id].kind = RootKind::Buffer;
+      table[id].buffer = buffer;
+      bufferRoots.push_back(id);
     }
   }
 }
@@ -81,8 +87,13 @@ const AliasRoots::RootSet &AliasRoots::effectRoots(Value v) const {
 }
 
 unsigned AliasRoots::addRoot(Root r) {
+  unsigned id = table.size();
   table.push_back(r);
-  return table.size() - 1;
+  if (r.kind == RootKind::Buffer || r.kind == RootKind::Local)
+    allocationRoots[r.value].push_back(id);
+  if (r.kind == RootKind::Buffer)
+    bufferRoots.push_back(id);
+  return id;
 }
 
 void AliasRoots::seed(Value v, unsigned rootId) {
