@@ -1108,6 +1108,11 @@ void LifetimeBuilder::addEdges() {
     struct Entry {
       const Access *access;
       SmallVector<unsigned, 0> covered;
+      /// Contained in the write that covers it: gone from the lists, only
+      /// what it covers still stands under that write (followed through
+      /// it rather than copied, so a chain of writes into one buffer stays
+      /// linear).
+      bool transparent = false;
     };
     std::vector<Entry> pool;
     SmallVector<unsigned> writes, reads, stack;
@@ -1117,6 +1122,10 @@ void LifetimeBuilder::addEdges() {
       stack.assign(1, e);
       while (!stack.empty()) {
         const Entry &entry = pool[stack.pop_back_val()];
+        if (entry.transparent) {
+          llvm::append_range(stack, entry.covered);
+          continue;
+        }
         const Access &x = *entry.access;
         // The node of `acc` runs after every access `x` covers already.
         if (x.node == acc.node)
@@ -1153,11 +1162,10 @@ void LifetimeBuilder::addEdges() {
           const Access *x = pool[e].access;
           if (x->node != acc.node && !mayOverlap(x->footprint, acc.footprint))
             return false;
-          if (contained(x))
-            // Gone from the lists; what it covered stays covered.
-            llvm::append_range(pool[self].covered, pool[e].covered);
-          else
-            pool[self].covered.push_back(e);
+          // Gone from the lists; contained, only what it covered stays
+          // covered (through it).
+          pool[e].transparent = contained(x);
+          pool[self].covered.push_back(e);
           return true;
         });
       };
