@@ -18,7 +18,7 @@
 // results are the original program's and the counting allocator measures
 // the certified memory (every buffer aligned to 16 bytes, as bufferization
 // aligns them: each pays its alignment, as each arena does).
-// CHECK-DAG: remark: memsched-plan-arena: allocation left outside the arena: it is live across a point where a buffer outside the arena (a returned result, say) is allocated or freed
+// CHECK-DAG: remark: memsched-plan-arena: allocation left outside the arenas by phase: it is live across a cut between phases
 // CHECK: remark: memsched-plan-arena: 'two_phases': 2 arenas by phase, of 256, 128 bytes, for 4 buffers (2 of 2 placements proved optimal), memory 512 bytes against a peak of 512 bytes and a lower bound of 512 bytes (optimal: no order and no placement needs less); 2 allocations left outside
 // CHECK: #memsched.certificate<peak = 512, lower_bound = 512, {{.*}}peak_with_arena = 512, arena_size = 256>
 // CHECK: memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<256xi8>

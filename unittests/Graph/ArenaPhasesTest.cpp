@@ -176,3 +176,26 @@ TEST(ArenaPhases, ResultAllocatedMidway) {
   EXPECT_EQ(result.phases[1], (std::vector<uint32_t>{2}));
   EXPECT_TRUE(result.outside.empty());
 }
+
+// Candidate cuts: around the hottest run first, then where a result that
+// lives to the end starts, then the other spans' ends, then where buffers
+// start; never position 0, each once, at most 48.
+TEST(ArenaPhases, CandidateCutsInOrder) {
+  // Live bytes: 100 at 0-1, 300 at 2-3 (the peak), 100 at 4-5; a result
+  // of 10 bytes from 4 to the end (5).
+  std::vector<ArenaBuffer> buffers = {
+      {100, 0, 1, 1}, {100, 2, 3, 1}, {200, 2, 3, 1}, {90, 4, 5, 1}};
+  std::vector<OutsideSpan> fixed = {{4, 5, 10}};
+  // With a gap of 50: only positions 2-3 come within it of the peak.
+  std::vector<uint64_t> cuts = candidatePhaseCuts(buffers, fixed, 50);
+  EXPECT_EQ(cuts, (std::vector<uint64_t>{2, 4}));
+  // Without a gap: the result's start first, then the buffers' starts by
+  // size (200 and 100 at 2, 90 at 4, 100 at 0: position 0 never).
+  EXPECT_EQ(candidatePhaseCuts(buffers, fixed, 0),
+            (std::vector<uint64_t>{4, 2}));
+  // Many buffers: at most 48 cuts.
+  std::vector<ArenaBuffer> many;
+  for (uint64_t i = 0; i < 200; ++i)
+    many.push_back({8, i, i + 1, 1});
+  EXPECT_EQ(candidatePhaseCuts(many, {}, 0).size(), 48u);
+}

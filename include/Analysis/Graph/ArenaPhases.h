@@ -59,6 +59,19 @@ uint64_t phaseMemory(const std::vector<ArenaBuffer> &buffers,
                      const std::vector<std::vector<uint32_t>> &phases,
                      const std::vector<uint64_t> &arenaSizes);
 
+/// Where to cut, in this order while there is room (each pair of cuts is
+/// a phase sized with the heuristics): around the runs of positions whose
+/// live bytes come within `gap` (one arena's size over the most its
+/// buffers have live at once) of the peak, the hottest first (there an
+/// arena must pack without a gap); where a buffer of `fixed` that lives to
+/// the end (a returned result) starts; where any other starts or ends;
+/// where a buffer starts; the largest first within each. At most 48, and
+/// fewer on large bodies: K^2 / 2 phases of up to N buffers each within
+/// 2,000,000 buffers sized (a count of work, not time).
+std::vector<uint64_t>
+candidatePhaseCuts(const std::vector<ArenaBuffer> &buffers,
+                   const std::vector<OutsideSpan> &fixed, uint64_t gap);
+
 /// Arenas by phase for `buffers` (positions inclusive), with `fixed`
 /// outside them, cut only at `cuts` (positions: a cut at p starts a phase
 /// at p). Buffers of a phase are placed with the heuristics to size it.

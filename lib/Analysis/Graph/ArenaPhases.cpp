@@ -3,14 +3,17 @@
 #include "Analysis/Graph/ArenaPhases.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <set>
+#include <tuple>
 #include <utility>
 
 using namespace memsched_core;
 
 namespace {
-/// The most bytes live at one position of [from, to) given (position,
-/// delta) events (deltas at the position they take effect).
+/// The most bytes live at one position, given (position, delta) events
+/// (each delta takes effect at its position).
 uint64_t sweepPeak(std::vector<std::pair<uint64_t, int64_t>> &events) {
   std::sort(events.begin(), events.end());
   int64_t current = 0, peak = 0;
@@ -60,6 +63,75 @@ uint64_t memsched_core::phaseMemory(
   for (const OutsideSpan &span : fixed)
     addSpan(events, span.first, span.last, span.size, 0, all);
   return sweepPeak(events);
+}
+
+std::vector<uint64_t>
+memsched_core::candidatePhaseCuts(const std::vector<ArenaBuffer> &buffers,
+                                  const std::vector<OutsideSpan> &fixed,
+                                  uint64_t gap) {
+  constexpr size_t kMaxCuts = 48;
+  constexpr double kWork = 2000000;
+  uint64_t end = 0;
+  for (const ArenaBuffer &b : buffers)
+    end = std::max(end, b.last + 1);
+  for (const OutsideSpan &s : fixed)
+    end = std::max(end, s.last + 1);
+  // Live bytes at each position, and the peak.
+  std::vector<int64_t> delta(end + 1, 0);
+  auto addLive = [&](uint64_t first, uint64_t last, uint64_t size) {
+    delta[first] += static_cast<int64_t>(size);
+    delta[last + 1] -= static_cast<int64_t>(size);
+  };
+  for (const ArenaBuffer &b : buffers)
+    addLive(b.first, b.last, b.size);
+  for (const OutsideSpan &s : fixed)
+    addLive(s.first, s.last, s.size);
+  std::vector<int64_t> live(end, 0);
+  int64_t running = 0, peak = 0;
+  for (uint64_t p = 0; p < end; ++p) {
+    running += delta[p];
+    live[p] = running;
+    peak = std::max(peak, running);
+  }
+  // (-hottest live bytes, start, end) of each run of hot positions.
+  std::vector<std::tuple<int64_t, uint64_t, uint64_t>> runs;
+  for (uint64_t p = 0; gap > 0 && p < end; ++p) {
+    if (static_cast<uint64_t>(live[p]) + gap <= static_cast<uint64_t>(peak))
+      continue;
+    if (!runs.empty() && std::get<2>(runs.back()) == p) {
+      std::get<0>(runs.back()) = std::min(std::get<0>(runs.back()), -live[p]);
+      std::get<2>(runs.back()) = p + 1;
+    } else {
+      runs.push_back({-live[p], p, p + 1});
+    }
+  }
+  std::sort(runs.begin(), runs.end());
+  // (kind, -bytes or rank, position), in the order above.
+  std::vector<std::tuple<unsigned, int64_t, uint64_t>> weighted;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    weighted.push_back({0u, static_cast<int64_t>(i), std::get<1>(runs[i])});
+    weighted.push_back({0u, static_cast<int64_t>(i), std::get<2>(runs[i])});
+  }
+  for (const OutsideSpan &span : fixed) {
+    bool toTheEnd = span.last + 1 >= end;
+    weighted.push_back(
+        {toTheEnd ? 1u : 2u, -static_cast<int64_t>(span.size), span.first});
+    if (!toTheEnd)
+      weighted.push_back({2u, -static_cast<int64_t>(span.size), span.last + 1});
+  }
+  for (const ArenaBuffer &buffer : buffers)
+    weighted.push_back({3u, -static_cast<int64_t>(buffer.size), buffer.first});
+  std::sort(weighted.begin(), weighted.end());
+  size_t maxCuts = std::min<size_t>(
+      kMaxCuts, static_cast<size_t>(std::sqrt(
+                    2.0 * kWork /
+                    static_cast<double>(std::max<size_t>(1, buffers.size())))));
+  std::vector<uint64_t> cuts;
+  std::set<uint64_t> seen;
+  for (const auto &[kind, bytes, position] : weighted)
+    if (cuts.size() < maxCuts && position > 0 && seen.insert(position).second)
+      cuts.push_back(position);
+  return cuts;
 }
 
 ArenaPhases memsched_core::choosePhases(const std::vector<ArenaBuffer> &buffers,

@@ -322,7 +322,7 @@ private:
       DimUse use;
       bool isWrite;
     };
-    DenseMap<Value, SmallVector<External>> byBase;
+    llvm::MapVector<Value, SmallVector<External>> byBase;
     for (auto [op, loop] : llvm::zip(chain.ops, chain.loopDims)) {
       for (const Access &access : accessesOf(op)) {
         Value value = op->getOperand(access.operand);

@@ -34,7 +34,6 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <cmath>
 #include <memory>
 
 namespace mlir {
@@ -87,13 +86,6 @@ static Operation *getSourceAllocation(Value v) {
   }
   return nullptr;
 }
-
-/// Arenas by phase: at most this many candidate cuts (each pair of them is
-/// a phase whose arena is sized with the heuristics), and fewer on large
-/// bodies: K^2 / 2 phases of up to N buffers each stay within
-/// kPhaseWork buffers sized (a count of work, not time).
-static constexpr size_t kMaxPhaseCuts = 48;
-static constexpr uint64_t kPhaseWork = 2000000;
 
 struct PlanArenaPass
     : public mlir::memsched::impl::PlanArenaBase<PlanArenaPass> {
@@ -445,9 +437,6 @@ struct PlanArenaPass
     });
     if (funcKind == ArenaKind::Alloc && !holdsCalls && !chosenHeuristic &&
         *memory > cert.getPeak()) {
-      for (const Arena &arena : arenas)
-        if (arena.kind == ArenaKind::Global && arena.global)
-          arena.global->erase();
       restoreBody(func, saved);
       if (emitRemarks)
         emitRemark(func.getLoc())
@@ -807,69 +796,9 @@ struct PlanArenaPass
       phases.push_back(std::move(top));
       return phases;
     }
-    // Where the bytes live come within the one arena's gap (its size over
-    // the most its buffers have live at once) of the peak, an arena must
-    // pack without one: the runs of such positions are cut out first, so
-    // that the phases around them can keep their arenas.
-    uint64_t gap = top.size > top.plan.ideal ? top.size - top.plan.ideal : 0;
-    std::vector<int64_t> delta(end + 1, 0);
-    auto addLive = [&](uint64_t first, uint64_t last, uint64_t size) {
-      delta[std::min(first, end)] += static_cast<int64_t>(size);
-      delta[std::min(last + 1, end)] -= static_cast<int64_t>(size);
-    };
-    for (const ::memsched_core::ArenaBuffer &buffer : buffers)
-      addLive(buffer.first, buffer.last, buffer.size);
-    for (const ::memsched_core::OutsideSpan &span : fixed)
-      addLive(span.first, span.last, span.size);
-    // (hottest live bytes, start, end) of each run of hot positions.
-    std::vector<std::tuple<int64_t, uint64_t, uint64_t>> runs;
-    int64_t live = 0;
-    for (uint64_t p = 0; p < end; ++p) {
-      live += delta[p];
-      bool hot = gap > 0 && static_cast<uint64_t>(live) + gap > unplanned;
-      if (!hot)
-        continue;
-      if (!runs.empty() && std::get<2>(runs.back()) == p) {
-        std::get<0>(runs.back()) = std::min(std::get<0>(runs.back()), -live);
-        std::get<2>(runs.back()) = p + 1;
-      } else {
-        runs.push_back({-live, p, p + 1});
-      }
-    }
-    llvm::sort(runs);
-    // Candidate cuts, in this order while there is room (each pair of cuts
-    // is a phase sized with the heuristics): around the hottest runs, where
-    // a buffer outside that lives to the end (a returned result) is
-    // allocated, where any other buffer outside starts or ends, where a
-    // buffer of the arena starts; the largest first within each.
-    std::vector<std::tuple<unsigned, int64_t, uint64_t>> weighted;
-    for (auto [i, run] : llvm::enumerate(runs)) {
-      auto [hottest, from, to] = run;
-      weighted.push_back({0u, static_cast<int64_t>(i), from});
-      weighted.push_back({0u, static_cast<int64_t>(i), to});
-    }
-    for (const ::memsched_core::OutsideSpan &span : fixed) {
-      bool toTheEnd = span.last + 1 >= end;
-      weighted.push_back(
-          {toTheEnd ? 1u : 2u, -static_cast<int64_t>(span.size), span.first});
-      if (!toTheEnd)
-        weighted.push_back(
-            {2u, -static_cast<int64_t>(span.size), span.last + 1});
-    }
-    for (const ::memsched_core::ArenaBuffer &buffer : buffers)
-      weighted.push_back({3u, -static_cast<int64_t>(buffer.size),
-                          buffer.first});
-    llvm::sort(weighted);
-    size_t maxCuts = std::min<size_t>(
-        kMaxPhaseCuts,
-        static_cast<size_t>(std::sqrt(2.0 * static_cast<double>(kPhaseWork) /
-                                      std::max<size_t>(1, buffers.size()))));
-    std::vector<uint64_t> cuts;
-    llvm::DenseSet<uint64_t> seen;
-    for (auto [kind, bytes, position] : weighted)
-      if (cuts.size() < maxCuts && position > 0 &&
-          seen.insert(position).second)
-        cuts.push_back(position);
+    std::vector<uint64_t> cuts = ::memsched_core::candidatePhaseCuts(
+        buffers, fixed, top.size > top.plan.ideal ? top.size - top.plan.ideal
+                                                  : 0);
     ::memsched_core::ArenaPhases chosen =
         ::memsched_core::choosePhases(buffers, fixed, cuts);
     // A phase of one buffer is that buffer: beside phases that share bytes,
@@ -892,10 +821,11 @@ struct PlanArenaPass
         continue;
       if (emitRemarks && !chosen.phases.empty())
         emitRemark(item.op->getLoc())
-            << "memsched-plan-arena: allocation left outside the arena: it "
-               "is live across a point where a buffer outside the arena "
-               "(a returned result, say) is allocated or freed; outside, it "
-               "lets each phase's arena be freed before the next";
+            << "memsched-plan-arena: allocation left outside the arenas "
+               "by phase: it is live across a cut between phases (where a "
+               "buffer outside, a returned result say, is allocated or "
+               "freed), or in a phase whose buffers need less memory "
+               "without an arena";
       --placed;
       ++left;
     }

@@ -381,9 +381,7 @@ static std::vector<ArenaSpan> arenaSpans(const Timeline &timeline,
 /// (left outside) are piled from the top of the arena live at that op.
 static Layout layOut(const Timeline &timeline,
                      const std::vector<ArenaSpan> &arenas) {
-  std::optional<uint64_t> arena;
-  if (!arenas.empty())
-    arena = 0;
+  bool inArena = !arenas.empty();
   Layout layout;
   size_t numOps = timeline.ops.size();
   if (numOps == 0)
@@ -398,7 +396,7 @@ static Layout layOut(const Timeline &timeline,
     const TimelineBuffer &buffer = timeline.buffers[i];
     layout.buffers[i].buffer = i;
     auto [first, last] = clamped(buffer);
-    if (arena && buffer.offset)
+    if (inArena && buffer.offset)
       layout.buffers[i].runs.push_back({first, last, *buffer.offset});
     else
       piled.push_back(i);
@@ -434,7 +432,7 @@ static Layout layOut(const Timeline &timeline,
       offset += timeline.buffers[i].size;
     }
     layout.top[op] = offset;
-    if (!arena) {
+    if (!inArena) {
       uint64_t live = op < timeline.memoryAt.size() ? timeline.memoryAt[op] : 0;
       if (live > offset)
         layout.inside[op] = live - offset;

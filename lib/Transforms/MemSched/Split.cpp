@@ -316,6 +316,44 @@ struct Profile {
   uint64_t floor = 0;
 };
 
+/// Replaces `func`'s body with a copy of `base`'s; `map` takes base's ops
+/// to their copies.
+static void cloneBodyInto(func::FuncOp func, Operation *base, IRMapping &map) {
+  Region &body = func.getBody();
+  body.dropAllReferences();
+  body.getBlocks().clear();
+  base->getRegion(0).cloneInto(&body, map);
+}
+
+/// `chain` on the copy of its body that `map` leads to.
+static ChannelChain mappedChain(const ChannelChain &chain,
+                                const IRMapping &map) {
+  ChannelChain copy = chain;
+  for (Operation *&op : copy.ops)
+    op = map.lookup(op);
+  for (auto &[alloc, d] : copy.buffers)
+    alloc = cast<memref::AllocOp>(map.lookup(alloc.getOperation()));
+  for (Operation *&op : copy.sunkFrees)
+    op = map.lookup(op);
+  return copy;
+}
+
+/// The chains of every block under one selection (ChainSelection: the
+/// first set of a block, the largest first; its last, the most bytes), with
+/// those it leaves out added to `leftOut`.
+static std::vector<ChannelChain>
+selectedChains(ArrayRef<SmallVector<ChainSet, 2>> blockSets, bool mostBytes,
+               SmallVectorImpl<RefusedChain> *leftOut = nullptr) {
+  std::vector<ChannelChain> chains;
+  for (const SmallVector<ChainSet, 2> &sets : blockSets) {
+    const ChainSet &set = mostBytes ? sets.back() : sets.front();
+    llvm::append_range(chains, set.chains);
+    if (leftOut)
+      leftOut->append(set.leftOut.begin(), set.leftOut.end());
+  }
+  return chains;
+}
+
 struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
   using SplitBase::SplitBase;
 
@@ -756,20 +794,12 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     for (const RefusedChain &refusal : refused)
       note(refusal.at->getLoc(),
            "memsched-split: channel chain left as it is: " + refusal.reason);
-    auto selected = [&](bool mostBytes, SmallVectorImpl<RefusedChain> &out) {
-      std::vector<ChannelChain> chains;
-      for (SmallVector<ChainSet, 2> &sets : blockSets) {
-        ChainSet &set = mostBytes ? sets.back() : sets.front();
-        llvm::append_range(chains, set.chains);
-        out.append(set.leftOut.begin(), set.leftOut.end());
-      }
-      return chains;
-    };
     SmallVector<RefusedChain> leftOut;
     Peaks before = current;
     Pending pendingBefore = pending;
     unsigned grouped =
-        groupSelected(func, spaces, current, base, selected(false, leftOut));
+        groupSelected(func, spaces, current, base,
+                      selectedChains(blockSets, false, &leftOut));
     if (twoSelections) {
       Operation *first = func->clone();
       Peaks firstPeaks = current;
@@ -778,8 +808,9 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
       restoreBody(func, base);
       current = before;
       SmallVector<RefusedChain> otherLeftOut;
-      unsigned otherGrouped = groupSelected(func, spaces, current, base,
-                                            selected(true, otherLeftOut));
+      unsigned otherGrouped =
+          groupSelected(func, spaces, current, base,
+                        selectedChains(blockSets, true, &otherLeftOut));
       if (current.notAbove(firstPeaks) &&
           current.total() < firstPeaks.total()) {
         grouped = otherGrouped;
@@ -811,21 +842,12 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     // body as it was, and returns its peaks as written.
     auto apply = [&](ArrayRef<int64_t> sizes,
                      SmallVectorImpl<ChainSummary> *summaries = nullptr) {
-      Region &body = func.getBody();
-      body.dropAllReferences();
-      body.getBlocks().clear();
       IRMapping map;
-      base->getRegion(0).cloneInto(&body, map);
+      cloneBodyInto(func, base, map);
       for (auto [chain, size] : llvm::zip(chains, sizes)) {
         if (size >= chain.channels)
           continue;
-        ChannelChain copy = chain;
-        for (Operation *&op : copy.ops)
-          op = map.lookup(op);
-        for (auto &[alloc, d] : copy.buffers)
-          alloc = cast<memref::AllocOp>(map.lookup(alloc.getOperation()));
-        for (Operation *&op : copy.sunkFrees)
-          op = map.lookup(op);
+        ChannelChain copy = mappedChain(chain, map);
         if (summaries)
           summaries->push_back({copy.ops.front()->getLoc(),
                                 static_cast<unsigned>(copy.ops.size()),
@@ -1294,40 +1316,28 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
     if (segment)
       splitIntoRowBands(*segment, bands);
     // The chains groupChannels would split (the largest of every block),
-    // under each selection that differs: the lower peaks.
+    // under each selection that differs: the lower peaks. The chains are
+    // found once, on a copy of the banded body; each selection splits its
+    // own copy.
+    Operation *banded = func->clone();
     SmallVector<SmallVector<ChainSet, 2>> blockSets;
     bool twoSelections = false;
-    for (Block &block : func.getBody()) {
+    for (Block &block : banded->getRegion(0)) {
       SmallVector<RefusedChain> refused;
       blockSets.push_back(findChannelChainSets(block, refused));
       twoSelections |= blockSets.back().size() > 1;
     }
-    Operation *banded = twoSelections ? func->clone() : nullptr;
     std::optional<Peaks> best;
     std::optional<Profile> bestProfile;
     for (bool mostBytes : {false, true}) {
       if (mostBytes && !twoSelections)
         break;
-      std::vector<ChannelChain> chains;
-      for (SmallVector<ChainSet, 2> &sets : blockSets)
-        llvm::append_range(chains,
-                           (mostBytes ? sets.back() : sets.front()).chains);
-      if (mostBytes) {
-        // The chains are of the banded body as it was before the first
-        // selection split its chains: found again in a fresh copy.
-        restoreBody(func, banded);
-        blockSets.clear();
-        chains.clear();
-        for (Block &block : func.getBody()) {
-          SmallVector<RefusedChain> refused;
-          llvm::append_range(chains, findChannelChains(
-                                         block, refused,
-                                         ChainSelection::MostBytes));
-        }
-      }
+      IRMapping map;
+      cloneBodyInto(func, banded, map);
+      std::vector<ChannelChain> chains = selectedChains(blockSets, mostBytes);
       keepLargestChains(chains);
-      for (ChannelChain &chain : chains)
-        splitIntoChannelGroups(chain, 1);
+      for (const ChannelChain &chain : chains)
+        splitIntoChannelGroups(mappedChain(chain, map), 1);
       std::optional<Profile> measured;
       if (profile)
         measured = *profile;
@@ -1339,8 +1349,7 @@ struct SplitPass : public mlir::memsched::impl::SplitBase<SplitPass> {
         bestProfile = measured;
       }
     }
-    if (banded)
-      banded->erase();
+    banded->erase();
     if (profile && bestProfile)
       *profile = *bestProfile;
     restoreBody(func, saved);

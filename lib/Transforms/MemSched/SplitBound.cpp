@@ -16,34 +16,13 @@
 using namespace mlir;
 using namespace mlir::memsched;
 
-/// The bound with the chains of `selection`; `differs`: whether the
-/// other selection keeps other chains.
+/// The bound of `analysis`'s body with `chains` (ChannelGroups.h) as its
+/// channel chains.
 static std::optional<SplitBound>
-computeSplitBoundFor(Operation *func, SizeModel sizes, std::string &why,
-                     bool splits, bool bands, ChainSelection selection,
-                     bool &differs) {
-  BodyLifetimes body(func, sizes);
-  if (!body.isSupported()) {
-    why = body.getUnsupportedReason().str();
-    return std::nullopt;
-  }
-  if (body.getNumBlocks() != 1) {
-    why = "the body has several blocks";
-    return std::nullopt;
-  }
-  const BufferLifetimeAnalysis &analysis = body.getBlock(0);
+computeSplitBoundWith(const BufferLifetimeAnalysis &analysis,
+                      ArrayRef<ChannelChain> chains, std::string &why,
+                      bool splits, bool bands) {
   const ::memsched_core::MemoryGraph &given = analysis.getGraph();
-  SmallVector<RefusedChain> refused;
-  std::vector<ChannelChain> chains;
-  differs = false;
-  if (splits) {
-    SmallVector<ChainSet, 2> found =
-        findChannelChainSets(*analysis.getBlock(), refused);
-    differs = found.size() > 1;
-    chains = std::move(selection == ChainSelection::MostBytes
-                           ? found.back().chains
-                           : found.front().chains);
-  }
   std::vector<::memsched_core::FragmentSet> sets;
   llvm::DenseSet<unsigned> taken;
   // Groups of nodes a split moves down to its last op (a chain run by
@@ -338,18 +317,32 @@ std::optional<SplitBound>
 mlir::memsched::computeSplitBound(Operation *func, SizeModel sizes,
                                   std::string &why, bool splits,
                                   bool bands) {
+  BodyLifetimes body(func, sizes);
+  if (!body.isSupported()) {
+    why = body.getUnsupportedReason().str();
+    return std::nullopt;
+  }
+  if (body.getNumBlocks() != 1) {
+    why = "the body has several blocks";
+    return std::nullopt;
+  }
+  const BufferLifetimeAnalysis &analysis = body.getBlock(0);
+  SmallVector<RefusedChain> refused;
+  SmallVector<ChainSet, 2> found;
+  if (splits)
+    found = findChannelChainSets(*analysis.getBlock(), refused);
+  else
+    found.emplace_back();
   // A split keeps the chains of either selection (ChainSelection): the
   // bound holds for both when it is the lesser of the two.
-  bool differs = false;
-  std::optional<SplitBound> bound =
-      computeSplitBoundFor(func, sizes, why, splits, bands,
-                           ChainSelection::LargestFirst, differs);
-  if (!bound || !differs)
-    return bound;
-  std::optional<SplitBound> other =
-      computeSplitBoundFor(func, sizes, why, splits, bands,
-                           ChainSelection::MostBytes, differs);
-  if (!other)
-    return std::nullopt;
-  return other->value < bound->value ? other : bound;
+  std::optional<SplitBound> bound;
+  for (const ChainSet &set : found) {
+    std::optional<SplitBound> each =
+        computeSplitBoundWith(analysis, set.chains, why, splits, bands);
+    if (!each)
+      return std::nullopt;
+    if (!bound || each->value < bound->value)
+      bound = each;
+  }
+  return bound;
 }

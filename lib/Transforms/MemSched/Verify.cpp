@@ -61,9 +61,9 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
           diag.attachNote(at->getLoc()) << "the op at fault";
         return failure();
       }
-    const std::optional<Arena> arena = arenas->front();
+    const Arena &arena = arenas->front();
     FailureOr<uint64_t> memory =
-        computeArenaMemory(func, *arena, getSizeModel(cert), why);
+        computeArenaMemory(func, arena, getSizeModel(cert), why);
     if (failed(memory)) {
       func.emitError() << "memsched-verify: cannot check the certificate of '"
                        << func.getSymName() << "': " << why;
