@@ -125,10 +125,9 @@ MUTANTS = [
      "        flow(from, to);",
      "      (void)succ;"),
     (AR, "region-branch terminator forwarding dropped (yields to results)",
-     "          for (auto [from, to] : llvm::zip(term.getSuccessorOperands(succ),\n"
-     "                                           succ.getSuccessorInputs()))\n"
-     "            flow(from, to);",
-     "          (void)succ;"),
+     "            if (!freshPositions.contains(operands.getBeginOperandIndex() + k))\n"
+     "              flow(std::get<0>(pair), std::get<1>(pair));",
+     "            (void)pair;"),
     (AR, "arguments never alias each other (llvm.noalias assumed)",
      "bool noalias = distinctArgs ||",
      "bool noalias = true ||"),
@@ -276,17 +275,20 @@ MUTANTS = [
     (BLA, "an allocation in a nested region that is not freed there is "
           "accepted",
      "    return unsupported(&op, \"allocation in a nested region is not freed in \"\n"
-     "                            \"that region (a buffer yielded out of a loop or \"\n"
-     "                            \"branch, say): free it in the region it is \"\n"
-     "                            \"allocated in (a memref.dealloc of the \"\n"
-     "                            \"allocation there), or hoist the allocation out \"\n"
-     "                            \"of the region\");",
-     "    continue;"),
+     "                            \"that region: memsched follows a buffer yielded \"",
+     "    continue;\n    (void)(\"\""),
+    (BLA, "a loop iteration does not hold the buffer it got",
+     "    live[fy.carried] = *size;",
+     "    live[fy.carried] = 0;"),
+    (BLA, "a loop's free of the buffer an iteration got may free its entry "
+          "value",
+     "        if (only && r != *only)\n          continue;",
+     ""),
     (BLA, "a callee's peak is not part of the call's transient bytes",
-     "              : severalBlocksCalleePeak(op, callee, depth);\n"
+     "      activeCallees.pop_back();\n"
      "      if (failed(p))\n        return failure();\n"
      "      peak = std::max(peak, *p);",
-     "              : severalBlocksCalleePeak(op, callee, depth);\n"
+     "      activeCallees.pop_back();\n"
      "      if (failed(p))\n        return failure();"),
     (BLA, "unobservable allocations counted",
      "    info.size = !byNode && isUnobservable(value) ? 0 : *size;",
@@ -299,8 +301,8 @@ MUTANTS = [
      "        llvm::checkedMulUnsigned(count, static_cast<uint64_t>(extent));",
      "        std::optional<uint64_t>(count * static_cast<uint64_t>(extent));"),
     (AS, "alignment padding not counted with count-alignment-padding",
-     "      return *alignment;",
-     "      return 0;"),
+     "    return *alignment;",
+     "    return 0;"),
     (AS, "element bytes rounded down (i1 buffers take no memory)",
      "uint64_t count = llvm::divideCeil(bits.getFixedValue(), 8);",
      "uint64_t count = bits.getFixedValue() / 8;"),
@@ -331,8 +333,8 @@ MUTANTS = [
      "    op = b.getStringAttr(boundOp->getName().getStringRef() + \"#\" +\n"
      "                         Twine(bound.node));"),
     (MS, "move-allocations=false certifies a bound computed with the pins",
-     "    BodyLifetimes unpinned(func, options.sizes);",
-     "    BodyLifetimes unpinned(func, options.sizes, true);"),
+     "    bounds = computeBlockBounds(BodyLifetimes(func, options.sizes),",
+     "    bounds = computeBlockBounds(BodyLifetimes(func, options.sizes, true),"),
     # --- Bodies with several blocks -----------------------------------------
     (BLA, "uses of a buffer from an earlier block that do not access its "
           "memory are not ordered before its free",
@@ -358,8 +360,8 @@ MUTANTS = [
      "        (void)in;"),
     # --- Calls returning fresh buffers, conditional frees, async GPU --------
     (BLA, "a conditional free is always taken as unconditional",
-     "  unsigned freedRoot = rs.front();\n",
-     "  unsigned freedRoot = rs.front();\n  return true;\n"),
+     "  unsigned freedRoot = *freed;\n",
+     "  unsigned freedRoot = *freed;\n  return freedRoot;\n"),
     (BLA, "a conditional free compared with a buffer freed before it is taken "
           "as unconditional",
      "        if (a.buffers[root.buffer].dealloc || !onlyFreedAfter(r, at))",
@@ -384,7 +386,7 @@ MUTANTS = [
     (BLA, "a conditional free compared with an argument the function freed "
           "before it is taken as unconditional",
      "        // memory before (its address may then have been reused).\n"
-     "        if (!onlyFreedAfter(r, at))\n          return false;",
+     "        if (!onlyFreedAfter(r, at))\n          return std::nullopt;",
      "        // memory before (its address may then have been reused)."),
     (BLA, "a callee that frees an argument's memory is not refused",
      "        if (summary->freesArgument && !freeingCall)",
@@ -477,8 +479,8 @@ MUTANTS = [
     (BLA, "an access that a later write is ordered after is forgotten instead "
           "of kept under it (a later access disjoint from the write misses "
           "it)",
-     "        llvm::append_range(stack, entry.covered);",
-     "        (void)entry;"),
+     "          continue;\n        }\n        llvm::append_range(stack, entry.covered);",
+     "          continue;\n        }\n        (void)entry;"),
     (RR, "a block's recomputations judged by the function's peak (another "
          "block above it hides every gain)",
      "      uint64_t peak = rescheduled->peakAfter;\n      if (severalBlocks) {",
@@ -489,8 +491,8 @@ MUTANTS = [
      "          options.maxExtraCompute * double(result.totalCompute));"),
     (BLA, "a body memsched reorders counts at the most one of its ops needs, "
           "not at its graph's lower bound when larger",
-     "    if (body.isSupported()) {\n      ::memsched::LowerBoundOptions options;",
-     "    if (false) {\n      ::memsched::LowerBoundOptions options;"),
+     "    if (body.isSupported()) {\n      ::memsched_core::LowerBoundOptions options;",
+     "    if (false) {\n      ::memsched_core::LowerBoundOptions options;"),
     (RM, "rematBound: a witness is any buffer a source's producers touch, "
          "even one a later node reads (counted twice)",
      "            before &= mark[u] == stamp;",

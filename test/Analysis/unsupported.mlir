@@ -84,7 +84,7 @@ func.func @leak_in_loop(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
-    // expected-remark @+1 {{allocation in a nested region is not freed in that region (a buffer yielded out of a loop or branch, say): free it in the region it is allocated in (a memref.dealloc of the allocation there), or hoist the allocation out of the region}}
+    // expected-remark @+1 {{allocation in a nested region is not freed in that region: memsched follows a buffer yielded out of a branch when every branch yields an allocation of its own, and out of a loop with the ownership flag --buffer-deallocation-pipeline adds, when nothing else frees or keeps it; otherwise free it in the region it is allocated in (a memref.dealloc of the allocation there), or hoist the allocation out of the region}}
     %a = memref.alloc() : memref<16xf32>
     "test.use"(%a) : (memref<16xf32>) -> ()
   }

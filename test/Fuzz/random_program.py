@@ -280,7 +280,7 @@ class Gen:
     def __init__(self, seed, min_ops, max_ops, calls=False, avoid=(),
                  classic=False, without=(), flags="", chain=0,
                  only_blocks=False, only_spaces=False, aliases=(),
-                 pads=False, chains=False):
+                 pads=False, chains=False, yields=False):
         self.rng = random.Random(seed)
         self.seed = seed
         # The last statement and the closing deallocations overshoot the
@@ -391,6 +391,10 @@ class Gen:
         # without the flag stay those of their seeds.
         self.prng = random.Random(seed * 1000003 + 0x9AD5)
         self.p_pad = self.prng.choice([0.1, 0.2, 0.3]) if pads else 0.0
+        # Buffers loops and branches hand out (--yields): a stream of its
+        # own too.
+        self.yrng = random.Random(seed * 1000003 + 0x71E1D)
+        self.p_yield = self.yrng.choice([0.1, 0.2]) if yields else 0.0
         # Channel chains (--chains): a stream of their own too.
         self.crng = random.Random(seed * 1000003 + 0xC4A1)
         self.p_chain = self.crng.choice([0.15, 0.25, 0.35]) if chains \
@@ -1135,6 +1139,21 @@ class Gen:
                       top_op=True)
             return
         v = root.value
+        if getattr(root, "owned_flag", None):
+            # A loop's result: freed under the flag it returns next to it.
+            rank = len(v.shape)
+            base = self.fresh("ybase")
+            meta = ", ".join([base, self.fresh("yoff")] +
+                             [self.fresh("ysz") for _ in range(rank)] +
+                             [self.fresh("yst") for _ in range(rank)])
+            self.emit("%s = memref.extract_strided_metadata %s : %s -> "
+                      "memref<f32>, %s" % (meta, v.ssa, v.type,
+                                           ", ".join(["index"] *
+                                                     (1 + 2 * rank))))
+            self.emit("scf.if %s {" % root.owned_flag, top_op=True)
+            self.emit("  memref.dealloc %s : memref<f32>" % base)
+            self.emit("}")
+            return
         if self.wrapper and self.new:
             # memsched: an allocation of a callee must be freed by a
             # memref.dealloc of the allocation itself (one of a view leaves
@@ -2587,6 +2606,121 @@ class Gen:
             r.consumed = consumed
         self.indent -= 1
         self.emit("}")
+        return True
+
+    def st_yield_fresh(self):
+        """A buffer a loop or a branch hands out (--yields), as
+        bufferization with allow-return-allocs-from-loops and upstream's
+        ownership-based deallocation leave it: an scf.if whose branches each
+        allocate and compute the result, or an scf.for (1-3 iterations)
+        whose body allocates the next buffer from the one it got and frees
+        that one under the ownership flag carried next to it (false on
+        entry: the entry buffer stays its owner's). The result is a buffer
+        of its own, freed by memref.dealloc (branches) or under the loop's
+        flag."""
+        rng = self.rng
+        if self.indent != 1 or self.ctx_local() is not None:
+            return False
+        shape = self.shape_of_some_root()
+        rank = len(shape)
+        t = memref_type(shape, canonical_strides(shape), 0, False, True)
+
+        def compute(dst, src, transient):
+            """dst (a fresh buffer) from src, maybe an input, and with a
+            transient."""
+            ins = [src]
+            inp = self.pick_input(shape) if rng.random() < 0.5 else None
+            if inp is not None:
+                ins.append(inp)
+            self.generic(ins, dst, "axpby" if len(ins) > 1 else "scale")
+            if transient:
+                tmp = self.fresh("ytmp")
+                self.emit("%s = memref.alloc() : %s" % (tmp, t))
+                self.emit("linalg.fill ins(%s : f32) outs(%s : %s)" % (
+                    self.fconst(self.coef()), tmp, t))
+                self.generic([Value(tmp, None, shape,
+                                    canonical_strides(shape), 0, False,
+                                    True)], dst, "accum")
+                self.emit("memref.dealloc %s : %s" % (tmp, t))
+                self.features.add("yield-transient")
+
+        def value(ssa):
+            return Value(ssa, None, shape, canonical_strides(shape), 0,
+                         False, True)
+
+        if rng.random() < 0.5:
+            src = self.pick_input(shape)
+            if src is None:
+                return False
+            ca, cb = rng.randint(0, 9), rng.randint(0, 9)
+            cond = self.fresh("cond")
+            self.emit("%s = arith.cmpi slt, %s, %s : index" % (
+                cond, self.idx(ca), self.idx(cb)))
+            res = self.fresh("yif")
+            # The same memory in both branches: the certificate counts the
+            # larger, the run takes one.
+            transient = rng.random() < 0.4
+            self.emit("%s = scf.if %s -> (%s) {" % (res, cond, t),
+                      top_op=True)
+            for branch in (True, False):
+                if not branch:
+                    self.emit("} else {")
+                self.indent += 1
+                a = self.fresh("ya")
+                self.emit("%s = memref.alloc() : %s" % (a, t))
+                compute(value(a), src, transient)
+                self.emit("scf.yield %s : %s" % (a, t))
+                self.indent -= 1
+            self.emit("}")
+            root = Root(res, shape, "alloc")
+            self.features.add("scf.if-fresh-result")
+        else:
+            inits = [r for r in self.live_roots(readable=True)
+                     if r.shape == shape and all(r.init) and
+                     r.space is None and r.value.type == t]
+            if not inits:
+                return False
+            init = rng.choice(inits)
+            res, b, o = self.fresh("yfor"), self.fresh("yb"), self.fresh("yo")
+            i = self.fresh("i")
+            f, tr = self.fresh("false"), self.fresh("true")
+            self.emit("%s = arith.constant false" % f)
+            self.emit("%s = arith.constant true" % tr)
+            self.emit("%s:2 = scf.for %s = %s to %s step %s iter_args(%s = %s, "
+                      "%s = %s) -> (%s, i1) {" % (
+                          res, i, self.idx(0), self.idx(rng.randint(1, 3)),
+                          self.idx(1), b, init.value.ssa, o, f, t),
+                      top_op=True)
+            self.indent += 1
+            n = self.fresh("yn")
+            self.emit("%s = memref.alloc() : %s" % (n, t))
+            compute(value(n), value(b), rng.random() < 0.4)
+            base = self.fresh("ybase")
+            meta = ", ".join([base, self.fresh("yoff")] +
+                             [self.fresh("ysz") for _ in range(rank)] +
+                             [self.fresh("yst") for _ in range(rank)])
+            self.emit("%s = memref.extract_strided_metadata %s : %s -> "
+                      "memref<f32>, %s" % (meta, b, t,
+                                           ", ".join(["index"] *
+                                                     (1 + 2 * rank))))
+            if rng.random() < 0.3:
+                self.emit("bufferization.dealloc (%s : memref<f32>) if (%s)"
+                          % (base, o))
+                self.features.add("loop-carried-bufferization-dealloc")
+            else:
+                self.emit("scf.if %s {" % o)
+                self.emit("  memref.dealloc %s : memref<f32>" % base)
+                self.emit("}")
+            self.emit("scf.yield %s, %s : %s, i1" % (n, tr, t))
+            self.indent -= 1
+            self.emit("}")
+            root = Root(res + "#0", shape, "alloc")
+            root.owned_flag = res + "#1"
+            self.features.add("scf.for-fresh-result")
+        root.value = Value(root.name, root, shape, canonical_strides(shape), 0,
+                           False, True)
+        root.init = bytearray([1]) * root.numel
+        self.roots.append(root)
         return True
 
     def st_write_arg(self):
@@ -5360,6 +5494,14 @@ class Gen:
                 self.st_chain()
                 self.retire_some()
                 continue
+            if self.p_yield and self.yrng.random() < self.p_yield:
+                saved, self.rng = self.rng, self.yrng
+                try:
+                    self.st_yield_fresh()
+                finally:
+                    self.rng = saved
+                self.retire_some()
+                continue
             if self.p_alias and self.arng.random() < self.p_alias:
                 self.st_alias()
                 self.retire_some()
@@ -5515,9 +5657,11 @@ class Gen:
         del self.lines[mark:]
         names = []
         for line in tail:
-            m = re.match(r"^\s*(%[\w]+)(?::\d+)?\s*=", line)
+            m = re.match(r"^\s*(%[\w]+(?::\d+)?(?:\s*,\s*%[\w]+)*)\s*=",
+                         line)
             if m:
-                names.append(m.group(1))
+                names += [n.split(":")[0].strip()
+                          for n in m.group(1).split(",")]
         copy = []
         for line in tail:
             for n in names:
@@ -5734,6 +5878,11 @@ def main():
     p.add_argument("--chain", type=int, default=0, metavar="N",
                    help="also a chain of N nested memref.subview ops (a stress "
                         "test for recursion depth)")
+    p.add_argument("--yields", action="store_true",
+                   help="also buffers loops and branches hand out (an scf.if "
+                        "allocating its result in each branch, an scf.for "
+                        "allocating the next buffer each iteration and "
+                        "freeing the one it got under an ownership flag)")
     p.add_argument("--pads", action="store_true",
                    help="also materialised pads (bufferized tensor.pad: a "
                         "buffer copied into the interior of a filled one), "
@@ -5783,12 +5932,14 @@ def main():
         flags += " --pads"
     if a.chains:
         flags += " --chains"
+    if a.yields:
+        flags += " --yields"
     text = Gen(a.seed, a.min_ops, a.max_ops, calls=a.calls,
                avoid=a.avoid, classic=a.classic, without=a.without,
                flags=flags, chain=a.chain,
                only_blocks=a.only == ["blocks"],
                only_spaces="spaces" in a.only, aliases=forms,
-               pads=a.pads, chains=a.chains).render()
+               pads=a.pads, chains=a.chains, yields=a.yields).render()
     if a.output == "-":
         sys.stdout.write(text)
     else:

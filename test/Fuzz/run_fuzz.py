@@ -1050,6 +1050,9 @@ def main():
                         "(random_program.py --only)")
     p.add_argument("--pads", action="store_true",
                    help="also materialised pads (random_program.py --pads)")
+    p.add_argument("--yields", action="store_true",
+                   help="also buffers loops and branches hand out "
+                        "(random_program.py --yields)")
     p.add_argument("--chains", action="store_true",
                    help="also channel chains (random_program.py --chains), "
                         "what --split runs by groups of channels")
@@ -1164,6 +1167,8 @@ def generator_flags(args):
         flags += ["--chain", str(args.chain)]
     if args.pads:
         flags.append("--pads")
+    if args.yields:
+        flags.append("--yields")
     if args.chains:
         flags.append("--chains")
     if args.aliases and not args.alias_form:

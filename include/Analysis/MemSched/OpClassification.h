@@ -66,9 +66,14 @@ OperandRange getAsyncDependencies(Operation *op);
 /// pointer extractions, comparisons and conjunctions that only feed the
 /// condition. Where %x's buffer is provably none of the %y's, the scf.if
 /// frees it unconditionally.
+///
+/// A conjunct that is no pointer comparison (an i1 from elsewhere, such as
+/// the ownership flag a loop returns next to a buffer, RegionYields.h) is
+/// in `flags`: the free depends on it.
 struct ConditionalFree {
   Value freed, freedSource;
   SmallVector<Value, 2> compared;
+  SmallVector<Value, 1> flags;
   SmallVector<Operation *, 4> pointerOps;
 };
 std::optional<ConditionalFree> matchConditionalFree(Operation *op);

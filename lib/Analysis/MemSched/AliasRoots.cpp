@@ -2,6 +2,7 @@
 
 #include "Analysis/MemSched/AliasRoots.h"
 #include "Analysis/MemSched/OpClassification.h"
+#include "Analysis/MemSched/RegionYields.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -137,12 +138,36 @@ void AliasRoots::visit(Operation *op,
     return;
   }
   if (auto branch = dyn_cast<RegionBranchOpInterface>(op)) {
+    // A result that is a buffer the op allocates (RegionYields.h) is a root
+    // of its own, an allocation made by the op; in a loop, the buffer an
+    // iteration gets is that root too (an earlier iteration's), or the
+    // entry value. What the body allocates stays its own.
+    SmallVector<FreshYield, 1> fresh = findFreshYields(op);
+    DenseSet<unsigned> freshPositions;
+    for (const FreshYield &fy : fresh) {
+      freshPositions.insert(fy.position);
+      Value result = op->getResult(fy.position);
+      auto it = blockAllocs.find(result);
+      unsigned id = it != blockAllocs.end()
+                        ? addRoot({RootKind::Buffer, it->second, op, result})
+                        : addRoot({RootKind::Local, 0, op, result});
+      seed(result, id);
+      if (fy.carried)
+        seed(fy.carried, id);
+    }
+    // A loop known to run its body hands out the body's buffer, never its
+    // entry value.
+    DenseSet<Value> notEntered;
+    for (const FreshYield &fy : fresh)
+      if (fy.bodyRuns)
+        notEntered.insert(op->getResult(fy.position));
     SmallVector<RegionSuccessor> successors;
     branch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
     for (RegionSuccessor &succ : successors)
       for (auto [from, to] : llvm::zip(branch.getEntrySuccessorOperands(succ),
                                        succ.getSuccessorInputs()))
-        flow(from, to);
+        if (!notEntered.contains(to))
+          flow(from, to);
     for (Region &region : op->getRegions())
       for (Block &b : region) {
         if (b.empty())
@@ -152,14 +177,19 @@ void AliasRoots::visit(Operation *op,
           continue;
         SmallVector<RegionSuccessor> next;
         branch.getSuccessorRegions(RegionBranchPoint(term), next);
-        for (RegionSuccessor &succ : next)
-          for (auto [from, to] : llvm::zip(term.getSuccessorOperands(succ),
-                                           succ.getSuccessorInputs()))
-            flow(from, to);
+        for (RegionSuccessor &succ : next) {
+          OperandRange operands = term.getSuccessorOperands(succ);
+          for (auto [k, pair] : llvm::enumerate(
+                   llvm::zip(operands, succ.getSuccessorInputs())))
+            if (!freshPositions.contains(operands.getBeginOperandIndex() + k))
+              flow(std::get<0>(pair), std::get<1>(pair));
+        }
       }
     // Memref results not produced by any terminator stay unknown.
-    for (Value result : op->getResults())
-      if (isa<BaseMemRefType>(result.getType()) && !hasIncoming.contains(result))
+    for (OpResult result : op->getResults())
+      if (isa<BaseMemRefType>(result.getType()) &&
+          !hasIncoming.contains(result) &&
+          !freshPositions.contains(result.getResultNumber()))
         seed(result, unknownRoot);
     return;
   }

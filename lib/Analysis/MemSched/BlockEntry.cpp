@@ -3,6 +3,7 @@
 #include "Analysis/MemSched/BlockEntry.h"
 #include "Analysis/MemSched/AliasRoots.h"
 #include "Analysis/MemSched/OpClassification.h"
+#include "Analysis/MemSched/RegionYields.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -118,6 +119,18 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
         if (!addAlloc(&op, op.getResult(0), &op, false))
           return;
         continue;
+      }
+      // A loop or branch handing out buffers it allocates (RegionYields.h).
+      for (const FreshYield &fy : findFreshYields(&op)) {
+        std::string why;
+        FailureOr<Operation *> largest =
+            largestAllocation(fy, layout, sizes, why);
+        if (failed(largest)) {
+          unsupported(&op, why);
+          return;
+        }
+        if (!addAlloc(&op, op.getResult(fy.position), *largest, true))
+          return;
       }
       if (!isa<CallOpInterface>(op) ||
           llvm::none_of(op.getResultTypes(), llvm::IsaPred<BaseMemRefType>))

@@ -27,11 +27,13 @@
 #include "Analysis/MemSched/Footprint.h"
 #include "Analysis/MemSched/OpClassification.h"
 #include "Analysis/MemSched/ProducerWalk.h"
+#include "Analysis/MemSched/RegionYields.h"
 #include "Analysis/Graph/LowerBound.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
@@ -176,11 +178,20 @@ private:
   }
 
   LogicalResult classify();
-  /// Whether a conditional free always frees: its buffer is one of the
+  /// The root a conditional free always frees: its buffer is one of the
   /// block's, and every value compared against it is memory that cannot be
   /// that buffer (an argument, a global, another of the block's buffers
   /// still allocated there).
-  bool isUnconditional(const ConditionalFree &cf, Operation *at);
+  /// With ownership flags (ConditionalFree::flags), the buffer a loop
+  /// allocated whose flag they are; none when the free may not run.
+  std::optional<unsigned> conditionallyFreedRoot(const ConditionalFree &cf,
+                                                 Operation *at);
+  /// findFreshYields, once per op.
+  const SmallVector<FreshYield, 1> &getFreshYields(Operation *op);
+  /// When `op` is (or is the free in) the op of a loop body that frees
+  /// the buffer an iteration got (FreshYield::carriedFree): the root of the
+  /// buffers the loop allocates, the only one it may free.
+  std::optional<unsigned> carriedFreeRoot(Operation *op);
   /// Whether every free of the memory of root `r` is a memref.dealloc of the
   /// block after `at` (none by a call, inside a region, or before `at`).
   bool onlyFreedAfter(unsigned r, Operation *at);
@@ -236,9 +247,15 @@ private:
   void countExclusiveLiveInsOnce();
   /// Whether some chain of calls from `from` reaches one of `targets`.
   static bool reachesByCalls(Operation *from, ArrayRef<Operation *> targets);
-  /// `call`: the call whose callee's body `b` is, if any.
+  /// `call`: the call whose callee's body `b` is, if any. `fresh`: the
+  /// buffers the op whose region `b` is hands out (they stay allocated;
+  /// the op's result counts them), and in a loop the buffer each iteration
+  /// gets, allocated from the body's start to its free.
   FailureOr<uint64_t> blockPeak(Block &b, unsigned depth,
-                                Operation *call = nullptr);
+                                Operation *call = nullptr,
+                                ArrayRef<FreshYield> fresh = {});
+  /// Bytes of the allocations of `b` in `fresh`.
+  FailureOr<uint64_t> handedOutBytes(Block &b, ArrayRef<FreshYield> fresh);
   const std::optional<CalleeSummary> &getCallSummary(CallOpInterface call);
   /// AliasRoots::summarizeCall of a call with memref results, per callee.
   const std::optional<ReturnSummary> &getReturnSummary(Operation *call);
@@ -281,6 +298,8 @@ private:
   DenseMap<Operation *, ValueUses> uses;
   DenseMap<Operation *, std::optional<CalleeSummary>> callSummaries;
   DenseMap<Operation *, std::optional<ReturnSummary>> returnSummaries;
+  DenseMap<Operation *, std::unique_ptr<SmallVector<FreshYield, 1>>>
+      freshYields;
   /// severalBlocksCalleePeak per callee.
   DenseMap<Operation *, uint64_t> calleePeaks;
   /// The callees nestedPeak is inside, outermost first, each with the call
@@ -372,6 +391,18 @@ LogicalResult LifetimeBuilder::classify() {
         return failure();
       continue;
     }
+    // A loop or branch handing out buffers it allocates: allocated where
+    // it runs, as large as the largest it may hand out.
+    for (const FreshYield &fy : getFreshYields(&op)) {
+      std::string why;
+      FailureOr<Operation *> largest =
+          largestAllocation(fy, layout, a.sizes, why);
+      if (failed(largest))
+        return unsupported(&op, why);
+      nodeAllocs[&op].push_back(a.buffers.size());
+      if (failed(addBuffer(&op, op.getResult(fy.position), *largest, true)))
+        return failure();
+    }
     if (!isa<CallOpInterface>(op))
       continue;
     const std::optional<ReturnSummary> &returned = getReturnSummary(&op);
@@ -408,16 +439,21 @@ LogicalResult LifetimeBuilder::classify() {
     bool conditional = false, async = false;
     if (!freed && (freed = getAsyncDeallocatedValue(&op)))
       async = true;
+    // The root a conditional free frees (one root, whatever else the value
+    // it names may be: an ownership flag picks it).
+    std::optional<unsigned> conditionalRoot;
     if (!freed)
       if (std::optional<ConditionalFree> cf = matchConditionalFree(&op))
-        if (isUnconditional(*cf, &op)) {
+        if ((conditionalRoot = conditionallyFreedRoot(*cf, &op))) {
           freed = cf->freed;
           conditional = true;
           freeConditionOps.insert(cf->pointerOps.begin(),
                                   cf->pointerOps.end());
         }
     if (freed) {
-      const auto &rs = aliases->rootsOf(freed);
+      AliasRoots::RootSet rs = aliases->rootsOf(freed);
+      if (conditionalRoot)
+        rs = {*conditionalRoot};
       if (rs.size() > 1 && llvm::any_of(rs, [&](unsigned r) {
             return aliases->root(r).kind == RootKind::Buffer;
           }))
@@ -490,42 +526,102 @@ bool LifetimeBuilder::onlyFreedAfter(unsigned r, Operation *at) {
   return !walk.wasInterrupted();
 }
 
-bool LifetimeBuilder::isUnconditional(const ConditionalFree &cf,
-                                      Operation *at) {
-  const AliasRoots::RootSet &rs = aliases->rootsOf(cf.freedSource);
-  if (rs.size() != 1 || aliases->root(rs.front()).kind != RootKind::Buffer ||
-      aliases->rootsOf(cf.freed) != rs)
-    return false;
-  unsigned freedRoot = rs.front();
+std::optional<unsigned>
+LifetimeBuilder::conditionallyFreedRoot(const ConditionalFree &cf,
+                                       Operation *at) {
+  std::optional<unsigned> freed;
+  if (cf.flags.empty()) {
+    const AliasRoots::RootSet &rs = aliases->rootsOf(cf.freedSource);
+    if (rs.size() != 1 || aliases->root(rs.front()).kind != RootKind::Buffer ||
+        aliases->rootsOf(cf.freed) != rs)
+      return std::nullopt;
+    freed = rs.front();
+  }
+  // Ownership flags: each the flag a loop returns next to the buffer freed,
+  // true when that is the buffer the loop allocated (not its entry value).
+  Value source = wholeBufferSource(cf.freed);
+  for (Value flag : cf.flags) {
+    Operation *loop = flag.getDefiningOp();
+    if (!loop || source.getDefiningOp() != loop)
+      return std::nullopt;
+    const FreshYield *fy = nullptr;
+    for (const FreshYield &y : getFreshYields(loop))
+      if (y.ownedResult == flag && loop->getResult(y.position) == source)
+        fy = &y;
+    if (!fy)
+      return std::nullopt;
+    std::optional<unsigned> root;
+    for (unsigned r : aliases->rootsOf(source))
+      if (aliases->root(r).kind == RootKind::Buffer &&
+          aliases->root(r).value == source)
+        root = r;
+    if (!root || (freed && *freed != *root))
+      return std::nullopt;
+    freed = root;
+  }
+  unsigned freedRoot = *freed;
   for (Value other : cf.compared) {
     const AliasRoots::RootSet &os = aliases->rootsOf(other);
     if (os.empty())
-      return false;
+      return std::nullopt;
     for (unsigned r : os) {
       const Root &root = aliases->root(r);
       if (r == freedRoot)
-        return false;
+        return std::nullopt;
       switch (root.kind) {
       case RootKind::Argument:
       case RootKind::Global:
         // Never the function's allocation, unless the function freed that
         // memory before (its address may then have been reused).
         if (!onlyFreedAfter(r, at))
-          return false;
+          return std::nullopt;
         continue;
       case RootKind::Buffer:
         // Still allocated at the comparison (else its address may have been
         // given to the freed buffer): freed, if at all, after it.
         if (a.buffers[root.buffer].dealloc || !onlyFreedAfter(r, at))
-          return false;
+          return std::nullopt;
         continue;
       case RootKind::Local:
       case RootKind::Unknown:
-        return false;
+        return std::nullopt;
       }
     }
   }
-  return true;
+  return freedRoot;
+}
+
+const SmallVector<FreshYield, 1> &
+LifetimeBuilder::getFreshYields(Operation *op) {
+  // Held by pointer: callers keep the reference while nested bodies add
+  // entries.
+  auto [it, inserted] = freshYields.try_emplace(op);
+  if (inserted)
+    it->second =
+        std::make_unique<SmallVector<FreshYield, 1>>(findFreshYields(op));
+  return *it->second;
+}
+
+std::optional<unsigned> LifetimeBuilder::carriedFreeRoot(Operation *op) {
+  if (!isa<memref::DeallocOp, bufferization::DeallocOp>(op))
+    return std::nullopt;
+  for (Operation *free = op; free && free != a.rootOp;
+       free = free->getParentOp()) {
+    Operation *loop = free->getParentOp();
+    if (!loop || loop->getNumResults() == 0)
+      continue;
+    for (const FreshYield &fy : getFreshYields(loop)) {
+      if (fy.carriedFree != free)
+        continue;
+      Value result = loop->getResult(fy.position);
+      for (unsigned r : aliases->rootsOf(result))
+        if (aliases->root(r).value == result)
+          return r;
+    }
+    if (free != op)
+      break; // only the free itself or the scf.if around it
+  }
+  return std::nullopt;
 }
 
 void LifetimeBuilder::addValueUses(Value v, ValueUses &into) {
@@ -646,7 +742,9 @@ LogicalResult LifetimeBuilder::collectAccesses() {
     // for it: its buffers escape the block's order (every barrier between
     // the allocation and the free keeps the free after it).
     bool runsAsyncWork = isAsync || (hasAsyncWork && mayRunAsyncWork(op));
-    auto addAccess = [&](Value v, bool write, bool exact) {
+    // `only`: the one root the access touches, of those `v` may be.
+    auto addAccess = [&](Value v, bool write, bool exact,
+                         std::optional<unsigned> only = std::nullopt) {
       hasEffects[n] = true;
       if (isAsync)
         asyncAccesses[n].push_back({v, write});
@@ -658,6 +756,8 @@ LogicalResult LifetimeBuilder::collectAccesses() {
               e = "used by asynchronous GPU work";
           }
       for (unsigned r : aliases->effectRoots(v)) {
+        if (only && r != *only)
+          continue;
         const Root &root = aliases->root(r);
         Footprint footprint = exact ? getFootprint(v) : Footprint();
         switch (root.kind) {
@@ -766,6 +866,18 @@ LogicalResult LifetimeBuilder::collectAccesses() {
         summarised(nested, launch->operands, launch->summary);
         return;
       }
+      // bufferization.dealloc states no effects: the one freeing the buffer
+      // a loop iteration got frees that loop's buffers alone.
+      if (auto free = dyn_cast<bufferization::DeallocOp>(nested)) {
+        std::optional<unsigned> root = carriedFreeRoot(nested);
+        if (!root) {
+          unknownEffects(nested);
+          return;
+        }
+        for (Value v : free.getMemrefs())
+          addAccess(v, /*write=*/true, /*exact=*/false, root);
+        return;
+      }
       // Ops with recursive effects are covered by the walk of their nested
       // ops (unless they also state their own effects).
       auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
@@ -786,10 +898,15 @@ LogicalResult LifetimeBuilder::collectAccesses() {
       if (!nested->hasTrait<OpTrait::IsTerminator>() ||
           nested->getParentOp() != a.rootOp)
         noteCaptures(nested, accessed);
+      // A loop's free of the buffer an iteration got frees an earlier
+      // iteration's buffer, never the entry value.
+      std::optional<unsigned> freedRoot = carriedFreeRoot(nested);
       for (auto &e : effects) {
         bool write = !isa<MemoryEffects::Read>(e.getEffect());
         if (Value v = e.getValue()) {
-          addAccess(v, write, /*exact=*/true);
+          addAccess(v, write, /*exact=*/true,
+                    isa<MemoryEffects::Free>(e.getEffect()) ? freedRoot
+                                                             : std::nullopt);
           continue;
         }
         // Allocations of stack scopes carry no value; anything else without
@@ -1301,8 +1418,29 @@ void LifetimeBuilder::findLiveInDeallocs() {
   }
 }
 
+FailureOr<uint64_t>
+LifetimeBuilder::handedOutBytes(Block &b, ArrayRef<FreshYield> fresh) {
+  uint64_t bytes = 0;
+  for (const FreshYield &fy : fresh)
+    for (Operation *alloc : fy.allocs) {
+      if (alloc->getBlock() != &b || isUnobservable(alloc->getResult(0)))
+        continue;
+      bool isBound = false;
+      std::string why;
+      FailureOr<uint64_t> size =
+          getAllocationSize(alloc, layout, a.sizes, isBound, why);
+      if (failed(size))
+        return unsupported(alloc, why);
+      if (!addBytes(bytes, *size))
+        return unsupported(alloc, "the bytes allocated add up to more than "
+                                  "2^64");
+    }
+  return bytes;
+}
+
 FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
-                                               Operation *call) {
+                                               Operation *call,
+                                               ArrayRef<FreshYield> fresh) {
   DenseMap<Value, uint64_t> live;
   uint64_t current = 0, peak = 0;
   auto tooLarge = [&](Operation *op) {
@@ -1326,7 +1464,34 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
       for (const ReturnedValue &value : *returned)
         if (value.freshAlloc)
           handedOver.insert(value.freshAlloc);
+  // A loop or branch body: what it hands out stays allocated; a loop
+  // iteration holds the buffer it got until the body frees it.
+  DenseMap<Operation *, Value> carriedFrees;
+  for (const FreshYield &fy : fresh) {
+    for (Operation *alloc : fy.allocs)
+      if (alloc->getBlock() == &b)
+        handedOver.insert(alloc);
+    if (!fy.carried || Value(fy.carried).getParentBlock() != &b)
+      continue;
+    // In a loop running at most once the buffer it gets is the entry
+    // value, never freed there.
+    carriedFrees[fy.carriedFree] = fy.carried;
+    if (!fy.carriesOwned)
+      continue;
+    FailureOr<uint64_t> size = sizeOf(fy.allocs.front(), fy.allocs.front());
+    if (failed(size))
+      return failure();
+    live[fy.carried] = *size;
+    if (!addBytes(current, *size))
+      return tooLarge(fy.allocs.front());
+    peak = std::max(peak, current);
+  }
   for (Operation &op : b) {
+    if (auto it = carriedFrees.find(&op); it != carriedFrees.end()) {
+      current -= live.lookup(it->second);
+      live.erase(it->second);
+      continue;
+    }
     if (isAllocation(&op)) {
       FailureOr<uint64_t> size = sizeOf(&op, &op);
       if (failed(size))
@@ -1358,6 +1523,22 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
         continue;
       }
     }
+    // The free under the flag a loop returns next to its buffer.
+    if (memref::DeallocOp free = matchGuardedFree(&op)) {
+      Value source = wholeBufferSource(free.getMemref());
+      Value flag = cast<scf::IfOp>(op).getCondition();
+      Operation *loop = source.getDefiningOp();
+      auto it = live.find(source);
+      if (loop && it != live.end() &&
+          llvm::any_of(getFreshYields(loop), [&](const FreshYield &fy) {
+            return fy.ownedResult == flag &&
+                   loop->getResult(fy.position) == source;
+          })) {
+        current -= it->second;
+        live.erase(it);
+        continue;
+      }
+    }
     FailureOr<uint64_t> nested = nestedPeak(&op, depth + 1);
     if (failed(nested))
       return failure();
@@ -1374,6 +1555,20 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
           if (!addBytes(current, *size))
             return tooLarge(&op);
         }
+    // So does a loop or branch handing out buffers it allocates.
+    for (const FreshYield &fy : getFreshYields(&op)) {
+      std::string why;
+      FailureOr<Operation *> largest =
+          largestAllocation(fy, layout, a.sizes, why);
+      if (failed(largest))
+        return unsupported(&op, why);
+      FailureOr<uint64_t> size = sizeOf(*largest, &op);
+      if (failed(size))
+        return failure();
+      live[op.getResult(fy.position)] = *size;
+      if (!addBytes(current, *size))
+        return tooLarge(&op);
+    }
     uint64_t mem = current;
     if (!addBytes(mem, *nested))
       return tooLarge(&op);
@@ -1390,9 +1585,29 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
       return unsupported(&op, "a buffer this call returns is not freed in "
                               "the same region (memsched recognises a "
                               "memref.dealloc of the result itself there)");
-    if (!isAllocation(&op) || !live.count(op.getResult(0)) ||
-        isUnobservable(op.getResult(0)) || handedOver.contains(&op))
+    // A buffer a loop or branch handed out and nothing freed.
+    bool fromRegion =
+        !isAllocation(&op) &&
+        llvm::any_of(getFreshYields(&op), [&](const FreshYield &fy) {
+          return live.count(op.getResult(fy.position));
+        });
+    if (!fromRegion &&
+        (!isAllocation(&op) || !live.count(op.getResult(0)) ||
+         isUnobservable(op.getResult(0)) || handedOver.contains(&op)))
       continue;
+    if (fromRegion) {
+      if (call)
+        return unsupported(call, "the callee @" +
+                                     cast<SymbolOpInterface>(b.getParentOp())
+                                         .getName() +
+                                     " does not free a buffer a loop or "
+                                     "branch of its body hands out; inline "
+                                     "the callee first (--inline)");
+      return unsupported(&op, "a buffer this loop or branch hands out is not "
+                              "freed in the same region (memsched recognises "
+                              "a memref.dealloc of the result, or of its base "
+                              "under the loop's ownership flag)");
+    }
     if (isa<memref::AllocaOp>(op)) {
       if (scope)
         continue;
@@ -1435,9 +1650,13 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
                                    "first (--inline)");
     }
     return unsupported(&op, "allocation in a nested region is not freed in "
-                            "that region (a buffer yielded out of a loop or "
-                            "branch, say): free it in the region it is "
-                            "allocated in (a memref.dealloc of the "
+                            "that region: memsched follows a buffer yielded "
+                            "out of a branch when every branch yields an "
+                            "allocation of its own, and out of a loop with "
+                            "the ownership flag --buffer-deallocation-"
+                            "pipeline adds, when nothing else frees or "
+                            "keeps it; otherwise free it in the region it "
+                            "is allocated in (a memref.dealloc of the "
                             "allocation there), or hoist the allocation out "
                             "of the region");
   }
@@ -1584,13 +1803,24 @@ FailureOr<uint64_t> LifetimeBuilder::nestedPeak(Operation *op, unsigned depth) {
   if (depth > 64)
     return unsupported(op, "nesting or call depth above 64");
   uint64_t peak = 0;
+  // Buffers the op hands out count from the op on, as the op's own: its
+  // bodies' memory is the rest.
+  ArrayRef<FreshYield> fresh = getFreshYields(op);
   for (Region &region : op->getRegions())
     for (Block &b : region) {
       // A body memsched reorders can take any of its orders: a bound of
       // its peak stands for it where bounds are proved.
-      FailureOr<uint64_t> p = a.sizes.nestedBodiesAtBound && isReorderableBody(b)
-                                  ? bodyBound(b, depth)
-                                  : blockPeak(b, depth);
+      FailureOr<uint64_t> p = failure();
+      if (a.sizes.nestedBodiesAtBound && isReorderableBody(b)) {
+        p = bodyBound(b, depth);
+        FailureOr<uint64_t> out = handedOutBytes(b, fresh);
+        if (failed(out))
+          return failure();
+        if (succeeded(p))
+          p = *p - std::min(*p, *out);
+      } else {
+        p = blockPeak(b, depth, nullptr, fresh);
+      }
       if (failed(p))
         return failure();
       peak = std::max(peak, *p);

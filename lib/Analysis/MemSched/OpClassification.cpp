@@ -162,8 +162,10 @@ mlir::memsched::matchConditionalFree(Operation *op) {
   while (!worklist.empty()) {
     Value cond = worklist.pop_back_val();
     Operation *def = cond.getDefiningOp();
-    if (!def)
-      return std::nullopt;
+    if (!def || !isa<arith::AndIOp, arith::CmpIOp>(def)) {
+      result.flags.push_back(cond);
+      continue;
+    }
     if (auto conj = dyn_cast<arith::AndIOp>(def)) {
       result.pointerOps.push_back(conj);
       worklist.push_back(conj.getLhs());

@@ -1,0 +1,87 @@
+//===- RegionYields.h - buffers a loop or branch hands out ------*- C++ -*-===//
+//
+// Bufferization with `allow-return-allocs-from-loops` and upstream's
+// ownership-based deallocation make region ops hand out buffers they
+// allocate:
+//
+//   %r = scf.if %c -> memref<..> {          %r:2 = scf.for ... iter_args(
+//     %a = memref.alloc()                       %buf = %init, %own = %false) {
+//     ...                                     %a = memref.alloc()
+//     scf.yield %a                            ... reads %buf, writes %a ...
+//   } else { %b = memref.alloc() ...          %base = extract_strided_metadata %buf
+//     scf.yield %b }                          scf.if %own { memref.dealloc %base }
+//                                             scf.yield %a, %true
+//                                           }
+//
+// A result of a branch op (scf.if, scf.index_switch, affine.if, ...) is a
+// fresh buffer when every region yields, at its position, an allocation of
+// its own block (through memref.cast only) that the region neither frees
+// nor lets go anywhere else: the op allocates the result where it runs, as
+// large as the largest of those allocations.
+//
+// A loop (a LoopLikeOpInterface op of one region) hands out the buffer of
+// its last iteration when its body yields, at a position, an allocation of
+// its block as above, and frees the buffer it got at that position (the
+// previous iteration's) under an ownership flag carried next to it: false on
+// entry, yielded true. The loop's result is then the last iteration's buffer
+// when its flag is true, else the entry value (no iteration ran). Every
+// iteration holds the buffer it got (the previous one's, or the entry
+// value, which the loop never frees) until that free, and its own from its
+// allocation on.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_ANALYSIS_REGIONYIELDS_H
+#define MEMSCHED_ANALYSIS_REGIONYIELDS_H
+
+#include "Analysis/MemSched/AllocationSize.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Support/LLVM.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace mlir {
+namespace memsched {
+
+struct FreshYield {
+  /// The position of the result (and of the yielded operand).
+  unsigned position = 0;
+  /// The allocation each region yields there (one per region for a branch
+  /// op, the body's for a loop).
+  SmallVector<Operation *, 2> allocs;
+  /// Loops only: the body argument the buffer comes back in, the body
+  /// argument saying it is an earlier iteration's buffer (not the entry
+  /// value), the result saying the same of the loop's result, and the op of
+  /// the body that frees the buffer it got under that flag.
+  Value carried, owned, ownedResult;
+  Operation *carriedFree = nullptr;
+  /// Loops only: the body runs at least once (a constant trip count): the
+  /// result is never the entry value.
+  bool bodyRuns = false;
+  /// Loops only: some iteration may get an earlier iteration's buffer (the
+  /// trip count is not known to be at most 1).
+  bool carriesOwned = true;
+};
+
+/// The results of `op` that are fresh buffers (see above), in position
+/// order; empty for any other op.
+SmallVector<FreshYield, 1> findFreshYields(Operation *op);
+
+/// The largest of the allocations a fresh result may be (the one the op's
+/// result is sized by); failure, with `why`, when one cannot be sized.
+FailureOr<Operation *> largestAllocation(const FreshYield &fy,
+                                         const DataLayout &layout,
+                                         SizeModel sizes, std::string &why);
+
+/// Strips memref.cast and memref.extract_strided_metadata's base buffer:
+/// the value whose allocation `v` names whole.
+Value wholeBufferSource(Value v);
+
+} // namespace memsched
+} // namespace mlir
+
+#endif // MEMSCHED_ANALYSIS_REGIONYIELDS_H

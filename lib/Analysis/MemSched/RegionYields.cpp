@@ -1,0 +1,259 @@
+//===- RegionYields.cpp - buffers a loop or branch hands out ----*- C++ -*-===//
+
+#include "Analysis/MemSched/RegionYields.h"
+#include "Analysis/MemSched/OpClassification.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::memsched;
+
+static Value stripCasts(Value v) {
+  while (auto cast = v.getDefiningOp<memref::CastOp>())
+    v = cast.getSource();
+  return v;
+}
+
+Value mlir::memsched::wholeBufferSource(Value v) {
+  while (true) {
+    v = stripCasts(v);
+    auto meta = v.getDefiningOp<memref::ExtractStridedMetadataOp>();
+    if (!meta || v != meta.getBaseBuffer())
+      return v;
+    v = meta.getSource();
+  }
+}
+
+static bool isConstantBool(Value v, bool value) {
+  auto c = v.getDefiningOp<arith::ConstantOp>();
+  auto attr = c ? dyn_cast<BoolAttr>(c.getValue()) : BoolAttr();
+  if (!attr)
+    if (auto i = c ? dyn_cast<IntegerAttr>(c.getValue()) : IntegerAttr())
+      return i.getType().isInteger(1) && i.getValue().getBoolValue() == value;
+  return attr && attr.getValue() == value;
+}
+
+/// Whether `op` may free memory it is given.
+static bool mayFree(Operation *op) {
+  if (isa<CallOpInterface>(op))
+    return true;
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface)
+    return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  return llvm::any_of(effects, [](auto &e) {
+    return isa<MemoryEffects::Free>(e.getEffect());
+  });
+}
+
+/// Whether every use of `buffer` and of its views is an access that neither
+/// frees the memory nor lets its address go elsewhere, except the uses
+/// `allowed` accepts (which are not followed further).
+static bool onlyAccessed(Value buffer,
+                         function_ref<bool(OpOperand &)> allowed) {
+  SmallVector<Value> worklist{buffer};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (allowed(use))
+        continue;
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == v) {
+        for (Value r : user->getResults())
+          if (isa<BaseMemRefType>(r.getType()))
+            worklist.push_back(r);
+        continue;
+      }
+      if (user->hasTrait<OpTrait::IsTerminator>() ||
+          isa<RegionBranchOpInterface>(user) || mayFree(user))
+        return false;
+      SmallVector<Value> accessed;
+      if (auto iface = dyn_cast<MemoryEffectOpInterface>(user)) {
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        iface.getEffects(effects);
+        for (auto &e : effects)
+          if (Value ev = e.getValue())
+            accessed.push_back(ev);
+      }
+      if (mayCapture(user, v, accessed))
+        return false;
+    }
+  }
+  return true;
+}
+
+/// The allocation of `block` that its terminator `term` yields at
+/// `position` (through casts) and hands out: nothing else frees it or
+/// takes its address. Null otherwise.
+static Operation *handedOutAllocation(Block &block, Operation *term,
+                                      unsigned position) {
+  Value yielded = term->getOperand(position);
+  Value source = stripCasts(yielded);
+  auto alloc = source.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != &block)
+    return nullptr;
+  bool yieldedOnce = false;
+  bool ok = onlyAccessed(source, [&](OpOperand &use) {
+    // Casts on the way to the terminator are followed as views.
+    if (use.getOwner() == term && use.getOperandNumber() == position &&
+        use.get() == yielded && !yieldedOnce) {
+      yieldedOnce = true;
+      return true;
+    }
+    return false;
+  });
+  return ok && yieldedOnce ? alloc.getOperation() : nullptr;
+}
+
+/// The op of `body` that frees the buffer `carried` names when `owned`
+/// holds: `scf.if %owned { memref.dealloc base(%carried) }` or
+/// `bufferization.dealloc (base(%carried)) if (%owned)`.
+static Operation *findCarriedFree(Block &body, Value carried, Value owned) {
+  for (Operation &op : body) {
+    if (memref::DeallocOp free = matchGuardedFree(&op)) {
+      if (cast<scf::IfOp>(op).getCondition() == owned &&
+          wholeBufferSource(free.getMemref()) == carried)
+        return &op;
+      continue;
+    }
+    if (auto free = dyn_cast<bufferization::DeallocOp>(op))
+      if (free.getMemrefs().size() == 1 && free.getRetained().empty() &&
+          free.getConditions()[0] == owned &&
+          wholeBufferSource(free.getMemrefs()[0]) == carried)
+        return &op;
+  }
+  return nullptr;
+}
+
+static SmallVector<FreshYield, 1> loopYields(LoopLikeOpInterface loop) {
+  SmallVector<FreshYield, 1> result;
+  SmallVector<Region *> regions = loop.getLoopRegions();
+  std::optional<ResultRange> results = loop.getLoopResults();
+  if (regions.size() != 1 || !regions[0]->hasOneBlock() || !results)
+    return result;
+  Block &body = regions[0]->front();
+  Operation *term = body.getTerminator();
+  Block::BlockArgListType iterArgs = loop.getRegionIterArgs();
+  auto inits = loop.getInits();
+  if (!term || iterArgs.size() != inits.size() ||
+      term->getNumOperands() != iterArgs.size() ||
+      results->size() != iterArgs.size())
+    return result;
+  for (unsigned i = 0, e = iterArgs.size(); i < e; ++i) {
+    if (!isa<MemRefType>(iterArgs[i].getType()))
+      continue;
+    Operation *alloc = handedOutAllocation(body, term, i);
+    if (!alloc)
+      continue;
+    // The ownership flag next to it: false on entry, yielded true, and the
+    // body frees the buffer it got when the flag holds.
+    for (unsigned j = 0; j < e; ++j) {
+      if (j == i || !isConstantBool(inits[j], false) ||
+          !isConstantBool(term->getOperand(j), true))
+        continue;
+      Operation *free = findCarriedFree(body, iterArgs[i], iterArgs[j]);
+      if (!free)
+        continue;
+      // The buffer it got goes nowhere else (not yielded on, not freed
+      // another way), and the flag says nothing else.
+      bool carriedOk = onlyAccessed(iterArgs[i], [&](OpOperand &use) {
+        Operation *user = use.getOwner();
+        return user == free || user->getParentOp() == free;
+      });
+      bool flagOk = llvm::all_of(iterArgs[j].getUsers(), [&](Operation *u) {
+        return u == free;
+      });
+      if (!carriedOk || !flagOk)
+        continue;
+      FreshYield fy;
+      fy.position = i;
+      fy.allocs.push_back(alloc);
+      fy.carried = iterArgs[i];
+      fy.owned = iterArgs[j];
+      fy.ownedResult = (*results)[j];
+      fy.carriedFree = free;
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      fy.bodyRuns = trips && !trips->isZero();
+      fy.carriesOwned = !trips || trips->ugt(1);
+      result.push_back(std::move(fy));
+      break;
+    }
+  }
+  return result;
+}
+
+SmallVector<FreshYield, 1> mlir::memsched::findFreshYields(Operation *op) {
+  if (op->getNumResults() == 0 || op->getNumRegions() == 0 ||
+      llvm::none_of(op->getResultTypes(), llvm::IsaPred<MemRefType>))
+    return {};
+  if (auto loop = dyn_cast<LoopLikeOpInterface>(op))
+    return loopYields(loop);
+  auto branch = dyn_cast<RegionBranchOpInterface>(op);
+  if (!branch)
+    return {};
+  // A branch op: every region runs at most once and yields to the op.
+  SmallVector<Operation *> terms;
+  for (Region &region : op->getRegions()) {
+    if (region.empty())
+      continue;
+    if (!region.hasOneBlock())
+      return {};
+    auto term =
+        dyn_cast<RegionBranchTerminatorOpInterface>(region.front().back());
+    if (!term || term->getNumOperands() != op->getNumResults())
+      return {};
+    SmallVector<RegionSuccessor> next;
+    branch.getSuccessorRegions(RegionBranchPoint(term), next);
+    if (next.size() != 1 || !next.front().isParent())
+      return {};
+    terms.push_back(term);
+  }
+  if (terms.empty())
+    return {};
+  SmallVector<FreshYield, 1> result;
+  for (unsigned i = 0, e = op->getNumResults(); i < e; ++i) {
+    if (!isa<MemRefType>(op->getResult(i).getType()))
+      continue;
+    FreshYield fy;
+    fy.position = i;
+    for (Operation *term : terms) {
+      Operation *alloc = handedOutAllocation(*term->getBlock(), term, i);
+      if (!alloc)
+        break;
+      fy.allocs.push_back(alloc);
+    }
+    if (fy.allocs.size() == terms.size())
+      result.push_back(std::move(fy));
+  }
+  return result;
+}
+
+FailureOr<Operation *> mlir::memsched::largestAllocation(
+    const FreshYield &fy, const DataLayout &layout, SizeModel sizes,
+    std::string &why) {
+  Operation *largest = nullptr;
+  uint64_t largestSize = 0;
+  for (Operation *alloc : fy.allocs) {
+    bool isBound = false;
+    FailureOr<uint64_t> size =
+        getAllocationSize(alloc, layout, sizes, isBound, why);
+    if (failed(size))
+      return failure();
+    if (!largest || *size > largestSize) {
+      largest = alloc;
+      largestSize = *size;
+    }
+  }
+  return largest;
+}
