@@ -39,16 +39,6 @@ func.func @unbounded(%n: index) {
 
 // -----
 
-// Tests bufferization.dealloc, which must be lowered first.
-func.func @bdealloc(%c: i1) {
-  %a = memref.alloc() : memref<16xf32>
-  // expected-remark @+1 {{bufferization.dealloc is not supported; run --bufferization-lower-deallocations first}}
-  bufferization.dealloc (%a : memref<16xf32>) if (%c)
-  return
-}
-
-// -----
-
 // Tests a stack allocation in a region that is not an allocation scope: it
 // outlives the region.
 func.func @alloca_in_if(%c: i1) {
@@ -176,7 +166,7 @@ func.func @clone(%x: memref<16xf32>) -> memref<16xf32> {
 func.func @realloc(%x: memref<16xf32>) -> memref<32xf32> {
   %a = memref.alloc() : memref<16xf32>
   memref.copy %x, %a : memref<16xf32> to memref<16xf32>
-  // expected-remark @+1 {{memsched: 'realloc' is not supported: memref.realloc frees its operand and allocates in one op, which memsched does not follow; allocate the new buffer with memref.alloc, copy into it and free the old one (--expand-realloc does so under an scf.if, whose yielded buffer memsched does not follow yet)}}
+  // expected-remark @+1 {{memsched: 'realloc' is not supported: memref.realloc frees its operand and allocates in one op, which memsched does not follow; allocate the new buffer with memref.alloc, copy into it and free the old one: with static sizes --expand-realloc --canonicalize does so (with dynamic ones the scf.if --expand-realloc emits yields the new buffer or a view of the old one, which memsched does not follow)}}
   %b = memref.realloc %a : memref<16xf32> to memref<32xf32>
   return %b : memref<32xf32>
 }

@@ -35,6 +35,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -82,9 +83,10 @@ static std::string unrecognisedAllocationReason(Operation *op) {
   if (isa<memref::ReallocOp>(op))
     return "memref.realloc frees its operand and allocates in one op, which "
            "memsched does not follow; allocate the new buffer with "
-           "memref.alloc, copy into it and free the old one (--expand-realloc "
-           "does so under an scf.if, whose yielded buffer memsched does not "
-           "follow yet)";
+           "memref.alloc, copy into it and free the old one: with static "
+           "sizes --expand-realloc --canonicalize does so (with dynamic ones "
+           "the scf.if --expand-realloc emits yields the new buffer or a view "
+           "of the old one, which memsched does not follow)";
   std::string why = (op->getName().getStringRef() +
                      " allocates a buffer memsched cannot size or move")
                         .str();
@@ -188,6 +190,11 @@ private:
                                                  Operation *at);
   /// findFreshYields, once per op.
   const SmallVector<FreshYield, 1> &getFreshYields(Operation *op);
+  /// The roots of the block's buffers a bufferization.dealloc surely frees:
+  /// each memref under a condition that is constant true, or the flag a
+  /// loop returns next to the buffer it names, that is one buffer and may
+  /// be none of the retained values.
+  SmallVector<unsigned> deallocatedRoots(bufferization::DeallocOp op);
   /// When `op` is (or is the free in) the op of a loop body that frees
   /// the buffer an iteration got (FreshYield::carriedFree): the root of the
   /// buffers the loop allocates, the only one it may free.
@@ -427,9 +434,23 @@ LogicalResult LifetimeBuilder::classify() {
   for (Operation &op : block) {
     if (isUnrecognisedAllocation(&op) && !isAsyncAllocation(&op))
       return unsupported(&op, unrecognisedAllocationReason(&op));
-    if (isa<bufferization::DeallocOp>(op))
-      return unsupported(&op, "bufferization.dealloc is not supported; run "
-                              "--bufferization-lower-deallocations first");
+    // bufferization.dealloc: a node freeing the buffers it surely frees;
+    // the others it may free stay allocated to the end.
+    if (auto free = dyn_cast<bufferization::DeallocOp>(op)) {
+      SmallVector<unsigned> roots = deallocatedRoots(free);
+      for (unsigned r : roots) {
+        BufferInfo &buf = a.buffers[aliases->root(r).buffer];
+        if (buf.dealloc)
+          return unsupported(&op, "buffer deallocated twice in the block");
+        buf.dealloc = &op;
+      }
+      a.nodeIndex[&op] = a.nodes.size();
+      NodeInfo node;
+      node.op = &op;
+      node.isDealloc = !roots.empty();
+      a.nodes.push_back(node);
+      continue;
+    }
     if (isAllocation(&op) || isFloating(&op) ||
         op.hasTrait<OpTrait::IsTerminator>())
       continue;
@@ -600,6 +621,44 @@ LifetimeBuilder::getFreshYields(Operation *op) {
     it->second =
         std::make_unique<SmallVector<FreshYield, 1>>(findFreshYields(op));
   return *it->second;
+}
+
+SmallVector<unsigned>
+LifetimeBuilder::deallocatedRoots(bufferization::DeallocOp op) {
+  SmallVector<unsigned> result;
+  for (auto [memref, cond] : llvm::zip(op.getMemrefs(), op.getConditions())) {
+    std::optional<unsigned> root;
+    const AliasRoots::RootSet &rs = aliases->rootsOf(memref);
+    if (matchPattern(cond, m_One())) {
+      if (rs.size() == 1 && aliases->root(rs.front()).kind == RootKind::Buffer)
+        root = rs.front();
+    } else {
+      // The flag a loop returns next to the buffer: true when the buffer
+      // is the one the loop allocated.
+      Value source = wholeBufferSource(memref);
+      Operation *loop = source.getDefiningOp();
+      if (loop && cond.getDefiningOp() == loop &&
+          llvm::any_of(getFreshYields(loop), [&](const FreshYield &fy) {
+            return fy.ownedResult == cond &&
+                   loop->getResult(fy.position) == source;
+          }))
+        for (unsigned r : rs)
+          if (aliases->root(r).kind == RootKind::Buffer &&
+              aliases->root(r).value == source)
+            root = r;
+    }
+    if (!root || llvm::is_contained(result, *root))
+      continue;
+    // A retained value that may be the buffer keeps it.
+    if (llvm::any_of(op.getRetained(), [&](Value kept) {
+          return llvm::is_contained(aliases->effectRoots(kept), *root) ||
+                 llvm::is_contained(aliases->effectRoots(kept),
+                                    aliases->getUnknownRoot());
+        }))
+      continue;
+    result.push_back(*root);
+  }
+  return result;
 }
 
 std::optional<unsigned> LifetimeBuilder::carriedFreeRoot(Operation *op) {
@@ -868,12 +927,10 @@ LogicalResult LifetimeBuilder::collectAccesses() {
       }
       // bufferization.dealloc states no effects: the one freeing the buffer
       // a loop iteration got frees that loop's buffers alone.
+      // It frees (writes) what it may free, and only compares the
+      // addresses of what it retains.
       if (auto free = dyn_cast<bufferization::DeallocOp>(nested)) {
         std::optional<unsigned> root = carriedFreeRoot(nested);
-        if (!root) {
-          unknownEffects(nested);
-          return;
-        }
         for (Value v : free.getMemrefs())
           addAccess(v, /*write=*/true, /*exact=*/false, root);
         return;
@@ -1523,6 +1580,19 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
         continue;
       }
     }
+    // A bufferization.dealloc frees what it frees whatever it retains
+    // when its condition is constant true; anything else it may free stays.
+    if (auto free = dyn_cast<bufferization::DeallocOp>(op)) {
+      if (free.getRetained().empty())
+        for (auto [memref, cond] :
+             llvm::zip(free.getMemrefs(), free.getConditions()))
+          if (matchPattern(cond, m_One()))
+            if (auto it = live.find(memref); it != live.end()) {
+              current -= it->second;
+              live.erase(it);
+            }
+      continue;
+    }
     // The free under the flag a loop returns next to its buffer.
     if (memref::DeallocOp free = matchGuardedFree(&op)) {
       Value source = wholeBufferSource(free.getMemref());
@@ -1909,10 +1979,10 @@ LogicalResult LifetimeBuilder::computePeaks() {
                                   "2^64");
     node.transient = *t;
   }
-  DenseMap<Operation *, unsigned> deallocNodeBuffer;
-  for (auto [b, buf] : llvm::enumerate(a.buffers))
+  DenseMap<Operation *, uint64_t> freedByNode;
+  for (const BufferInfo &buf : a.buffers)
     if (buf.dealloc && !attachedDeallocs.contains(buf.dealloc))
-      deallocNodeBuffer[buf.dealloc] = b;
+      freedByNode[buf.dealloc] += buf.size;
   DenseMap<unsigned, uint64_t> liveInFreedBy;
   for (const LiveInInfo &in : a.liveIn)
     if (in.deallocNode)
@@ -1952,8 +2022,8 @@ LogicalResult LifetimeBuilder::computePeaks() {
       a.peakAsWritten = mem;
       a.peakAsWrittenOp = &op;
     }
-    if (auto it = deallocNodeBuffer.find(&op); it != deallocNodeBuffer.end())
-      current -= a.buffers[it->second].size;
+    if (auto it = freedByNode.find(&op); it != freedByNode.end())
+      current -= it->second;
     if (n)
       if (auto it = liveInFreedBy.find(*n); it != liveInFreedBy.end())
         current -= it->second;

@@ -3,6 +3,7 @@
 #include "Analysis/MemSched/OpClassification.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -82,7 +83,19 @@ bool mlir::memsched::isReorderableBody(Block &block) {
     return false;
   // A body that frees memory from outside it holds that memory until the
   // free: counted on its own, the body would not see it.
+  auto ownAllocation = [&](Value v) {
+    while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+      v = view.getViewSource();
+    Operation *def = v.getDefiningOp();
+    return def && isAllocation(def) &&
+           block.getParent()->isAncestor(def->getParentRegion());
+  };
   WalkResult walk = block.walk([&](Operation *op) {
+    // (bufferization.dealloc states no effects.)
+    if (auto free = dyn_cast<bufferization::DeallocOp>(op))
+      return llvm::all_of(free.getMemrefs(), ownAllocation)
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
     auto iface = dyn_cast<MemoryEffectOpInterface>(op);
     if (!iface)
       return WalkResult::advance();

@@ -595,11 +595,11 @@ Timeline mlir::memsched::buildTimeline(
   ArrayRef<BufferInfo> buffers = analysis.getBuffers();
   ArrayRef<LiveInInfo> liveIn = analysis.getLiveIn();
   DenseMap<Operation *, SmallVector<unsigned, 1>> allocs;
-  DenseMap<Operation *, unsigned> deallocs;
+  DenseMap<Operation *, SmallVector<unsigned, 1>> deallocs;
   for (auto [i, buf] : llvm::enumerate(buffers)) {
     allocs[buf.allocOp].push_back(i);
     if (buf.dealloc)
-      deallocs[buf.dealloc] = i;
+      deallocs[buf.dealloc].push_back(i);
   }
   // Buffers allocated before the block: live from its start to the node
   // that frees them, or through it.
@@ -630,8 +630,10 @@ Timeline mlir::memsched::buildTimeline(
     }
     if (auto it = deallocs.find(op);
         it != deallocs.end() && (!node || getDeallocatedValue(op))) {
-      current -= buffers[it->second].size;
-      last[it->second] = t.ops.empty() ? 0 : t.ops.size() - 1;
+      for (unsigned b : it->second) {
+        current -= buffers[b].size;
+        last[b] = t.ops.empty() ? 0 : t.ops.size() - 1;
+      }
       continue;
     }
     if (!node)
@@ -645,10 +647,11 @@ Timeline mlir::memsched::buildTimeline(
     t.memoryAt.push_back(current + transient);
     // A deallocation that is a node (e.g. a conditional free) frees after
     // it runs.
-    if (auto it = deallocs.find(op); it != deallocs.end()) {
-      current -= buffers[it->second].size;
-      last[it->second] = t.ops.size() - 1;
-    }
+    if (auto it = deallocs.find(op); it != deallocs.end())
+      for (unsigned b : it->second) {
+        current -= buffers[b].size;
+        last[b] = t.ops.size() - 1;
+      }
     if (auto it = liveInFreedBy.find(op); it != liveInFreedBy.end())
       for (unsigned i : it->second) {
         current -= liveIn[i].size;

@@ -153,18 +153,20 @@ mlir::memsched::planBlockOrder(const BufferLifetimeAnalysis &analysis,
   }
 
   // Deallocations that are nodes (their buffer has no other toucher).
-  DenseMap<Operation *, unsigned> deallocNodeBuffer;
+  // (One bufferization.dealloc may free several.)
+  DenseMap<Operation *, SmallVector<unsigned, 1>> deallocNodeBuffers;
   for (unsigned b = 0; b < buffers.size(); ++b)
     if (buffers[b].dealloc && analysis.getNodeIndex(buffers[b].dealloc))
-      deallocNodeBuffer[buffers[b].dealloc] = b;
+      deallocNodeBuffers[buffers[b].dealloc].push_back(b);
 
   for (unsigned i = 0; i < nodeOrder.size(); ++i) {
     for (unsigned b : firstAt[i])
       builder.emit(buffers[b].allocOp);
     Operation *op = nodes[nodeOrder[i]].op;
-    if (auto it = deallocNodeBuffer.find(op); it != deallocNodeBuffer.end())
-      for (Operation *user : buffers[it->second].danglingUsers)
-        builder.emit(user);
+    if (auto it = deallocNodeBuffers.find(op); it != deallocNodeBuffers.end())
+      for (unsigned b : it->second)
+        for (Operation *user : buffers[b].danglingUsers)
+          builder.emit(user);
     for (const LiveInInfo &in : analysis.getLiveIn())
       if (in.deallocNode == nodeOrder[i])
         for (Operation *user : in.danglingUsers)
@@ -199,7 +201,7 @@ uint64_t mlir::memsched::getPeakOfSequence(const BufferLifetimeAnalysis &analysi
   for (const BufferInfo &buf : analysis.getBuffers()) {
     allocSize[buf.allocOp] += buf.size;
     if (buf.dealloc)
-      deallocSize[buf.dealloc] = buf.size;
+      deallocSize[buf.dealloc] += buf.size;
   }
   // Buffers allocated before the block count from its start to the node
   // that frees them, if any.
