@@ -1150,9 +1150,25 @@ class Gen:
                       "memref<f32>, %s" % (meta, v.ssa, v.type,
                                            ", ".join(["index"] *
                                                      (1 + 2 * rank))))
+            if self.yrng.random() < 0.3:
+                # As before --bufferization-lower-deallocations.
+                self.emit("bufferization.dealloc (%s : memref<f32>) if (%s)"
+                          % (base, root.owned_flag), top_op=True)
+                self.features.add("bufferization.dealloc")
+                return
             self.emit("scf.if %s {" % root.owned_flag, top_op=True)
             self.emit("  memref.dealloc %s : memref<f32>" % base)
             self.emit("}")
+            return
+        if self.p_yield and not root.arena and root.alloc_type is None and \
+                not (self.wrapper and self.new) and \
+                self.yrng.random() < 0.15:
+            # bufferization.dealloc under a constant true condition.
+            tr = self.fresh("true")
+            self.emit("%s = arith.constant true" % tr)
+            self.emit("bufferization.dealloc (%s : %s) if (%s)" % (
+                v.ssa, v.type, tr), top_op=True)
+            self.features.add("bufferization.dealloc")
             return
         if self.wrapper and self.new:
             # memsched: an allocation of a callee must be freed by a

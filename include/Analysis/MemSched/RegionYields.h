@@ -42,7 +42,9 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace mlir {
 namespace memsched {
@@ -76,6 +78,13 @@ SmallVector<FreshYield, 1> findFreshYields(Operation *op);
 FailureOr<Operation *> largestAllocation(const FreshYield &fy,
                                          const DataLayout &layout,
                                          SizeModel sizes, std::string &why);
+
+/// When `op` is the free (or the memref.dealloc under the scf.if that is
+/// the free) by which a loop's body frees the buffer an iteration got
+/// (FreshYield::carriedFree): the loop and the position of its result. It
+/// frees an earlier iteration's buffer, never the loop's entry value.
+std::optional<std::pair<Operation *, unsigned>>
+getCarriedFreeLoop(Operation *op);
 
 /// Strips memref.cast and memref.extract_strided_metadata's base buffer:
 /// the value whose allocation `v` names whole.

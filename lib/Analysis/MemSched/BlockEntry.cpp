@@ -6,6 +6,7 @@
 #include "Analysis/MemSched/RegionYields.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -172,15 +173,25 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
   // cf.cond_br on it or on a value it is computed from): the deallocation
   // pipeline frees a buffer under the condition of the branch that no
   // longer uses it.
-  DenseMap<Operation *, std::pair<unsigned, Value>> guarded;
+  // So do the memrefs of a bufferization.dealloc that retains nothing,
+  // each under its condition.
+  DenseMap<Operation *, SmallVector<std::pair<unsigned, Value>, 1>> guarded;
   for (Block &b : body)
-    for (Operation &op : b)
-      if (memref::DeallocOp dealloc = matchGuardedFree(&op)) {
-        const AliasRoots::RootSet &rs = roots.rootsOf(dealloc.getMemref());
+    for (Operation &op : b) {
+      auto add = [&](Value memref, Value cond) {
+        const AliasRoots::RootSet &rs = roots.rootsOf(memref);
         if (rs.size() == 1)
           if (auto it = allocOfRoot.find(rs.front()); it != allocOfRoot.end())
-            guarded[&op] = {it->second, cast<scf::IfOp>(op).getCondition()};
-      }
+            guarded[&op].push_back({it->second, cond});
+      };
+      if (memref::DeallocOp dealloc = matchGuardedFree(&op))
+        add(dealloc.getMemref(), cast<scf::IfOp>(op).getCondition());
+      else if (auto free = dyn_cast<bufferization::DeallocOp>(op))
+        if (free.getRetained().empty())
+          for (auto [memref, cond] :
+               llvm::zip(free.getMemrefs(), free.getConditions()))
+            add(memref, cond);
+    }
 
   // A buffer is allocated when a block starts if it is allocated at the end
   // of some predecessor: the union over the paths, so the block's live-in
@@ -194,8 +205,9 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
                       const DenseMap<Value, bool> &known) {
     for (Operation &op : *b) {
       if (auto it = guarded.find(&op); it != guarded.end()) {
-        if (decideCondition(it->second.second, known) == true)
-          state.reset(it->second.first);
+        for (auto [buffer, cond] : it->second)
+          if (decideCondition(cond, known) == true)
+            state.reset(buffer);
         continue;
       }
       if (auto it = allocIndex.find(&op); it != allocIndex.end()) {

@@ -662,24 +662,13 @@ LifetimeBuilder::deallocatedRoots(bufferization::DeallocOp op) {
 }
 
 std::optional<unsigned> LifetimeBuilder::carriedFreeRoot(Operation *op) {
-  if (!isa<memref::DeallocOp, bufferization::DeallocOp>(op))
+  std::optional<std::pair<Operation *, unsigned>> loop = getCarriedFreeLoop(op);
+  if (!loop)
     return std::nullopt;
-  for (Operation *free = op; free && free != a.rootOp;
-       free = free->getParentOp()) {
-    Operation *loop = free->getParentOp();
-    if (!loop || loop->getNumResults() == 0)
-      continue;
-    for (const FreshYield &fy : getFreshYields(loop)) {
-      if (fy.carriedFree != free)
-        continue;
-      Value result = loop->getResult(fy.position);
-      for (unsigned r : aliases->rootsOf(result))
-        if (aliases->root(r).value == result)
-          return r;
-    }
-    if (free != op)
-      break; // only the free itself or the scf.if around it
-  }
+  Value result = loop->first->getResult(loop->second);
+  for (unsigned r : aliases->rootsOf(result))
+    if (aliases->root(r).value == result)
+      return r;
   return std::nullopt;
 }
 
@@ -1410,13 +1399,23 @@ void LifetimeBuilder::findLiveInDeallocs() {
     if (rs.size() == 1)
       liveInOfRoot[rs.front()] = i;
   }
-  for (unsigned n = 0; n < a.nodes.size(); ++n)
-    if (Value freed = getDeallocatedValue(a.nodes[n].op)) {
-      const AliasRoots::RootSet &rs = aliases->rootsOf(freed);
-      if (rs.size() == 1)
-        if (auto it = liveInOfRoot.find(rs.front()); it != liveInOfRoot.end())
-          a.liveIn[it->second].deallocNode = n;
-    }
+  auto freedBy = [&](Value freed, unsigned n) {
+    const AliasRoots::RootSet &rs = aliases->rootsOf(freed);
+    if (rs.size() == 1)
+      if (auto it = liveInOfRoot.find(rs.front()); it != liveInOfRoot.end())
+        a.liveIn[it->second].deallocNode = n;
+  };
+  for (unsigned n = 0; n < a.nodes.size(); ++n) {
+    if (Value freed = getDeallocatedValue(a.nodes[n].op))
+      freedBy(freed, n);
+    // What a bufferization.dealloc retaining nothing frees for sure.
+    if (auto free = dyn_cast<bufferization::DeallocOp>(a.nodes[n].op))
+      if (free.getRetained().empty())
+        for (auto [memref, cond] :
+             llvm::zip(free.getMemrefs(), free.getConditions()))
+          if (matchPattern(cond, m_One()))
+            freedBy(memref, n);
+  }
   // Every node that uses such a buffer, a view of it or a value computed
   // from it (through the block's other ops) keeps it allocated, like the
   // touchers of the block's own buffers: it runs before the deallocation.
@@ -1582,33 +1581,39 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
     }
     // A bufferization.dealloc frees what it frees whatever it retains
     // when its condition is constant true; anything else it may free stays.
+    // (So does one under the flag a loop returns next to its buffer.)
+    auto freeUnderFlag = [&](Value memref, Value flag) {
+      Value source = wholeBufferSource(memref);
+      Operation *loop = source.getDefiningOp();
+      auto it = live.find(source);
+      if (!loop || it == live.end() ||
+          llvm::none_of(getFreshYields(loop), [&](const FreshYield &fy) {
+            return fy.ownedResult == flag &&
+                   loop->getResult(fy.position) == source;
+          }))
+        return false;
+      current -= it->second;
+      live.erase(it);
+      return true;
+    };
     if (auto free = dyn_cast<bufferization::DeallocOp>(op)) {
       if (free.getRetained().empty())
         for (auto [memref, cond] :
-             llvm::zip(free.getMemrefs(), free.getConditions()))
-          if (matchPattern(cond, m_One()))
-            if (auto it = live.find(memref); it != live.end()) {
-              current -= it->second;
-              live.erase(it);
-            }
+             llvm::zip(free.getMemrefs(), free.getConditions())) {
+          if (!matchPattern(cond, m_One())) {
+            (void)freeUnderFlag(memref, cond);
+            continue;
+          }
+          if (auto it = live.find(memref); it != live.end()) {
+            current -= it->second;
+            live.erase(it);
+          }
+        }
       continue;
     }
-    // The free under the flag a loop returns next to its buffer.
-    if (memref::DeallocOp free = matchGuardedFree(&op)) {
-      Value source = wholeBufferSource(free.getMemref());
-      Value flag = cast<scf::IfOp>(op).getCondition();
-      Operation *loop = source.getDefiningOp();
-      auto it = live.find(source);
-      if (loop && it != live.end() &&
-          llvm::any_of(getFreshYields(loop), [&](const FreshYield &fy) {
-            return fy.ownedResult == flag &&
-                   loop->getResult(fy.position) == source;
-          })) {
-        current -= it->second;
-        live.erase(it);
+    if (memref::DeallocOp free = matchGuardedFree(&op))
+      if (freeUnderFlag(free.getMemref(), cast<scf::IfOp>(op).getCondition()))
         continue;
-      }
-    }
     FailureOr<uint64_t> nested = nestedPeak(&op, depth + 1);
     if (failed(nested))
       return failure();

@@ -3,6 +3,7 @@
 #include "Analysis/MemSched/CallEffects.h"
 #include "Analysis/MemSched/AliasRoots.h"
 #include "Analysis/MemSched/OpClassification.h"
+#include "Analysis/MemSched/RegionYields.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -60,6 +61,10 @@ mlir::memsched::summarizeCallee(FunctionOpInterface callee) {
     // memory, the return) may be used by anyone.
     // The return hands views of arguments back (checked above): aliases the
     // caller tracks, not a capture.
+    // A loop's free of the buffer an iteration got frees the loop's own
+    // buffers (the callee's), never what the loop started from.
+    if (getCarriedFreeLoop(op))
+      return WalkResult::advance();
     bool isReturn = op == term;
     for (Value operand : op->getOperands())
       if (!isReturn && isa<BaseMemRefType>(operand.getType()) &&

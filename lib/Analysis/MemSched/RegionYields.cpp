@@ -257,3 +257,19 @@ FailureOr<Operation *> mlir::memsched::largestAllocation(
   }
   return largest;
 }
+
+std::optional<std::pair<Operation *, unsigned>>
+mlir::memsched::getCarriedFreeLoop(Operation *op) {
+  if (!isa<memref::DeallocOp, bufferization::DeallocOp>(op))
+    return std::nullopt;
+  // The free itself, or the scf.if around the memref.dealloc.
+  for (Operation *free : {op, op->getParentOp()}) {
+    Operation *loop = free ? free->getParentOp() : nullptr;
+    if (!loop || !isa<LoopLikeOpInterface>(loop))
+      continue;
+    for (const FreshYield &fy : findFreshYields(loop))
+      if (fy.carriedFree == free)
+        return std::make_pair(loop, fy.position);
+  }
+  return std::nullopt;
+}
