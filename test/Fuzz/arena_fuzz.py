@@ -295,6 +295,8 @@ def generate(seed, args, prog):
 
 def generator_flags(args):
     flags = ["--calls"] if args.calls else []
+    if args.yields:
+        flags.append("--yields")
     for bug in args.avoid:
         flags += ["--avoid", bug]
     if args.classic:
@@ -502,6 +504,9 @@ def main():
                         "(repeatable: random_program.py --alias-form)")
     p.add_argument("--calls", action="store_true",
                    help="random_program.py --calls")
+    p.add_argument("--yields", action="store_true",
+                   help="random_program.py --yields (buffers loops and "
+                        "branches hand out)")
     p.add_argument("--blocks", action="store_true",
                    help="bodies of several blocks too (random_program.py's "
                         "group blocks; --memsched-plan-arena leaves them "

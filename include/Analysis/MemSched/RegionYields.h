@@ -86,6 +86,11 @@ FailureOr<Operation *> largestAllocation(const FreshYield &fy,
 std::optional<std::pair<Operation *, unsigned>>
 getCarriedFreeLoop(Operation *op);
 
+/// Whether `flag` is the flag a loop returns next to the buffer `memref`
+/// names whole (its result at a FreshYield's position): true exactly when
+/// that result is the buffer the loop allocated.
+bool isLoopOwnershipFlag(Value memref, Value flag);
+
 /// Strips memref.cast and memref.extract_strided_metadata's base buffer:
 /// the value whose allocation `v` names whole.
 Value wholeBufferSource(Value v);

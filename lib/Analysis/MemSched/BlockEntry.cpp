@@ -179,6 +179,10 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
   for (Block &b : body)
     for (Operation &op : b) {
       auto add = [&](Value memref, Value cond) {
+        // Under the flag a loop returns next to it, the loop's buffer is
+        // always freed (the flag is false only when there is none).
+        if (isLoopOwnershipFlag(memref, cond))
+          cond = Value();
         const AliasRoots::RootSet &rs = roots.rootsOf(memref);
         if (rs.size() == 1)
           if (auto it = allocOfRoot.find(rs.front()); it != allocOfRoot.end())
@@ -206,7 +210,7 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
     for (Operation &op : *b) {
       if (auto it = guarded.find(&op); it != guarded.end()) {
         for (auto [buffer, cond] : it->second)
-          if (decideCondition(cond, known) == true)
+          if (!cond || decideCondition(cond, known) == true)
             state.reset(buffer);
         continue;
       }

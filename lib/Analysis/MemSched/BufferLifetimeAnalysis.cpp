@@ -562,14 +562,7 @@ LifetimeBuilder::conditionallyFreedRoot(const ConditionalFree &cf,
   // true when that is the buffer the loop allocated (not its entry value).
   Value source = wholeBufferSource(cf.freed);
   for (Value flag : cf.flags) {
-    Operation *loop = flag.getDefiningOp();
-    if (!loop || source.getDefiningOp() != loop)
-      return std::nullopt;
-    const FreshYield *fy = nullptr;
-    for (const FreshYield &y : getFreshYields(loop))
-      if (y.ownedResult == flag && loop->getResult(y.position) == source)
-        fy = &y;
-    if (!fy)
+    if (!isLoopOwnershipFlag(cf.freed, flag))
       return std::nullopt;
     std::optional<unsigned> root;
     for (unsigned r : aliases->rootsOf(source))
@@ -636,12 +629,7 @@ LifetimeBuilder::deallocatedRoots(bufferization::DeallocOp op) {
       // The flag a loop returns next to the buffer: true when the buffer
       // is the one the loop allocated.
       Value source = wholeBufferSource(memref);
-      Operation *loop = source.getDefiningOp();
-      if (loop && cond.getDefiningOp() == loop &&
-          llvm::any_of(getFreshYields(loop), [&](const FreshYield &fy) {
-            return fy.ownedResult == cond &&
-                   loop->getResult(fy.position) == source;
-          }))
+      if (isLoopOwnershipFlag(memref, cond))
         for (unsigned r : rs)
           if (aliases->root(r).kind == RootKind::Buffer &&
               aliases->root(r).value == source)
@@ -1408,13 +1396,18 @@ void LifetimeBuilder::findLiveInDeallocs() {
   for (unsigned n = 0; n < a.nodes.size(); ++n) {
     if (Value freed = getDeallocatedValue(a.nodes[n].op))
       freedBy(freed, n);
-    // What a bufferization.dealloc retaining nothing frees for sure.
+    // What a bufferization.dealloc retaining nothing frees for sure, and
+    // frees under the flag a loop returns next to its buffer.
     if (auto free = dyn_cast<bufferization::DeallocOp>(a.nodes[n].op))
       if (free.getRetained().empty())
         for (auto [memref, cond] :
              llvm::zip(free.getMemrefs(), free.getConditions()))
-          if (matchPattern(cond, m_One()))
-            freedBy(memref, n);
+          if (matchPattern(cond, m_One()) || isLoopOwnershipFlag(memref, cond))
+            freedBy(wholeBufferSource(memref), n);
+    if (memref::DeallocOp free = matchGuardedFree(a.nodes[n].op))
+      if (isLoopOwnershipFlag(free.getMemref(),
+                              cast<scf::IfOp>(a.nodes[n].op).getCondition()))
+        freedBy(wholeBufferSource(free.getMemref()), n);
   }
   // Every node that uses such a buffer, a view of it or a value computed
   // from it (through the block's other ops) keeps it allocated, like the
@@ -1583,14 +1576,8 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
     // when its condition is constant true; anything else it may free stays.
     // (So does one under the flag a loop returns next to its buffer.)
     auto freeUnderFlag = [&](Value memref, Value flag) {
-      Value source = wholeBufferSource(memref);
-      Operation *loop = source.getDefiningOp();
-      auto it = live.find(source);
-      if (!loop || it == live.end() ||
-          llvm::none_of(getFreshYields(loop), [&](const FreshYield &fy) {
-            return fy.ownedResult == flag &&
-                   loop->getResult(fy.position) == source;
-          }))
+      auto it = live.find(wholeBufferSource(memref));
+      if (it == live.end() || !isLoopOwnershipFlag(memref, flag))
         return false;
       current -= it->second;
       live.erase(it);

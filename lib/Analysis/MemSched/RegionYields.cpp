@@ -273,3 +273,13 @@ mlir::memsched::getCarriedFreeLoop(Operation *op) {
   }
   return std::nullopt;
 }
+
+bool mlir::memsched::isLoopOwnershipFlag(Value memref, Value flag) {
+  Value source = wholeBufferSource(memref);
+  Operation *loop = source.getDefiningOp();
+  if (!loop || flag.getDefiningOp() != loop)
+    return false;
+  return llvm::any_of(findFreshYields(loop), [&](const FreshYield &fy) {
+    return fy.ownedResult == flag && loop->getResult(fy.position) == source;
+  });
+}

@@ -12,6 +12,7 @@
 #include "Analysis/Graph/ArenaOrder.h"
 #include "Analysis/Graph/ArenaPhases.h"
 #include "Analysis/Graph/ArenaPlanner.h"
+#include "Analysis/MemSched/RegionYields.h"
 #include "Analysis/MemSched/AllocationSize.h"
 #include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
@@ -24,6 +25,7 @@
 #include "Transforms/MemSched/Reorder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -73,6 +75,12 @@ struct CalleeArena {
 static Operation *getSourceAllocation(Value v) {
   while (Operation *def = v.getDefiningOp()) {
     if (isa<memref::AllocOp>(def))
+      return def;
+    // A buffer a loop or branch hands out: allocated by that op, never in
+    // an arena.
+    if (llvm::any_of(findFreshYields(def), [&](const FreshYield &fy) {
+          return def->getResult(fy.position) == v;
+        }))
       return def;
     if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
       v = view.getViewSource();
@@ -283,8 +291,12 @@ struct PlanArenaPass
       for (const MemoryEffects::EffectInstance &e : effects) {
         if (!isa<MemoryEffects::Free>(e.getEffect()))
           continue;
-        Operation *alloc = e.getValue() ? getSourceAllocation(e.getValue())
-                                        : nullptr;
+        // (A loop's free of the buffer an iteration got frees the loop's.)
+        std::optional<std::pair<Operation *, unsigned>> loop =
+            getCarriedFreeLoop(op);
+        Operation *alloc = loop ? loop->first
+                           : e.getValue() ? getSourceAllocation(e.getValue())
+                                          : nullptr;
         if (!alloc) {
           if (!unknownFree)
             unknownFree = op;
@@ -623,9 +635,20 @@ struct PlanArenaPass
       return why + "; give the dynamic sizes a constant bound (e.g. "
                    "affine.min) to place it";
     auto it = frees.find(alloc);
-    if (it == frees.end())
+    if (it == frees.end()) {
+      Operation *parent = alloc->getParentOp();
+      if (parent &&
+          llvm::any_of(findFreshYields(parent), [&](const FreshYield &fy) {
+            return llvm::is_contained(fy.allocs, alloc.getOperation());
+          }))
+        return "the " + parent->getName().getStringRef().str() +
+               " around it hands it out as its result";
+      if (llvm::any_of(alloc->getUsers(), llvm::IsaPred<bufferization::DeallocOp>))
+        return "it is freed by bufferization.dealloc, which the arena does "
+               "not rewrite";
       return "it is never freed in the function (returned, or live to the "
              "end): it must outlive the arena";
+    }
     if (it->second.size() != 1)
       return "it is freed more than once";
     dealloc = it->second.front();
