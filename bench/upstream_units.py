@@ -10,8 +10,9 @@ What it measures. Every .mlir file under --dir is split into units at the
 lines that are exactly `// -----` (as `mlir-opt --split-input-file` does).
 Each unit is lowered to memrefs with deallocations by upstream mlir-opt:
 
-  * a tensor-level unit (a `tensor<` type in a func.func signature, or a
-    `tensor.empty` / `bufferization.to_tensor` op) goes through
+  * a tensor-level unit (a `tensor<` type outside comments -- in a func.func
+    signature or as an op's type -- or a `tensor.empty` /
+    `bufferization.to_tensor` / `bufferization.alloc_tensor` op) goes through
       --one-shot-bufferize="bufferize-function-boundaries
           allow-return-allocs-from-loops
           function-boundary-type-conversion=identity-layout-map"
@@ -27,12 +28,17 @@ then run through
   memsched-opt --allow-unregistered-dialect --memsched-schedule=remarks
                --mlir-print-op-on-diagnostic=false -o /dev/null
 
-(60 s timeout), and every function gets an outcome from its remark:
+(60 s timeout for each tool). Upstream mlir-opt may know ops (its test
+dialect: test.buffer_based, test.copy, ...) that memsched-opt does not and
+print them in their custom form, which memsched-opt cannot parse; such a
+unit is lowered again with --mlir-print-op-generic, so memsched-opt sees
+those ops as unregistered ones (shown as "printed generic" by --list).
+Every function then gets an outcome from its remark:
 "scheduled" (`memsched-schedule: peak ...`), the reason after
 "left unchanged: " (normalised: value and symbol names stripped, cut at the
 first ':' or ';', so that reasons group; reasons naming a "dynamic
-dimension" are grouped as "dynamic sizes"), or "crash" / "timeout" for the
-whole unit. A unit is "left unchanged" when one of its functions that
+dimension" are grouped as "dynamic sizes"), or "crash" / "timeout" /
+"memsched-opt fails (exit N)" for the whole unit. A unit is "left unchanged" when one of its functions that
 allocates (memref.alloc/alloca/realloc, gpu.alloc after the pipeline) is,
 and is classified by the first such function's reason; a unit whose
 allocating functions are all scheduled is "scheduled"; a unit with no
@@ -189,13 +195,14 @@ def process(job):
                 return name
         return None
 
-    outcome = {}  # function name -> (outcome, remark, op line)
+    outcome, warned = {}, {}  # function name -> (outcome, remark, op)
     for line in err.splitlines():
         m = DIAG_RE.match(line)
         if not m:
             continue
         lineno, kind, text = int(m.group(2)), m.group(4), m.group(5)
-        op = irlines[lineno - 1].strip() if 0 < lineno <= len(irlines) else ""
+        op = ("line %d: %s" % (lineno, irlines[lineno - 1].strip())
+              if 0 < lineno <= len(irlines) else "")
         res["remarks"].append((kind, text, op))
         u = UNCHANGED_RE.search(text)
         if u:
@@ -203,12 +210,11 @@ def process(job):
         elif "memsched-schedule: peak" in text:
             outcome.setdefault(func_at(lineno), ("scheduled", text, op))
         elif kind == "warning":
-            name = func_at(lineno)
-            if name not in outcome:
-                outcome[name] = ("no remark (warning: %s)" % normalise(
-                    text.split(": ", 1)[-1]), text, op)
+            warned.setdefault(func_at(lineno), (
+                "no remark (warning: %s)" % normalise(text.split(": ", 1)[-1]), text, op))
     for name, _, _, allocates in funcs:
-        res["funcs"].append((name, allocates) + outcome.get(name, ("no remark", "", "")))
+        res["funcs"].append((name, allocates) + outcome.get(
+            name, warned.get(name, ("no remark", "", ""))))
     allocating = [f for f in res["funcs"] if f[1]]
     if rc != 0:
         res["outcome"] = "memsched-opt fails (exit %d)" % rc
@@ -290,7 +296,7 @@ def main():
                 if allocates and outcome != "scheduled":
                     print("    @%s: %s" % (name, remark or outcome))
                     if op:
-                        print("      at: " + op)
+                        print("      at " + op)
 
 
 if __name__ == "__main__":

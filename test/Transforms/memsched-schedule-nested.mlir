@@ -201,3 +201,42 @@ func.func @frees_outer_buffer(%c: i1, %x: memref<256xf32> {llvm.noalias}, %o1: m
   }
   return
 }
+
+// -----
+
+// Tests a loop body whose buffers come from a call (a fresh buffer of
+// 256 bytes, freed in the body) and an allocation (64): copied in first,
+// the small one lives while the call's is made (320); moved down to its
+// use, one at a time (256).
+// expected-remark @+1 {{peak 256 -> 256 bytes, lower bound 256 bytes (optimal)}}
+func.func private @make(%x: memref<64xf32>) -> memref<64xf32> {
+  %a = memref.alloc() : memref<64xf32>
+  memref.copy %x, %a : memref<64xf32> to memref<64xf32>
+  return %a : memref<64xf32>
+}
+// CHECK-LABEL: func.func @call_in_loop
+// CHECK-SAME: #memsched.certificate<peak = 256, lower_bound = 256
+// CHECK: scf.for
+// CHECK: func.call @make
+// CHECK-NEXT: memref.copy
+// CHECK-NEXT: memref.dealloc
+// CHECK-NEXT: memref.alloc() : memref<16xf32>
+// CHECK-NEXT: memref.copy
+// CHECK-NEXT: memref.copy
+// CHECK-NEXT: memref.dealloc
+// expected-remark @+1 {{peak 320 -> 256 bytes, lower bound 256 bytes (optimal); 1 loop or branch body reordered}}
+func.func @call_in_loop(%x: memref<64xf32> {llvm.noalias}, %y: memref<16xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}, %out2: memref<16xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %t = memref.alloc() : memref<16xf32>
+    memref.copy %y, %t : memref<16xf32> to memref<16xf32>
+    %r = func.call @make(%x) : (memref<64xf32>) -> memref<64xf32>
+    memref.copy %r, %out : memref<64xf32> to memref<64xf32>
+    memref.dealloc %r : memref<64xf32>
+    memref.copy %t, %out2 : memref<16xf32> to memref<16xf32>
+    memref.dealloc %t : memref<16xf32>
+  }
+  return
+}

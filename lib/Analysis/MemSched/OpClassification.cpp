@@ -1,6 +1,8 @@
 //===- OpClassification.cpp - what an op does to memory ---------*- C++ -*-===//
 
 #include "Analysis/MemSched/OpClassification.h"
+#include "Analysis/MemSched/AliasRoots.h"
+#include "Analysis/MemSched/RegionYields.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -76,24 +78,62 @@ bool mlir::memsched::isReorderableBody(Block &block) {
   if (!parent || !isSequentialRegionOp(parent) ||
       !block.getParent()->hasOneBlock())
     return false;
+  // Allocations, and the buffers calls and loops or branches of the body
+  // hand to it (fresh results).
+  auto freshResults = [](Operation *op) -> SmallVector<Value, 1> {
+    SmallVector<Value, 1> fresh;
+    if (isa<CallOpInterface>(op) &&
+        llvm::any_of(op->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+      if (std::optional<ReturnSummary> returned =
+              AliasRoots::summarizeCall(op))
+        for (auto [result, value] : llvm::zip(op->getResults(), *returned))
+          if (value.freshAlloc)
+            fresh.push_back(result);
+    for (const FreshYield &fy : findFreshYields(op))
+      fresh.push_back(op->getResult(fy.position));
+    return fresh;
+  };
   unsigned allocations = 0;
-  for (Operation &op : block)
-    allocations += isAllocation(&op);
+  DenseSet<Value> made;
+  for (Operation &op : block) {
+    if (isAllocation(&op)) {
+      ++allocations;
+      continue;
+    }
+    for (Value v : freshResults(&op)) {
+      made.insert(v);
+      ++allocations;
+    }
+  }
   if (allocations < 2)
     return false;
   // A body that frees memory from outside it holds that memory until the
   // free: counted on its own, the body would not see it.
-  auto ownAllocation = [&](Value v) {
-    while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-      v = view.getViewSource();
+  auto inBody = [&](Operation *def) {
+    return block.getParent()->isAncestor(def->getParentRegion());
+  };
+  auto ownBuffer = [&](Value v) {
+    if (made.contains(v))
+      return true;
     Operation *def = v.getDefiningOp();
-    return def && isAllocation(def) &&
-           block.getParent()->isAncestor(def->getParentRegion());
+    return def && isAllocation(def) && inBody(def);
   };
   WalkResult walk = block.walk([&](Operation *op) {
+    // A loop of the body freeing the buffer an iteration got frees that
+    // loop's own buffers.
+    if (std::optional<std::pair<Operation *, unsigned>> loop =
+            getCarriedFreeLoop(op))
+      return inBody(loop->first) ? WalkResult::advance()
+                                 : WalkResult::interrupt();
     // (bufferization.dealloc states no effects.)
     if (auto free = dyn_cast<bufferization::DeallocOp>(op))
-      return llvm::all_of(free.getMemrefs(), ownAllocation)
+      return llvm::all_of(free.getMemrefs(),
+                          [&](Value v) {
+                            while (auto view =
+                                       v.getDefiningOp<ViewLikeOpInterface>())
+                              v = view.getViewSource();
+                            return ownBuffer(v);
+                          })
                  ? WalkResult::advance()
                  : WalkResult::interrupt();
     auto iface = dyn_cast<MemoryEffectOpInterface>(op);
@@ -101,14 +141,10 @@ bool mlir::memsched::isReorderableBody(Block &block) {
       return WalkResult::advance();
     SmallVector<MemoryEffects::EffectInstance> effects;
     iface.getEffects(effects);
-    for (auto &e : effects) {
-      if (!isa<MemoryEffects::Free>(e.getEffect()))
-        continue;
-      Operation *def = e.getValue() ? e.getValue().getDefiningOp() : nullptr;
-      if (!def || !isAllocation(def) ||
-          !block.getParent()->isAncestor(def->getParentRegion()))
+    for (auto &e : effects)
+      if (isa<MemoryEffects::Free>(e.getEffect()) &&
+          (!e.getValue() || !ownBuffer(e.getValue())))
         return WalkResult::interrupt();
-    }
     return WalkResult::advance();
   });
   return !walk.wasInterrupted();
