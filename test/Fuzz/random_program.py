@@ -2665,6 +2665,17 @@ class Gen:
                          False, True)
 
         if rng.random() < 0.5:
+            # Sometimes the branch not taken yields an argument instead,
+            # with the ownership flag the deallocation pipeline returns
+            # (true from the branch that allocates).
+            args = [r for r in self.args if r.kind == "arg" and
+                    r.value.ssa == r.name and r.value.identity and
+                    r.space is None and all(r.init)]
+            other = rng.choice(args) if args and rng.random() < 0.3 \
+                else None
+            if other is not None:
+                shape, rank = other.shape, len(other.shape)
+                t = other.value.type
             src = self.pick_input(shape)
             if src is None:
                 return False
@@ -2672,23 +2683,44 @@ class Gen:
             cond = self.fresh("cond")
             self.emit("%s = arith.cmpi slt, %s, %s : index" % (
                 cond, self.idx(ca), self.idx(cb)))
+            taken_then = ca < cb
             res = self.fresh("yif")
             # The same memory in both branches: the certificate counts the
             # larger, the run takes one.
             transient = rng.random() < 0.4
-            self.emit("%s = scf.if %s -> (%s) {" % (res, cond, t),
-                      top_op=True)
+            if other is not None:
+                f, tr = self.fresh("false"), self.fresh("true")
+                self.emit("%s = arith.constant false" % f)
+                self.emit("%s = arith.constant true" % tr)
+                self.emit("%s:2 = scf.if %s -> (%s, i1) {" % (res, cond, t),
+                          top_op=True)
+            else:
+                self.emit("%s = scf.if %s -> (%s) {" % (res, cond, t),
+                          top_op=True)
             for branch in (True, False):
                 if not branch:
                     self.emit("} else {")
                 self.indent += 1
+                if other is not None and branch != taken_then:
+                    self.emit("scf.yield %s, %s : %s, i1" % (
+                        other.value.ssa, f, t))
+                    self.indent -= 1
+                    continue
                 a = self.fresh("ya")
                 self.emit("%s = memref.alloc() : %s" % (a, t))
                 compute(value(a), src, transient)
-                self.emit("scf.yield %s : %s" % (a, t))
+                if other is not None:
+                    self.emit("scf.yield %s, %s : %s, i1" % (a, tr, t))
+                else:
+                    self.emit("scf.yield %s : %s" % (a, t))
                 self.indent -= 1
             self.emit("}")
-            root = Root(res, shape, "alloc")
+            if other is not None:
+                root = Root(res + "#0", shape, "alloc")
+                root.owned_flag = res + "#1"
+                self.features.add("scf.if-fresh-or-argument")
+            else:
+                root = Root(res, shape, "alloc")
             self.features.add("scf.if-fresh-result")
         else:
             inits = [r for r in self.live_roots(readable=True)

@@ -14,10 +14,15 @@
 //                                           }
 //
 // A result of a branch op (scf.if, scf.index_switch, affine.if, ...) is a
-// fresh buffer when every region yields, at its position, an allocation of
-// its own block (through memref.cast only) that the region neither frees
-// nor lets go anywhere else: the op allocates the result where it runs, as
-// large as the largest of those allocations.
+// fresh buffer when a region yields, at its position, an allocation of its
+// own block (through memref.cast only) that the region neither frees nor
+// lets go anywhere else: the op allocates the result where it runs, as
+// large as the largest of those allocations. When other regions yield
+// something else there (an argument, a buffer allocated before: what the
+// deallocation pipeline's copy-unless-owned and ownership-based yields
+// look like), the result is that or the op's buffer; an i1 result true
+// exactly from the allocating regions (constants in each yield) says
+// which, and frees under it free the op's buffer.
 //
 // A loop (a LoopLikeOpInterface op of one region) hands out the buffer of
 // its last iteration when its body yields, at a position, an allocation of
@@ -67,6 +72,11 @@ struct FreshYield {
   /// Loops only: some iteration may get an earlier iteration's buffer (the
   /// trip count is not known to be at most 1).
   bool carriesOwned = true;
+  /// Branch ops only: some region yields something else there (an
+  /// argument, a buffer allocated before): the result is the op's buffer
+  /// or that. `ownedResult` is then the flag the op returns next to it, if
+  /// any (true from the regions that allocate, false from the others).
+  bool mayBeOther = false;
 };
 
 /// The results of `op` that are fresh buffers (see above), in position
@@ -86,9 +96,9 @@ FailureOr<Operation *> largestAllocation(const FreshYield &fy,
 std::optional<std::pair<Operation *, unsigned>>
 getCarriedFreeLoop(Operation *op);
 
-/// Whether `flag` is the flag a loop returns next to the buffer `memref`
-/// names whole (its result at a FreshYield's position): true exactly when
-/// that result is the buffer the loop allocated.
+/// Whether `flag` is the flag a loop or branch returns next to the buffer
+/// `memref` names whole (its result at a FreshYield's position): true
+/// exactly when that result is the buffer the op allocated.
 bool isLoopOwnershipFlag(Value memref, Value flag);
 
 /// Strips memref.cast and memref.extract_strided_metadata's base buffer:

@@ -143,9 +143,11 @@ void AliasRoots::visit(Operation *op,
     // iteration gets is that root too (an earlier iteration's), or the
     // entry value. What the body allocates stays its own.
     SmallVector<FreshYield, 1> fresh = findFreshYields(op);
-    DenseSet<unsigned> freshPositions;
+    // The yielded allocations that do not flow on (the op's buffer stands
+    // for them).
+    DenseSet<Operation *> handedOut;
     for (const FreshYield &fy : fresh) {
-      freshPositions.insert(fy.position);
+      handedOut.insert(fy.allocs.begin(), fy.allocs.end());
       Value result = op->getResult(fy.position);
       auto it = blockAllocs.find(result);
       unsigned id = it != blockAllocs.end()
@@ -179,17 +181,24 @@ void AliasRoots::visit(Operation *op,
         branch.getSuccessorRegions(RegionBranchPoint(term), next);
         for (RegionSuccessor &succ : next) {
           OperandRange operands = term.getSuccessorOperands(succ);
-          for (auto [k, pair] : llvm::enumerate(
-                   llvm::zip(operands, succ.getSuccessorInputs())))
-            if (!freshPositions.contains(operands.getBeginOperandIndex() + k))
-              flow(std::get<0>(pair), std::get<1>(pair));
+          for (auto [from, to] :
+               llvm::zip(operands, succ.getSuccessorInputs())) {
+            Operation *def = from.getDefiningOp();
+            while (auto cast = dyn_cast_or_null<memref::CastOp>(def))
+              def = cast.getSource().getDefiningOp();
+            if (!def || !handedOut.contains(def) ||
+                def->getBlock() != &b)
+              flow(from, to);
+          }
         }
       }
     // Memref results not produced by any terminator stay unknown.
     for (OpResult result : op->getResults())
       if (isa<BaseMemRefType>(result.getType()) &&
           !hasIncoming.contains(result) &&
-          !freshPositions.contains(result.getResultNumber()))
+          llvm::none_of(fresh, [&](const FreshYield &fy) {
+            return fy.position == result.getResultNumber();
+          }))
         seed(result, unknownRoot);
     return;
   }

@@ -227,14 +227,33 @@ SmallVector<FreshYield, 1> mlir::memsched::findFreshYields(Operation *op) {
       continue;
     FreshYield fy;
     fy.position = i;
+    SmallVector<Operation *> others;
     for (Operation *term : terms) {
-      Operation *alloc = handedOutAllocation(*term->getBlock(), term, i);
-      if (!alloc)
-        break;
-      fy.allocs.push_back(alloc);
+      if (Operation *alloc = handedOutAllocation(*term->getBlock(), term, i))
+        fy.allocs.push_back(alloc);
+      else
+        others.push_back(term);
     }
-    if (fy.allocs.size() == terms.size())
-      result.push_back(std::move(fy));
+    if (fy.allocs.empty())
+      continue;
+    // Some regions yield something else (an argument, an earlier buffer):
+    // the result is the op's buffer or that. An ownership flag next to it,
+    // true from the regions that allocate and false from the others, says
+    // which.
+    if (!others.empty()) {
+      fy.mayBeOther = true;
+      for (unsigned j = 0; j < e && !fy.ownedResult; ++j) {
+        if (j == i || !op->getResult(j).getType().isInteger(1))
+          continue;
+        bool isFlag = llvm::all_of(terms, [&](Operation *term) {
+          bool fresh = !llvm::is_contained(others, term);
+          return isConstantBool(term->getOperand(j), fresh);
+        });
+        if (isFlag)
+          fy.ownedResult = op->getResult(j);
+      }
+    }
+    result.push_back(std::move(fy));
   }
   return result;
 }
