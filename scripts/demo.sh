@@ -160,6 +160,16 @@ blocks() {
     sed -n 's/.*remark: //p'
   echo "(the call counts the callee's largest block peak while it runs)"
   echo
+  echo "=== a recurrent loop that allocates a fresh state every step (allow-return-allocs-from-loops)"
+  "$OPT" "$MEMSCHED_ROOT/test/Pipelines/scf-for-yield.mlir" \
+    --one-shot-bufferize="bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map" \
+    --buffer-deallocation-pipeline --convert-bufferization-to-memref |
+    "$OPT" --memsched-schedule=remarks --memsched-verify \
+      --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 |
+    sed -n 's/.*remark: //p'
+  echo "(the loop allocates its result; each step holds the state it got until its free under the"
+  echo " ownership flag; a temporary needed only after the loop moves past it)"
+  echo
 }
 
 # Two memory pools: host (default space) and device (memory space 1). Each

@@ -1140,14 +1140,18 @@ class Gen:
             return
         v = root.value
         if getattr(root, "owned_flag", None):
-            # A loop's result: freed under the flag it returns next to it.
-            rank = len(v.shape)
+            # A loop's or branch's result: freed under the flag it returns
+            # next to it (the result itself, which dominates the rest, as
+            # the deallocation pipeline frees it).
+            rank = len(root.shape)
+            rtype = memref_type(root.shape, canonical_strides(root.shape), 0,
+                                False, True)
             base = self.fresh("ybase")
             meta = ", ".join([base, self.fresh("yoff")] +
                              [self.fresh("ysz") for _ in range(rank)] +
                              [self.fresh("yst") for _ in range(rank)])
             self.emit("%s = memref.extract_strided_metadata %s : %s -> "
-                      "memref<f32>, %s" % (meta, v.ssa, v.type,
+                      "memref<f32>, %s" % (meta, root.name, rtype,
                                            ", ".join(["index"] *
                                                      (1 + 2 * rank))))
             if self.yrng.random() < 0.3:

@@ -108,8 +108,11 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
       return false;
     }
     buf.size = !byCall && isUnobservable(value) ? 0 : *size;
+    // (A call's or a loop's result may also be other memory: only its own
+    // root names the buffer it makes.)
     for (unsigned r : roots.rootsOf(value))
-      allocOfRoot[r] = allocs.size();
+      if (!byCall || roots.root(r).value == value)
+        allocOfRoot[r] = allocs.size();
     allocIndex[op].push_back(allocs.size());
     allocs.push_back(buf);
     return true;
@@ -181,9 +184,14 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
       auto add = [&](Value memref, Value cond) {
         // Under the flag a loop returns next to it, the loop's buffer is
         // always freed (the flag is false only when there is none).
-        if (isLoopOwnershipFlag(memref, cond))
+        AliasRoots::RootSet rs = roots.rootsOf(memref);
+        if (isLoopOwnershipFlag(memref, cond)) {
           cond = Value();
-        const AliasRoots::RootSet &rs = roots.rootsOf(memref);
+          Value source = wholeBufferSource(memref);
+          llvm::erase_if(rs, [&](unsigned r) {
+            return roots.root(r).value != source;
+          });
+        }
         if (rs.size() == 1)
           if (auto it = allocOfRoot.find(rs.front()); it != allocOfRoot.end())
             guarded[&op].push_back({it->second, cond});

@@ -1382,15 +1382,30 @@ void LifetimeBuilder::findLiveInDeallocs() {
   // The root of each buffer allocated before the block, and the node that
   // frees it.
   DenseMap<unsigned, unsigned> liveInOfRoot;
-  for (auto [i, in] : llvm::enumerate(a.liveIn)) {
-    const AliasRoots::RootSet &rs = aliases->rootsOf(in.value);
+  // (A loop's or branch's result may also be other memory: its own root
+  // names the buffer it made.)
+  auto ownRoot = [&](Value v) -> std::optional<unsigned> {
+    const AliasRoots::RootSet &rs = aliases->rootsOf(v);
     if (rs.size() == 1)
-      liveInOfRoot[rs.front()] = i;
-  }
-  auto freedBy = [&](Value freed, unsigned n) {
+      return rs.front();
+    for (unsigned r : rs)
+      if (aliases->root(r).value == v)
+        return r;
+    return std::nullopt;
+  };
+  for (auto [i, in] : llvm::enumerate(a.liveIn))
+    if (std::optional<unsigned> r = ownRoot(in.value))
+      liveInOfRoot[*r] = i;
+  // `underFlag`: freed under the flag a loop or branch returns next to it,
+  // which frees the buffer the op made, whatever else the value may be.
+  auto freedBy = [&](Value freed, unsigned n, bool underFlag = false) {
     const AliasRoots::RootSet &rs = aliases->rootsOf(freed);
-    if (rs.size() == 1)
-      if (auto it = liveInOfRoot.find(rs.front()); it != liveInOfRoot.end())
+    std::optional<unsigned> r =
+        rs.size() == 1 ? std::optional<unsigned>(rs.front())
+        : underFlag    ? ownRoot(freed)
+                       : std::nullopt;
+    if (r)
+      if (auto it = liveInOfRoot.find(*r); it != liveInOfRoot.end())
         a.liveIn[it->second].deallocNode = n;
   };
   for (unsigned n = 0; n < a.nodes.size(); ++n) {
@@ -1402,12 +1417,14 @@ void LifetimeBuilder::findLiveInDeallocs() {
       if (free.getRetained().empty())
         for (auto [memref, cond] :
              llvm::zip(free.getMemrefs(), free.getConditions()))
-          if (matchPattern(cond, m_One()) || isLoopOwnershipFlag(memref, cond))
+          if (matchPattern(cond, m_One()))
             freedBy(wholeBufferSource(memref), n);
+          else if (isLoopOwnershipFlag(memref, cond))
+            freedBy(wholeBufferSource(memref), n, /*underFlag=*/true);
     if (memref::DeallocOp free = matchGuardedFree(a.nodes[n].op))
       if (isLoopOwnershipFlag(free.getMemref(),
                               cast<scf::IfOp>(a.nodes[n].op).getCondition()))
-        freedBy(wholeBufferSource(free.getMemref()), n);
+        freedBy(wholeBufferSource(free.getMemref()), n, /*underFlag=*/true);
   }
   // Every node that uses such a buffer, a view of it or a value computed
   // from it (through the block's other ops) keeps it allocated, like the
