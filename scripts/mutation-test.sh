@@ -120,14 +120,14 @@ MUTANTS = [
      "      (void)result;"),
     (AR, "region-branch entry forwarding dropped (iter_args, region "
          "arguments)",
-     "      for (auto [from, to] : llvm::zip(branch.getEntrySuccessorOperands(succ),\n"
-     "                                       succ.getSuccessorInputs()))\n"
-     "        flow(from, to);",
-     "      (void)succ;"),
+     "        if (!notEntered.contains(to))\n"
+     "          flow(from, to);",
+     "        (void)to;"),
     (AR, "region-branch terminator forwarding dropped (yields to results)",
-     "            if (!freshPositions.contains(operands.getBeginOperandIndex() + k))\n"
-     "              flow(std::get<0>(pair), std::get<1>(pair));",
-     "            (void)pair;"),
+     "            if (!def || !handedOut.contains(def) ||\n"
+     "                def->getBlock() != &b)\n"
+     "              flow(from, to);",
+     "            (void)def;"),
     (AR, "arguments never alias each other (llvm.noalias assumed)",
      "bool noalias = distinctArgs ||",
      "bool noalias = true ||"),
@@ -313,8 +313,9 @@ MUTANTS = [
      "        builder.emit(user);\n",
      ""),
     (RO, "the planner does not emit danglingUsers before a deallocation node",
-     "      for (Operation *user : buffers[it->second].danglingUsers)\n"
-     "        builder.emit(user);",
+     "      for (unsigned b : it->second)\n"
+     "        for (Operation *user : buffers[b].danglingUsers)\n"
+     "          builder.emit(user);",
      "      (void)it;"),
     (RO, "verifySequence always succeeds",
      "  Block *block = analysis.getBlock();\n  DenseMap<Operation *, unsigned> position;",
@@ -346,8 +347,8 @@ MUTANTS = [
      "  uint64_t current = liveInBytes;",
      "  uint64_t current = 0;"),
     (BE, "a free under an scf.if counts whatever its condition",
-     "        if (decideCondition(it->second.second, known) == true)",
-     "        if (true)"),
+     "          if (!cond || decideCondition(cond, known) == true)",
+     "          if (true)"),
     (BE, "a cf.cond_br's condition taken with the wrong polarity on its edges",
      "        known[br.getCondition()] = br.getTrueDest() == to;",
      "        known[br.getCondition()] = br.getTrueDest() != to;"),
@@ -462,8 +463,10 @@ MUTANTS = [
      "    sizes.nestedBodiesAtBound = false;\n    atBound.emplace("),
     (OC, "a loop or branch body that frees memory from outside it is "
          "reordered on its own",
-     "        return WalkResult::interrupt();\n    }\n    return WalkResult::advance();\n  });\n  return !walk.wasInterrupted();",
-     "        return WalkResult::advance();\n    }\n    return WalkResult::advance();\n  });\n  return !walk.wasInterrupted();"),
+     "          (!e.getValue() || !ownBuffer(e.getValue())))\n"
+     "        return WalkResult::interrupt();",
+     "          (!e.getValue() || !ownBuffer(e.getValue())))\n"
+     "        return WalkResult::advance();"),
     (RM, "a buffer is recomputed once at most (no candidate from the copy of "
          "an earlier recomputation)",
      "        if (!liveAtPeak[held])\n          continue;",

@@ -394,7 +394,7 @@ class Gen:
         # Buffers loops and branches hand out (--yields): a stream of its
         # own too.
         self.yrng = random.Random(seed * 1000003 + 0x71E1D)
-        self.p_yield = self.yrng.choice([0.1, 0.2]) if yields else 0.0
+        self.p_yield = self.yrng.choice([0.15, 0.25, 0.35]) if yields else 0.0
         # Channel chains (--chains): a stream of their own too.
         self.crng = random.Random(seed * 1000003 + 0xC4A1)
         self.p_chain = self.crng.choice([0.15, 0.25, 0.35]) if chains \

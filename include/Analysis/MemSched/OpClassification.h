@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <optional>
 
@@ -113,6 +114,12 @@ bool isFloating(Operation *op);
 /// effects name. Calls and the function's return are handled by their
 /// callers.
 bool mayCapture(Operation *user, Value operand, ArrayRef<Value> accessed);
+
+/// The values memory effects name (those of `op`'s MemoryEffectOpInterface,
+/// none without one): what mayCapture takes as `accessed`.
+SmallVector<Value> getEffectValues(
+    ArrayRef<MemoryEffects::EffectInstance> effects);
+SmallVector<Value> getEffectValues(Operation *op);
 
 } // namespace memsched
 } // namespace mlir

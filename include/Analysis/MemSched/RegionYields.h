@@ -101,6 +101,11 @@ getCarriedFreeLoop(Operation *op);
 /// exactly when that result is the buffer the op allocated.
 bool isLoopOwnershipFlag(Value memref, Value flag);
 
+/// Whether `op` is a memref.dealloc under `scf.if %flag` where %flag is the
+/// flag a loop or branch returns next to the buffer it frees
+/// (isLoopOwnershipFlag): it frees the buffer that op made, nothing else.
+bool isFreeUnderOwnershipFlag(Operation *op);
+
 /// Strips memref.cast and memref.extract_strided_metadata's base buffer:
 /// the value whose allocation `v` names whole.
 Value wholeBufferSource(Value v);

@@ -342,14 +342,7 @@ AliasRoots::returnedValuesOf(Block &entry) const {
   WalkResult walk = entry.getParentOp()->walk([&](Operation *op) {
     if (op == term || op == entry.getParentOp())
       return WalkResult::advance();
-    SmallVector<Value> accessed;
-    if (auto iface = dyn_cast<MemoryEffectOpInterface>(op)) {
-      SmallVector<MemoryEffects::EffectInstance> effects;
-      iface.getEffects(effects);
-      for (auto &e : effects)
-        if (Value v = e.getValue())
-          accessed.push_back(v);
-    }
+    SmallVector<Value> accessed = getEffectValues(op);
     for (Value operand : op->getOperands()) {
       if (!isa<BaseMemRefType>(operand.getType()) ||
           llvm::none_of(rootsOf(operand),

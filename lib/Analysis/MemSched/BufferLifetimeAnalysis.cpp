@@ -263,6 +263,9 @@ private:
                                 ArrayRef<FreshYield> fresh = {});
   /// Bytes of the allocations of `b` in `fresh`.
   FailureOr<uint64_t> handedOutBytes(Block &b, ArrayRef<FreshYield> fresh);
+  /// Adds the size of `alloc` to `total` (refused at `at` past 2^64).
+  LogicalResult addAllocationBytes(Operation *alloc, uint64_t &total,
+                                   Operation *at);
   const std::optional<CalleeSummary> &getCallSummary(CallOpInterface call);
   /// AliasRoots::summarizeCall of a call with memref results, per callee.
   const std::optional<ReturnSummary> &getReturnSummary(Operation *call);
@@ -925,10 +928,7 @@ LogicalResult LifetimeBuilder::collectAccesses() {
       }
       SmallVector<MemoryEffects::EffectInstance> effects;
       iface.getEffects(effects);
-      SmallVector<Value> accessed;
-      for (auto &e : effects)
-        if (Value v = e.getValue())
-          accessed.push_back(v);
+      SmallVector<Value> accessed = getEffectValues(effects);
       if (!nested->hasTrait<OpTrait::IsTerminator>() ||
           nested->getParentOp() != a.rootOp)
         noteCaptures(nested, accessed);
@@ -1484,6 +1484,20 @@ void LifetimeBuilder::findLiveInDeallocs() {
   }
 }
 
+LogicalResult LifetimeBuilder::addAllocationBytes(Operation *alloc,
+                                                  uint64_t &total,
+                                                  Operation *at) {
+  bool isBound = false;
+  std::string why;
+  FailureOr<uint64_t> size =
+      getAllocationSize(alloc, layout, a.sizes, isBound, why);
+  if (failed(size))
+    return unsupported(alloc, why);
+  if (!addBytes(total, *size))
+    return unsupported(at, "the bytes allocated add up to more than 2^64");
+  return success();
+}
+
 FailureOr<uint64_t>
 LifetimeBuilder::handedOutBytes(Block &b, ArrayRef<FreshYield> fresh) {
   uint64_t bytes = 0;
@@ -1491,15 +1505,8 @@ LifetimeBuilder::handedOutBytes(Block &b, ArrayRef<FreshYield> fresh) {
     for (Operation *alloc : fy.allocs) {
       if (alloc->getBlock() != &b || isUnobservable(alloc->getResult(0)))
         continue;
-      bool isBound = false;
-      std::string why;
-      FailureOr<uint64_t> size =
-          getAllocationSize(alloc, layout, a.sizes, isBound, why);
-      if (failed(size))
-        return unsupported(alloc, why);
-      if (!addBytes(bytes, *size))
-        return unsupported(alloc, "the bytes allocated add up to more than "
-                                  "2^64");
+      if (failed(addAllocationBytes(alloc, bytes, alloc)))
+        return failure();
     }
   return bytes;
 }
@@ -1858,16 +1865,9 @@ FailureOr<uint64_t> LifetimeBuilder::bodyBound(Block &b, unsigned depth) {
       }
     });
     uint64_t need = 0;
-    for (Operation *alloc : used) {
-      bool isBound = false;
-      std::string why;
-      FailureOr<uint64_t> size =
-          getAllocationSize(alloc, layout, a.sizes, isBound, why);
-      if (failed(size))
-        return unsupported(alloc, why);
-      if (!addBytes(need, *size))
-        return unsupported(&op, "the bytes allocated add up to more than 2^64");
-    }
+    for (Operation *alloc : used)
+      if (failed(addAllocationBytes(alloc, need, &op)))
+        return failure();
     FailureOr<uint64_t> inside = nestedPeak(&op, depth + 1);
     if (failed(inside))
       return failure();

@@ -53,17 +53,15 @@ mlir::memsched::summarizeCallee(FunctionOpInterface callee) {
       iface.getEffects(effects);
     else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
       return WalkResult::interrupt();
-    SmallVector<Value> accessed;
-    for (auto &e : effects)
-      if (Value v = e.getValue())
-        accessed.push_back(v);
+    SmallVector<Value> accessed = getEffectValues(effects);
     // An argument's address leaving the memref world (a pointer, an integer,
     // memory, the return) may be used by anyone.
     // The return hands views of arguments back (checked above): aliases the
     // caller tracks, not a capture.
-    // A loop's free of the buffer an iteration got frees the loop's own
-    // buffers (the callee's), never what the loop started from.
-    if (getCarriedFreeLoop(op))
+    // A loop's free of the buffer an iteration got, and a free under the
+    // flag a loop or branch returns next to its result, free the buffers
+    // that op made (the callee's), never what else the value may be.
+    if (getCarriedFreeLoop(op) || isFreeUnderOwnershipFlag(op))
       return WalkResult::advance();
     bool isReturn = op == term;
     for (Value operand : op->getOperands())

@@ -292,3 +292,21 @@ bool mlir::memsched::mayCapture(Operation *user, Value operand,
     return false;
   return true;
 }
+
+SmallVector<Value> mlir::memsched::getEffectValues(
+    ArrayRef<MemoryEffects::EffectInstance> effects) {
+  SmallVector<Value> values;
+  for (const MemoryEffects::EffectInstance &e : effects)
+    if (Value v = e.getValue())
+      values.push_back(v);
+  return values;
+}
+
+SmallVector<Value> mlir::memsched::getEffectValues(Operation *op) {
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface)
+    return {};
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  return getEffectValues(effects);
+}

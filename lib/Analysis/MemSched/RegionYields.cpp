@@ -78,15 +78,7 @@ static bool onlyAccessed(Value buffer,
       if (user->hasTrait<OpTrait::IsTerminator>() ||
           isa<RegionBranchOpInterface>(user) || mayFree(user))
         return false;
-      SmallVector<Value> accessed;
-      if (auto iface = dyn_cast<MemoryEffectOpInterface>(user)) {
-        SmallVector<MemoryEffects::EffectInstance> effects;
-        iface.getEffects(effects);
-        for (auto &e : effects)
-          if (Value ev = e.getValue())
-            accessed.push_back(ev);
-      }
-      if (mayCapture(user, v, accessed))
+      if (mayCapture(user, v, getEffectValues(user)))
         return false;
     }
   }
@@ -301,4 +293,12 @@ bool mlir::memsched::isLoopOwnershipFlag(Value memref, Value flag) {
   return llvm::any_of(findFreshYields(loop), [&](const FreshYield &fy) {
     return fy.ownedResult == flag && loop->getResult(fy.position) == source;
   });
+}
+
+bool mlir::memsched::isFreeUnderOwnershipFlag(Operation *op) {
+  auto free = dyn_cast<memref::DeallocOp>(op);
+  auto ifOp = free ? dyn_cast_or_null<scf::IfOp>(op->getParentOp())
+                   : scf::IfOp();
+  return ifOp && matchGuardedFree(ifOp) == free &&
+         isLoopOwnershipFlag(free.getMemref(), ifOp.getCondition());
 }
