@@ -729,8 +729,10 @@ class Gen:
         if s == "row":
             i = rng.randrange(R[0])
             j = rng.randint(0, R[1] - shape[0])
+            # (Only the row dimension is dropped: a row of one element
+            # stays 1-D.)
             return self.v_subview(base, [i, j], [1, shape[0]], [1, 1],
-                                  reduce_unit=True)
+                                  reduce_unit=(0,))
         if s == "chain":
             # subview (1-D) -> expand_shape [m/k, k] -> subview [r, c]: a box
             # whose rows need not line up with the root's rows.
@@ -2649,7 +2651,7 @@ class Gen:
             """dst (a fresh buffer) from src, maybe an input, and with a
             transient."""
             ins = [src]
-            inp = self.pick_input(shape) if rng.random() < 0.5 else None
+            inp = self.pick_input(shape, bcast_ok=False) if rng.random() < 0.5 else None
             if inp is not None:
                 ins.append(inp)
             self.generic(ins, dst, "axpby" if len(ins) > 1 else "scale")
@@ -2668,6 +2670,37 @@ class Gen:
             return Value(ssa, None, shape, canonical_strides(shape), 0,
                          False, True)
 
+        if rng.random() < 0.15 and not self.multi_block:
+            # memref.realloc of a 1-D buffer of the function into a larger
+            # or smaller one (its first elements kept, the rest unset).
+            aliased = set(id(r.target) for r in self.roots
+                          if isinstance(r, AliasRoot))
+            olds = [r for r in self.live_roots(readable=True)
+                    if r.kind == "alloc" and len(r.shape) == 1 and
+                    all(r.init) and not r.arena and r.alloc_type is None and
+                    r.space is None and r.value.identity and
+                    r.value.ssa == r.name and not r.returned and
+                    r not in self.deferred and r.storage is r and
+                    id(r) not in aliased and
+                    not getattr(r, "owned_flag", None)]
+            if not olds:
+                return False
+            old = rng.choice(olds)
+            n = old.shape[0]
+            m = rng.choice([max(1, n // 2), n + rng.randint(1, 8), 2 * n])
+            new = self.fresh("yre")
+            newtype = memref_type((m,), (1,), 0, False, True)
+            self.emit("%s = memref.realloc %s : %s to %s" % (
+                new, old.name, old.value.type, newtype), top_op=True)
+            old.live = False
+            root = Root(new, (m,), "alloc")
+            root.value = Value(new, root, (m,), (1,), 0, False, True)
+            root.init = bytearray([1 if i < n else 0 for i in range(m)])
+            root.consumed = old.consumed
+            self.roots.append(root)
+            self.features.add("memref.realloc")
+            return True
+
         if rng.random() < 0.5:
             # Sometimes the branch not taken yields an argument instead,
             # with the ownership flag the deallocation pipeline returns
@@ -2680,7 +2713,7 @@ class Gen:
             if other is not None:
                 shape, rank = other.shape, len(other.shape)
                 t = other.value.type
-            src = self.pick_input(shape)
+            src = self.pick_input(shape, bcast_ok=False)
             if src is None:
                 return False
             ca, cb = rng.randint(0, 9), rng.randint(0, 9)

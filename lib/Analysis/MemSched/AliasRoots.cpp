@@ -124,6 +124,15 @@ void AliasRoots::visit(Operation *op,
       seed(result, addRoot({RootKind::Local, 0, op, result}));
     return;
   }
+  // memref.realloc makes a buffer of its own (and frees its operand).
+  if (isa<memref::ReallocOp>(op)) {
+    Value result = op->getResult(0);
+    auto it = blockAllocs.find(result);
+    seed(result, it != blockAllocs.end()
+                     ? addRoot({RootKind::Buffer, it->second, op, result})
+                     : addRoot({RootKind::Local, 0, op, result}));
+    return;
+  }
   if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
     StringRef name = global.getName();
     auto [it, inserted] = globals.try_emplace(name, 0);

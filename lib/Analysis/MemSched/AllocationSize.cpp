@@ -29,12 +29,21 @@ static uint64_t getAllocationPadding(Operation *allocOp,
                                      SizeModel sizes) {
   if (!sizes.countAlignmentPadding)
     return 0;
-  auto alloc = dyn_cast<memref::AllocOp>(allocOp);
-  if (!alloc)
+  // (memref.realloc is lowered to such an allocation, --expand-realloc.)
+  std::optional<uint64_t> alignment;
+  MemRefType type;
+  if (auto alloc = dyn_cast<memref::AllocOp>(allocOp)) {
+    alignment = alloc.getAlignment();
+    type = alloc.getType();
+  } else if (auto realloc = dyn_cast<memref::ReallocOp>(allocOp)) {
+    alignment = realloc.getAlignment();
+    type = realloc.getType();
+  } else {
     return 0;
-  if (std::optional<uint64_t> alignment = alloc.getAlignment())
+  }
+  if (alignment)
     return *alignment;
-  uint64_t natural = getElementTypeAlignment(alloc.getType(), layout);
+  uint64_t natural = getElementTypeAlignment(type, layout);
   return natural > 1 ? natural : 0;
 }
 

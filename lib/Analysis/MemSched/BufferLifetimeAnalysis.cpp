@@ -80,13 +80,6 @@ static std::string unrecognisedAllocationReason(Operation *op) {
            "one op, which memsched does not follow; lower it to memref.alloc "
            "+ memref.copy first (--convert-bufferization-to-memref, the last "
            "step of the pipeline in docs/user-guide.md)";
-  if (isa<memref::ReallocOp>(op))
-    return "memref.realloc frees its operand and allocates in one op, which "
-           "memsched does not follow; allocate the new buffer with "
-           "memref.alloc, copy into it and free the old one: with static "
-           "sizes --expand-realloc --canonicalize does so (with dynamic ones "
-           "the scf.if --expand-realloc emits yields the new buffer or a view "
-           "of the old one, which memsched does not follow)";
   std::string why = (op->getName().getStringRef() +
                      " allocates a buffer memsched cannot size or move")
                         .str();
@@ -401,6 +394,13 @@ LogicalResult LifetimeBuilder::classify() {
         return failure();
       continue;
     }
+    // memref.realloc: a node making a buffer (and freeing its operand).
+    if (isa<memref::ReallocOp>(op)) {
+      nodeAllocs[&op].push_back(a.buffers.size());
+      if (failed(addBuffer(&op, op.getResult(0), &op, true)))
+        return failure();
+      continue;
+    }
     // A loop or branch handing out buffers it allocates: allocated where
     // it runs, as large as the largest it may hand out.
     for (const FreshYield &fy : getFreshYields(&op)) {
@@ -435,6 +435,26 @@ LogicalResult LifetimeBuilder::classify() {
   }
 
   for (Operation &op : block) {
+    // memref.realloc: a node that allocates its result and frees the
+    // buffer it is given, one of the block's.
+    if (auto realloc = dyn_cast<memref::ReallocOp>(op)) {
+      const AliasRoots::RootSet &rs = aliases->rootsOf(realloc.getSource());
+      if (rs.size() != 1 || aliases->root(rs.front()).kind != RootKind::Buffer)
+        return unsupported(&op, "memref.realloc of a buffer that is not one "
+                                "allocation of this body (an argument, or a "
+                                "value that may be one of several): "
+                                "allocate the new buffer with memref.alloc, "
+                                "copy into it and free the old one");
+      BufferInfo &buf = a.buffers[aliases->root(rs.front()).buffer];
+      if (buf.dealloc)
+        return unsupported(&op, "buffer deallocated twice in the block");
+      buf.dealloc = &op;
+      a.nodeIndex[&op] = a.nodes.size();
+      NodeInfo node;
+      node.op = &op;
+      a.nodes.push_back(node);
+      continue;
+    }
     if (isUnrecognisedAllocation(&op) && !isAsyncAllocation(&op))
       return unsupported(&op, unrecognisedAllocationReason(&op));
     // bufferization.dealloc: a node freeing the buffers it surely frees;
@@ -1578,6 +1598,22 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
         return tooLarge(&op);
       continue;
     }
+    // memref.realloc: its result from it on, and the buffer it is given
+    // until it.
+    if (auto realloc = dyn_cast<memref::ReallocOp>(op)) {
+      FailureOr<uint64_t> size = sizeOf(&op, &op);
+      if (failed(size))
+        return failure();
+      live[realloc.getResult()] = *size;
+      if (!addBytes(current, *size))
+        return tooLarge(&op);
+      peak = std::max(peak, current);
+      if (auto it = live.find(realloc.getSource()); it != live.end()) {
+        current -= it->second;
+        live.erase(it);
+      }
+      continue;
+    }
     if (isUnrecognisedAllocation(&op))
       return unsupported(&op, unrecognisedAllocationReason(&op));
     if (isAsyncOp(&op) && mayAllocateWhileRunning(&op))
@@ -1677,8 +1713,9 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
         llvm::any_of(getFreshYields(&op), [&](const FreshYield &fy) {
           return live.count(op.getResult(fy.position));
         });
+    bool made = isAllocation(&op) || isa<memref::ReallocOp>(op);
     if (!fromRegion &&
-        (!isAllocation(&op) || !live.count(op.getResult(0)) ||
+        (!made || !live.count(op.getResult(0)) ||
          isUnobservable(op.getResult(0)) || handedOver.contains(&op)))
       continue;
     if (fromRegion) {

@@ -91,6 +91,8 @@ bool mlir::memsched::isReorderableBody(Block &block) {
             fresh.push_back(result);
     for (const FreshYield &fy : findFreshYields(op))
       fresh.push_back(op->getResult(fy.position));
+    if (isa<memref::ReallocOp>(op))
+      fresh.push_back(op->getResult(0));
     return fresh;
   };
   unsigned allocations = 0;

@@ -74,7 +74,7 @@ struct CalleeArena {
 /// The allocation `v` is a view or cast of, or null.
 static Operation *getSourceAllocation(Value v) {
   while (Operation *def = v.getDefiningOp()) {
-    if (isa<memref::AllocOp>(def))
+    if (isa<memref::AllocOp, memref::ReallocOp>(def))
       return def;
     // A buffer a loop or branch hands out: allocated by that op, never in
     // an arena.

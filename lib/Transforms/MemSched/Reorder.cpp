@@ -160,8 +160,11 @@ mlir::memsched::planBlockOrder(const BufferLifetimeAnalysis &analysis,
       deallocNodeBuffers[buffers[b].dealloc].push_back(b);
 
   for (unsigned i = 0; i < nodeOrder.size(); ++i) {
+    // (A node that allocates, a call or a memref.realloc, runs where the
+    // order puts it, after what it frees needs.)
     for (unsigned b : firstAt[i])
-      builder.emit(buffers[b].allocOp);
+      if (!analysis.getNodeIndex(buffers[b].allocOp))
+        builder.emit(buffers[b].allocOp);
     Operation *op = nodes[nodeOrder[i]].op;
     if (auto it = deallocNodeBuffers.find(op); it != deallocNodeBuffers.end())
       for (unsigned b : it->second)

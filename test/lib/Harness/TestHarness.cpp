@@ -471,6 +471,7 @@ static void buildLowerToLLVMPipeline(OpPassManager &pm,
                                      const HarnessLoweringOptions &options) {
   pm.addPass(std::make_unique<StripMemorySpacesPass>());
   pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(memref::createExpandReallocPass());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
