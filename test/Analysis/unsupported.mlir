@@ -168,3 +168,17 @@ func.func @realloc(%x: memref<16xf32>) -> memref<32xf32> {
   %b = memref.realloc %x : memref<16xf32> to memref<32xf32>
   return %b : memref<32xf32>
 }
+
+// -----
+
+// memref.realloc to a smaller size: the lowering decides whether the old
+// buffer stays.
+func.func @shrink(%x: memref<16xf32>, %out: memref<8xf32>) {
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  // expected-remark @+1 {{memsched: 'shrink' is not supported: memref.realloc to a smaller or dynamic size: whether it keeps the old buffer (as --expand-realloc lowers it) or makes a new one depends on its lowering; allocate the new buffer with memref.alloc, copy into it and free the old one}}
+  %b = memref.realloc %a : memref<16xf32> to memref<8xf32>
+  memref.copy %b, %out : memref<8xf32> to memref<8xf32>
+  memref.dealloc %b : memref<8xf32>
+  return
+}

@@ -124,6 +124,12 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
           return;
         continue;
       }
+      // memref.realloc: a buffer of its own (it frees its operand too).
+      if (isa<memref::ReallocOp>(op)) {
+        if (!addAlloc(&op, op.getResult(0), &op, true))
+          return;
+        continue;
+      }
       // A loop or branch handing out buffers it allocates (RegionYields.h).
       for (const FreshYield &fy : findFreshYields(&op)) {
         std::string why;
@@ -153,6 +159,8 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
   for (Block &b : body)
     for (Operation &op : b) {
       Value value = getDeallocatedValue(&op);
+      if (auto realloc = dyn_cast<memref::ReallocOp>(op))
+        value = realloc.getSource();
       if (!value)
         continue;
       const AliasRoots::RootSet &rs = roots.rootsOf(value);
@@ -221,6 +229,16 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
           if (!cond || decideCondition(cond, known) == true)
             state.reset(buffer);
         continue;
+      }
+      // (A memref.realloc frees its operand, then allocates.)
+      auto freedIt = freed.find(&op);
+      if (freedIt != freed.end() && allocIndex.count(&op)) {
+        if (check && !state.test(freedIt->second)) {
+          unsupported(&op, "memref.realloc of a buffer that is not "
+                           "allocated on any path to it");
+          return state;
+        }
+        state.reset(freedIt->second);
       }
       if (auto it = allocIndex.find(&op); it != allocIndex.end()) {
         for (unsigned i : it->second) {

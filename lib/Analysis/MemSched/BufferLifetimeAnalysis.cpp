@@ -256,6 +256,9 @@ private:
                                 ArrayRef<FreshYield> fresh = {});
   /// Bytes of the allocations of `b` in `fresh`.
   FailureOr<uint64_t> handedOutBytes(Block &b, ArrayRef<FreshYield> fresh);
+  /// A memref.realloc memsched follows: static sizes, growing (a smaller
+  /// one may keep the old buffer or make a new one, by its lowering).
+  LogicalResult checkGrowingRealloc(memref::ReallocOp realloc);
   /// Adds the size of `alloc` to `total` (refused at `at` past 2^64).
   LogicalResult addAllocationBytes(Operation *alloc, uint64_t &total,
                                    Operation *at);
@@ -438,6 +441,8 @@ LogicalResult LifetimeBuilder::classify() {
     // memref.realloc: a node that allocates its result and frees the
     // buffer it is given, one of the block's.
     if (auto realloc = dyn_cast<memref::ReallocOp>(op)) {
+      if (failed(checkGrowingRealloc(realloc)))
+        return failure();
       const AliasRoots::RootSet &rs = aliases->rootsOf(realloc.getSource());
       if (rs.size() != 1 || aliases->root(rs.front()).kind != RootKind::Buffer)
         return unsupported(&op, "memref.realloc of a buffer that is not one "
@@ -1504,6 +1509,20 @@ void LifetimeBuilder::findLiveInDeallocs() {
   }
 }
 
+LogicalResult
+LifetimeBuilder::checkGrowingRealloc(memref::ReallocOp realloc) {
+  MemRefType from = realloc.getSource().getType(), to = realloc.getType();
+  if (from.hasStaticShape() && to.hasStaticShape() &&
+      to.getNumElements() > from.getNumElements())
+    return success();
+  return unsupported(realloc, "memref.realloc to a smaller or dynamic size: "
+                              "whether it keeps the old buffer (as "
+                              "--expand-realloc lowers it) or makes a new "
+                              "one depends on its lowering; allocate the "
+                              "new buffer with memref.alloc, copy into it "
+                              "and free the old one");
+}
+
 LogicalResult LifetimeBuilder::addAllocationBytes(Operation *alloc,
                                                   uint64_t &total,
                                                   Operation *at) {
@@ -1601,6 +1620,8 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
     // memref.realloc: its result from it on, and the buffer it is given
     // until it.
     if (auto realloc = dyn_cast<memref::ReallocOp>(op)) {
+      if (failed(checkGrowingRealloc(realloc)))
+        return failure();
       FailureOr<uint64_t> size = sizeOf(&op, &op);
       if (failed(size))
         return failure();
