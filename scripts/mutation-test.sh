@@ -270,16 +270,16 @@ MUTANTS = [
      "    node.transient = *t;",
      "    node.transient = 0;"),
     (BLA, "a deallocation in a nested region does not lower its peak",
-     "        current -= it->second;\n        live.erase(it);",
-     "        live.erase(it);"),
+     "        current -= it->second;\n        live.erase(it);\n        continue;",
+     "        live.erase(it);\n        continue;"),
     (BLA, "an allocation in a nested region that is not freed there is "
           "accepted",
      "    return unsupported(&op, \"allocation in a nested region is not freed in \"\n"
      "                            \"that region: memsched follows a buffer yielded \"",
      "    continue;\n    (void)(\"\""),
     (BLA, "a loop iteration does not hold the buffer it got",
-     "    live[fy.carried] = *size;",
-     "    live[fy.carried] = 0;"),
+     "    live[fy.carried] = *size;\n    if (!addBytes(current, *size))",
+     "    live[fy.carried] = 0;\n    if (!addBytes(current, 0))"),
     (BLA, "a loop's free of the buffer an iteration got may free its entry "
           "value",
      "        if (only && r != *only)\n          continue;",
