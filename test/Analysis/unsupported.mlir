@@ -39,13 +39,21 @@ func.func @unbounded(%n: index) {
 
 // -----
 
-// Tests a stack allocation in a region that is not an allocation scope: it
-// outlives the region.
-func.func @alloca_in_if(%c: i1) {
-  scf.if %c {
-    // expected-remark @+1 {{memref.alloca in a region without its own allocation scope outlives the region: wrap the region's ops in memref.alloca_scope, or allocate with memref.alloc and free it in the region}}
+// Tests a stack allocation in a loop whose body may run again and again
+// (scf.while): how much stack it leaves has no bound.
+func.func @alloca_in_while(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.while (%i = %c0) : (index) -> index {
+    %go = arith.cmpi slt, %i, %n : index
+    scf.condition(%go) %i : index
+  } do {
+  ^bb0(%j: index):
+    // expected-remark @+1 {{memref.alloca in a region without its own allocation scope outlives the region, and scf.while runs it a number of times with no constant bound: wrap the region's ops in memref.alloca_scope, or allocate with memref.alloc and free it in the region}}
     %a = memref.alloca() : memref<16xf32>
     "test.use"(%a) : (memref<16xf32>) -> ()
+    %next = arith.addi %j, %c1 : index
+    scf.yield %next : index
   }
   return
 }

@@ -106,6 +106,21 @@ bool isLoopOwnershipFlag(Value memref, Value flag);
 /// (isLoopOwnershipFlag): it frees the buffer that op made, nothing else.
 bool isFreeUnderOwnershipFlag(Operation *op);
 
+/// A memref.alloca nested in an op that outlives it (no allocation scope
+/// between them, the op none itself: the stack memory stays until the
+/// enclosing scope ends), with how many times one run of the op runs it.
+struct LeakedAlloca {
+  Operation *alloca = nullptr;
+  uint64_t times = 1;
+};
+
+/// The allocas nested in `op` that outlive it. Failure, with `why` and the
+/// alloca `at`, when how many times one is run has no bound the IR states
+/// (a loop without a constant trip count, a region an op may run again).
+LogicalResult findLeakedAllocas(Operation *op,
+                                SmallVectorImpl<LeakedAlloca> &leaked,
+                                std::string &why, Operation *&at);
+
 /// Strips memref.cast and memref.extract_strided_metadata's base buffer:
 /// the value whose allocation `v` names whole.
 Value wholeBufferSource(Value v);

@@ -13,6 +13,7 @@
 #include "mlir/IR/RegionGraphTraits.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 
@@ -95,8 +96,9 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
   SmallVector<LiveInBuffer> allocs;
   DenseMap<unsigned, unsigned> allocOfRoot;
   DenseMap<Operation *, SmallVector<unsigned, 1>> allocIndex;
+  // `times`: how many times `sizedBy` runs for one run of `op`.
   auto addAlloc = [&](Operation *op, Value value, Operation *sizedBy,
-                      bool byCall) {
+                      bool byCall, uint64_t times = 1) {
     LiveInBuffer buf;
     buf.allocOp = op;
     buf.value = value;
@@ -107,6 +109,12 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
       unsupported(op, why);
       return false;
     }
+    std::optional<uint64_t> all = llvm::checkedMulUnsigned(*size, times);
+    if (!all) {
+      unsupported(op, "the allocations add up to more than 2^64 bytes");
+      return false;
+    }
+    size = *all;
     buf.size = !byCall && isUnobservable(value) ? 0 : *size;
     // (A call's or a loop's result may also be other memory: only its own
     // root names the buffer it makes.)
@@ -142,6 +150,22 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
         if (!addAlloc(&op, op.getResult(fy.position), *largest, true))
           return;
       }
+      // Stack memory its regions leave behind (RegionYields.h).
+      SmallVector<LeakedAlloca> leaked;
+      std::string why;
+      Operation *at = nullptr;
+      if (failed(findLeakedAllocas(&op, leaked, why, at))) {
+        unsupported(at, "memref.alloca in a region without its own "
+                        "allocation scope outlives the region, and " +
+                            why +
+                            ": wrap the region's ops in memref.alloca_scope, "
+                            "or allocate with memref.alloc and free it in "
+                            "the region");
+        return;
+      }
+      for (const LeakedAlloca &l : leaked)
+        if (!addAlloc(&op, l.alloca->getResult(0), l.alloca, true, l.times))
+          return;
       if (!isa<CallOpInterface>(op) ||
           llvm::none_of(op.getResultTypes(), llvm::IsaPred<BaseMemRefType>))
         continue;

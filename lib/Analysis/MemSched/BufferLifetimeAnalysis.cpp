@@ -43,6 +43,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "memsched-lifetimes"
@@ -256,6 +257,14 @@ private:
                                 ArrayRef<FreshYield> fresh = {});
   /// Bytes of the allocations of `b` in `fresh`.
   FailureOr<uint64_t> handedOutBytes(Block &b, ArrayRef<FreshYield> fresh);
+  /// findLeakedAllocas, once per op (refused when it fails).
+  FailureOr<ArrayRef<LeakedAlloca>> getLeakedAllocas(Operation *op);
+  /// Bytes of the stack memory `op` leaves behind.
+  FailureOr<uint64_t> leakedStackBytes(Operation *op);
+  /// Bytes a block leaves behind on the stack for the op around it: its
+  /// allocas and what its ops leave behind, unless it is an allocation
+  /// scope.
+  FailureOr<uint64_t> stackHandedBytes(Block &b);
   /// A memref.realloc memsched follows: static sizes, growing (a smaller
   /// one may keep the old buffer or make a new one, by its lowering).
   LogicalResult checkGrowingRealloc(memref::ReallocOp realloc);
@@ -306,6 +315,8 @@ private:
   DenseMap<Operation *, std::optional<ReturnSummary>> returnSummaries;
   DenseMap<Operation *, std::unique_ptr<SmallVector<FreshYield, 1>>>
       freshYields;
+  DenseMap<Operation *, std::unique_ptr<SmallVector<LeakedAlloca, 0>>>
+      leakedAllocas;
   /// severalBlocksCalleePeak per callee.
   DenseMap<Operation *, uint64_t> calleePeaks;
   /// The callees nestedPeak is inside, outermost first, each with the call
@@ -347,8 +358,9 @@ LogicalResult LifetimeBuilder::classify() {
     blockPosition[&op] = pos++;
   // Allocations first: alias roots need to know the block's buffers.
   uint64_t total = 0;
+  // `times`: how many times `sizedBy` runs for one run of `op`.
   auto addBuffer = [&](Operation *op, Value value, Operation *sizedBy,
-                       bool byNode) -> LogicalResult {
+                       bool byNode, uint64_t times = 1) -> LogicalResult {
     BufferInfo info;
     info.allocOp = op;
     info.value = value;
@@ -359,6 +371,11 @@ LogicalResult LifetimeBuilder::classify() {
         getAllocationSize(sizedBy, layout, a.sizes, isBound, why);
     if (failed(size))
       return unsupported(op, why);
+    if (std::optional<uint64_t> all = llvm::checkedMulUnsigned(*size, times))
+      size = *all;
+    else
+      return unsupported(op, "the block's allocations add up to more than "
+                             "2^64 bytes");
     // An allocation nothing observes is dead code that any cleanup (and the
     // lowering to LLVM) erases: it never takes memory. A call still makes
     // the buffer it returns.
@@ -414,6 +431,17 @@ LogicalResult LifetimeBuilder::classify() {
         return unsupported(&op, why);
       nodeAllocs[&op].push_back(a.buffers.size());
       if (failed(addBuffer(&op, op.getResult(fy.position), *largest, true)))
+        return failure();
+    }
+    // Stack memory its regions leave behind (allocas outside any
+    // allocation scope): the op allocates it, as often as it runs them.
+    FailureOr<ArrayRef<LeakedAlloca>> leaked = getLeakedAllocas(&op);
+    if (failed(leaked))
+      return failure();
+    for (const LeakedAlloca &l : *leaked) {
+      nodeAllocs[&op].push_back(a.buffers.size());
+      if (failed(addBuffer(&op, l.alloca->getResult(0), l.alloca, true,
+                           l.times)))
         return failure();
     }
     if (!isa<CallOpInterface>(op))
@@ -1441,11 +1469,12 @@ void LifetimeBuilder::findLiveInDeallocs() {
     if (auto free = dyn_cast<bufferization::DeallocOp>(a.nodes[n].op))
       if (free.getRetained().empty())
         for (auto [memref, cond] :
-             llvm::zip(free.getMemrefs(), free.getConditions()))
+             llvm::zip(free.getMemrefs(), free.getConditions())) {
           if (matchPattern(cond, m_One()))
             freedBy(wholeBufferSource(memref), n);
           else if (isLoopOwnershipFlag(memref, cond))
             freedBy(wholeBufferSource(memref), n, /*underFlag=*/true);
+        }
     if (memref::DeallocOp free = matchGuardedFree(a.nodes[n].op))
       if (isLoopOwnershipFlag(free.getMemref(),
                               cast<scf::IfOp>(a.nodes[n].op).getCondition()))
@@ -1507,6 +1536,61 @@ void LifetimeBuilder::findLiveInDeallocs() {
     llvm::sort(touchers);
     touchers.erase(llvm::unique(touchers), touchers.end());
   }
+}
+
+FailureOr<ArrayRef<LeakedAlloca>>
+LifetimeBuilder::getLeakedAllocas(Operation *op) {
+  auto it = leakedAllocas.find(op);
+  if (it == leakedAllocas.end()) {
+    auto leaked = std::make_unique<SmallVector<LeakedAlloca, 0>>();
+    std::string why;
+    Operation *at = nullptr;
+    if (failed(findLeakedAllocas(op, *leaked, why, at)))
+      return unsupported(at, "memref.alloca in a region without its own "
+                             "allocation scope outlives the region, and " +
+                                 why +
+                                 ": wrap the region's ops in "
+                                 "memref.alloca_scope, or allocate with "
+                                 "memref.alloc and free it in the region");
+    it = leakedAllocas.try_emplace(op, std::move(leaked)).first;
+  }
+  return ArrayRef<LeakedAlloca>(*it->second);
+}
+
+FailureOr<uint64_t> LifetimeBuilder::leakedStackBytes(Operation *op) {
+  FailureOr<ArrayRef<LeakedAlloca>> leaked = getLeakedAllocas(op);
+  if (failed(leaked))
+    return failure();
+  uint64_t bytes = 0;
+  for (const LeakedAlloca &l : *leaked) {
+    uint64_t one = 0;
+    if (failed(addAllocationBytes(l.alloca, one, op)))
+      return failure();
+    std::optional<uint64_t> all = llvm::checkedMulUnsigned(one, l.times);
+    if (!all || !addBytes(bytes, *all))
+      return unsupported(op, "the bytes allocated add up to more than 2^64");
+  }
+  return bytes;
+}
+
+FailureOr<uint64_t> LifetimeBuilder::stackHandedBytes(Block &b) {
+  if (b.getParentOp()->hasTrait<OpTrait::AutomaticAllocationScope>())
+    return uint64_t(0);
+  uint64_t bytes = 0;
+  for (Operation &op : b) {
+    if (isa<memref::AllocaOp>(op)) {
+      if (!isUnobservable(op.getResult(0)) &&
+          failed(addAllocationBytes(&op, bytes, &op)))
+        return failure();
+      continue;
+    }
+    FailureOr<uint64_t> left = leakedStackBytes(&op);
+    if (failed(left))
+      return failure();
+    if (!addBytes(bytes, *left))
+      return unsupported(&op, "the bytes allocated add up to more than 2^64");
+  }
+  return bytes;
 }
 
 LogicalResult
@@ -1576,6 +1660,9 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
       for (const ReturnedValue &value : *returned)
         if (value.freshAlloc)
           handedOver.insert(value.freshAlloc);
+  // Stack allocations end with their scope: in a region without one they
+  // outlive it (the op around it counts them as its own from its run on).
+  bool scope = b.getParentOp()->hasTrait<OpTrait::AutomaticAllocationScope>();
   // A loop or branch body: what it hands out stays allocated; a loop
   // iteration holds the buffer it got until the body frees it.
   DenseMap<Operation *, Value> carriedFrees;
@@ -1712,14 +1799,21 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
       if (!addBytes(current, *size))
         return tooLarge(&op);
     }
+    // And what it leaves on the stack stays (for the op around this body
+    // too, unless the body is a scope).
+    FailureOr<uint64_t> stackLeft = leakedStackBytes(&op);
+    if (failed(stackLeft))
+      return failure();
+    if (!addBytes(current, *stackLeft) ||
+        (!scope && !addBytes(handedOverBytes, *stackLeft)))
+      return tooLarge(&op);
     uint64_t mem = current;
     if (!addBytes(mem, *nested))
       return tooLarge(&op);
     peak = std::max(peak, mem);
   }
-  // Stack allocations end with their scope; anything else left allocated
-  // would accumulate over the executions of the region.
-  bool scope = b.getParentOp()->hasTrait<OpTrait::AutomaticAllocationScope>();
+  // Anything else left allocated would accumulate over the executions of
+  // the region.
   for (Operation &op : b) {
     bool fromCall = !isAllocation(&op) && isa<CallOpInterface>(op) &&
                     llvm::any_of(op.getResults(),
@@ -1753,13 +1847,11 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
                               "under the loop's ownership flag)");
     }
     if (isa<memref::AllocaOp>(op)) {
-      if (scope)
-        continue;
-      return unsupported(&op, "memref.alloca in a region without its own "
-                              "allocation scope outlives the region: wrap "
-                              "the region's ops in memref.alloca_scope, or "
-                              "allocate with memref.alloc and free it in the "
-                              "region");
+      // Without a scope, the op around the region counts it from its run
+      // on (getLeakedAllocas, which refuses where its runs are unknown).
+      if (!scope && !addBytes(handedOverBytes, live.lookup(op.getResult(0))))
+        return tooLarge(&op);
+      continue;
     }
     // Workgroup and private buffers allocated in a gpu.launch body (what
     // promotion to shared memory emits) end with the kernel: the body runs
@@ -1951,10 +2043,11 @@ FailureOr<uint64_t> LifetimeBuilder::nestedPeak(Operation *op, unsigned depth) {
       if (a.sizes.nestedBodiesAtBound && isReorderableBody(b)) {
         p = bodyBound(b, depth);
         FailureOr<uint64_t> out = handedOutBytes(b, fresh);
-        if (failed(out))
+        FailureOr<uint64_t> stack = stackHandedBytes(b);
+        if (failed(out) || failed(stack))
           return failure();
         if (succeeded(p))
-          p = *p - std::min(*p, *out);
+          p = *p - std::min(*p, *out + *stack);
       } else {
         p = blockPeak(b, depth, nullptr, fresh);
       }

@@ -13,6 +13,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::memsched;
@@ -301,4 +302,64 @@ bool mlir::memsched::isFreeUnderOwnershipFlag(Operation *op) {
                    : scf::IfOp();
   return ifOp && matchGuardedFree(ifOp) == free &&
          isLoopOwnershipFlag(free.getMemref(), ifOp.getCondition());
+}
+
+LogicalResult mlir::memsched::findLeakedAllocas(
+    Operation *op, SmallVectorImpl<LeakedAlloca> &leaked, std::string &why,
+    Operation *&at) {
+  if (op->getNumRegions() == 0 ||
+      op->hasTrait<OpTrait::AutomaticAllocationScope>())
+    return success();
+  LogicalResult result = success();
+  op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
+    if (nested != op &&
+        nested->hasTrait<OpTrait::AutomaticAllocationScope>())
+      return WalkResult::skip(); // its allocas end with it
+    if (!isa<memref::AllocaOp>(nested))
+      return WalkResult::advance();
+    // Runs per run of `op`: the product over the ops between them.
+    uint64_t times = 1;
+    for (Operation *child = nested; child != op;
+         child = child->getParentOp()) {
+      Operation *parent = child->getParentOp();
+      Region *region = child->getParentRegion();
+      uint64_t runs = 1;
+      if (auto loop = dyn_cast<LoopLikeOpInterface>(parent)) {
+        std::optional<APInt> trips = loop.getStaticTripCount();
+        if (!trips || trips->getActiveBits() > 32) {
+          why = parent->getName().getStringRef().str() +
+                " runs it a number of times with no constant bound";
+          at = nested;
+          result = failure();
+          return WalkResult::interrupt();
+        }
+        runs = trips->getZExtValue();
+      } else if (auto branch = dyn_cast<RegionBranchOpInterface>(parent)) {
+        if (branch.isRepetitiveRegion(region->getRegionNumber())) {
+          why = parent->getName().getStringRef().str() +
+                " may run its region again and again";
+          at = nested;
+          result = failure();
+          return WalkResult::interrupt();
+        }
+      } else {
+        why = parent->getName().getStringRef().str() +
+              " runs its region a number of times memsched does not know";
+        at = nested;
+        result = failure();
+        return WalkResult::interrupt();
+      }
+      std::optional<uint64_t> product = llvm::checkedMulUnsigned(times, runs);
+      if (!product) {
+        why = "it runs more than 2^64 times";
+        at = nested;
+        result = failure();
+        return WalkResult::interrupt();
+      }
+      times = *product;
+    }
+    leaked.push_back({nested, times});
+    return WalkResult::advance();
+  });
+  return result;
 }
