@@ -257,6 +257,16 @@ private:
                                 ArrayRef<FreshYield> fresh = {});
   /// Bytes of the allocations of `b` in `fresh`.
   FailureOr<uint64_t> handedOutBytes(Block &b, ArrayRef<FreshYield> fresh);
+  /// The allocation a fresh result of `op` is sized by (largestAllocation;
+  /// refused when one cannot be sized).
+  FailureOr<Operation *> freshSizedBy(Operation *op, const FreshYield &fy) {
+    std::string why;
+    FailureOr<Operation *> largest =
+        largestAllocation(fy, layout, a.sizes, why);
+    if (failed(largest))
+      return unsupported(op, why);
+    return largest;
+  }
   /// findLeakedAllocas, once per op (refused when it fails).
   FailureOr<ArrayRef<LeakedAlloca>> getLeakedAllocas(Operation *op);
   /// Bytes of the stack memory `op` leaves behind.
@@ -424,11 +434,9 @@ LogicalResult LifetimeBuilder::classify() {
     // A loop or branch handing out buffers it allocates: allocated where
     // it runs, as large as the largest it may hand out.
     for (const FreshYield &fy : getFreshYields(&op)) {
-      std::string why;
-      FailureOr<Operation *> largest =
-          largestAllocation(fy, layout, a.sizes, why);
+      FailureOr<Operation *> largest = freshSizedBy(&op, fy);
       if (failed(largest))
-        return unsupported(&op, why);
+        return failure();
       nodeAllocs[&op].push_back(a.buffers.size());
       if (failed(addBuffer(&op, op.getResult(fy.position), *largest, true)))
         return failure();
@@ -1787,11 +1795,9 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
         }
     // So does a loop or branch handing out buffers it allocates.
     for (const FreshYield &fy : getFreshYields(&op)) {
-      std::string why;
-      FailureOr<Operation *> largest =
-          largestAllocation(fy, layout, a.sizes, why);
+      FailureOr<Operation *> largest = freshSizedBy(&op, fy);
       if (failed(largest))
-        return unsupported(&op, why);
+        return failure();
       FailureOr<uint64_t> size = sizeOf(*largest, &op);
       if (failed(size))
         return failure();
