@@ -123,6 +123,17 @@ branches() {
   echo
 }
 
+# A case of test/Pipelines through the upstream passes given, then
+# scheduled and verified: the remarks.
+pipeline_remarks() {
+  local name=$1
+  shift
+  "$OPT" "$MEMSCHED_ROOT/test/Pipelines/$name.mlir" "$@" |
+    "$OPT" --memsched-schedule=remarks --memsched-verify \
+      --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 |
+    sed -n 's/.*remark: //p'
+}
+
 # A body with several blocks: an scf.if lowered to branches. Each block is
 # scheduled on its own; the certificate names the block that peaks.
 blocks() {
@@ -141,32 +152,22 @@ blocks() {
   echo "(block = K: the block whose bound is the certificate's; ops never cross blocks)"
   echo
   echo "=== control flow on tensors: ownership-based frees under the branch conditions"
-  "$OPT" "$MEMSCHED_ROOT/test/Pipelines/cf-tensor-branches.mlir" \
-    --one-shot-bufferize="bufferize-function-boundaries" \
-    --buffer-deallocation-pipeline --convert-bufferization-to-memref |
-    "$OPT" --memsched-schedule=remarks --memsched-verify \
-      --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 |
-    sed -n 's/.*remark: //p'
+  pipeline_remarks cf-tensor-branches --one-shot-bufferize="bufferize-function-boundaries" \
+    --buffer-deallocation-pipeline --convert-bufferization-to-memref
   echo "(a free under scf.if %c counts on the edge of cf.cond_br %c that decides it)"
   echo
   echo "=== a caller of a branchy callee (--buffer-results-to-out-params, --convert-scf-to-cf)"
-  "$OPT" "$MEMSCHED_ROOT/test/Pipelines/cf-callee-branches.mlir" \
+  pipeline_remarks cf-callee-branches \
     --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
     --buffer-results-to-out-params="modify-public-functions hoist-static-allocs" \
     --buffer-deallocation-pipeline --convert-bufferization-to-memref \
-    --convert-scf-to-cf |
-    "$OPT" --memsched-schedule=remarks --memsched-verify \
-      --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 |
-    sed -n 's/.*remark: //p'
+    --convert-scf-to-cf
   echo "(the call counts the callee's largest block peak while it runs)"
   echo
   echo "=== a recurrent loop that allocates a fresh state every step (allow-return-allocs-from-loops)"
-  "$OPT" "$MEMSCHED_ROOT/test/Pipelines/scf-for-yield.mlir" \
+  pipeline_remarks scf-for-yield \
     --one-shot-bufferize="bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map" \
-    --buffer-deallocation-pipeline --convert-bufferization-to-memref |
-    "$OPT" --memsched-schedule=remarks --memsched-verify \
-      --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 |
-    sed -n 's/.*remark: //p'
+    --buffer-deallocation-pipeline --convert-bufferization-to-memref
   echo "(the loop allocates its result; each step holds the state it got until its free under the"
   echo " ownership flag; a temporary needed only after the loop moves past it)"
   echo
