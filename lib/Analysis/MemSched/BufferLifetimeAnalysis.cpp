@@ -24,6 +24,7 @@
 #include "Analysis/MemSched/AsyncOrder.h"
 #include "Analysis/MemSched/CallEffects.h"
 #include "Analysis/MemSched/CallGraph.h"
+#include "Analysis/MemSched/DeallocHelper.h"
 #include "Analysis/MemSched/Footprint.h"
 #include "Analysis/MemSched/OpClassification.h"
 #include "Analysis/MemSched/ProducerWalk.h"
@@ -184,6 +185,11 @@ private:
                                                  Operation *at);
   /// findFreshYields, once per op.
   const SmallVector<FreshYield, 1> &getFreshYields(Operation *op);
+  /// The root an entry of the deallocation helper surely frees: one buffer
+  /// of the block under a constant true condition (or the flag a loop or
+  /// branch returns next to it), that no other entry and no retained value
+  /// may be.
+  std::optional<unsigned> helperFreedRoot(const HelperDeallocEntry &e);
   /// The roots of the block's buffers a bufferization.dealloc surely frees:
   /// each memref under a condition that is constant true, or the flag a
   /// loop returns next to the buffer it names, that is one buffer and may
@@ -527,6 +533,14 @@ LogicalResult LifetimeBuilder::classify() {
     // The root a conditional free frees (one root, whatever else the value
     // it names may be: an ownership flag picks it).
     std::optional<unsigned> conditionalRoot;
+    // An entry of upstream's lowered bufferization.dealloc (DeallocHelper.h).
+    if (!freed)
+      if (std::optional<HelperDeallocEntry> e = matchHelperDeallocEntry(&op))
+        if ((conditionalRoot = helperFreedRoot(*e))) {
+          freed = e->memref;
+          conditional = true;
+          freeConditionOps.insert(e->pointerOps.begin(), e->pointerOps.end());
+        }
     if (!freed)
       if (std::optional<ConditionalFree> cf = matchConditionalFree(&op))
         if ((conditionalRoot = conditionallyFreedRoot(*cf, &op))) {
@@ -678,6 +692,35 @@ LifetimeBuilder::getFreshYields(Operation *op) {
     it->second =
         std::make_unique<SmallVector<FreshYield, 1>>(findFreshYields(op));
   return *it->second;
+}
+
+std::optional<unsigned>
+LifetimeBuilder::helperFreedRoot(const HelperDeallocEntry &e) {
+  Value source = wholeBufferSource(e.memref);
+  const AliasRoots::RootSet &rs = aliases->rootsOf(source);
+  std::optional<unsigned> root;
+  if (matchPattern(e.condition, m_One())) {
+    if (rs.size() == 1 && aliases->root(rs.front()).kind == RootKind::Buffer)
+      root = rs.front();
+  } else if (isLoopOwnershipFlag(e.memref, e.condition)) {
+    for (unsigned r : rs)
+      if (aliases->root(r).kind == RootKind::Buffer &&
+          aliases->root(r).value == source)
+        root = r;
+  }
+  if (!root)
+    return std::nullopt;
+  auto mayBe = [&](Value v) {
+    const AliasRoots::RootSet &vs = aliases->effectRoots(v);
+    return llvm::is_contained(vs, *root) ||
+           llvm::is_contained(vs, aliases->getUnknownRoot());
+  };
+  // (An entry after it that may be the same buffer would be freed by it,
+  // or not, at run time: its free would touch the buffer after this one.)
+  if (llvm::any_of(e.earlier, mayBe) || llvm::any_of(e.later, mayBe) ||
+      llvm::any_of(e.retained, mayBe))
+    return std::nullopt;
+  return root;
 }
 
 SmallVector<unsigned>
