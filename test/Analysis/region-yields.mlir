@@ -303,3 +303,20 @@ func.func @fresh_or_argument_freed(%c: i1, %x: memref<16xf32>) {
   memref.dealloc %r : memref<16xf32>
   return
 }
+
+// -----
+
+// shape.assuming is a branch op of one region: its buffer is its result.
+// CHECK-LABEL: memsched lifetimes: @assuming
+// CHECK-NEXT: peak-as-written=64 peak-tight=64
+// CHECK-NEXT: buffer#0 shape.assuming memref<16xf32> size=64 first=shape.assuming#0 last=memref.copy#1 escape=no
+func.func @assuming(%w: !shape.witness, %x: memref<16xf32>, %out: memref<16xf32>) {
+  %r = shape.assuming %w -> (memref<16xf32>) {
+    %a = memref.alloc() : memref<16xf32>
+    memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+    shape.assuming_yield %a : memref<16xf32>
+  }
+  memref.copy %r, %out : memref<16xf32> to memref<16xf32>
+  memref.dealloc %r : memref<16xf32>
+  return
+}
