@@ -113,6 +113,10 @@ public:
 
 private:
   unsigned addRoot(Root r);
+  /// The root of a buffer `op` makes, `value`: a Buffer root when it is
+  /// one of `blockAllocs`, a Local one otherwise.
+  unsigned addAllocationRoot(Operation *op, Value value,
+                             const DenseMap<Value, unsigned> &blockAllocs);
   void seed(Value v, unsigned rootId);
   void flow(Value from, Value to);
   void visit(Operation *op, const DenseMap<Value, unsigned> &blockAllocs);

@@ -114,12 +114,16 @@ struct LeakedAlloca {
   uint64_t times = 1;
 };
 
-/// The allocas nested in `op` that outlive it. Failure, with `why` and the
-/// alloca `at`, when how many times one is run has no bound the IR states
-/// (a loop without a constant trip count, a region an op may run again).
+/// The allocas nested in `op` that outlive it. Failure, with the remark
+/// `why` (the reason and the ways out) and the alloca `at`, when how many
+/// times one is run has no bound the IR states (a loop without a constant
+/// trip count, a region an op may run again).
 LogicalResult findLeakedAllocas(Operation *op,
                                 SmallVectorImpl<LeakedAlloca> &leaked,
                                 std::string &why, Operation *&at);
+
+/// Strips memref.cast: the value a cast chain starts from.
+Value stripCasts(Value v);
 
 /// Strips memref.cast and memref.extract_strided_metadata's base buffer:
 /// the value whose allocation `v` names whole.

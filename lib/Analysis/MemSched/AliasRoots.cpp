@@ -87,6 +87,15 @@ const AliasRoots::RootSet &AliasRoots::effectRoots(Value v) const {
   return set.empty() ? unknownOnly : set;
 }
 
+unsigned
+AliasRoots::addAllocationRoot(Operation *op, Value value,
+                              const DenseMap<Value, unsigned> &blockAllocs) {
+  auto it = blockAllocs.find(value);
+  return it != blockAllocs.end()
+             ? addRoot({RootKind::Buffer, it->second, op, value})
+             : addRoot({RootKind::Local, 0, op, value});
+}
+
 unsigned AliasRoots::addRoot(Root r) {
   unsigned id = table.size();
   table.push_back(r);
@@ -117,20 +126,13 @@ void AliasRoots::visit(Operation *op,
                        const DenseMap<Value, unsigned> &blockAllocs) {
   if (isAllocation(op) || isAsyncAllocation(op)) {
     Value result = op->getResult(0);
-    auto it = blockAllocs.find(result);
-    if (it != blockAllocs.end())
-      seed(result, addRoot({RootKind::Buffer, it->second, op, result}));
-    else
-      seed(result, addRoot({RootKind::Local, 0, op, result}));
+    seed(result, addAllocationRoot(op, result, blockAllocs));
     return;
   }
   // memref.realloc makes a buffer of its own (and frees its operand).
   if (isa<memref::ReallocOp>(op)) {
     Value result = op->getResult(0);
-    auto it = blockAllocs.find(result);
-    seed(result, it != blockAllocs.end()
-                     ? addRoot({RootKind::Buffer, it->second, op, result})
-                     : addRoot({RootKind::Local, 0, op, result}));
+    seed(result, addAllocationRoot(op, result, blockAllocs));
     return;
   }
   if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
@@ -158,10 +160,7 @@ void AliasRoots::visit(Operation *op,
     for (const FreshYield &fy : fresh) {
       handedOut.insert(fy.allocs.begin(), fy.allocs.end());
       Value result = op->getResult(fy.position);
-      auto it = blockAllocs.find(result);
-      unsigned id = it != blockAllocs.end()
-                        ? addRoot({RootKind::Buffer, it->second, op, result})
-                        : addRoot({RootKind::Local, 0, op, result});
+      unsigned id = addAllocationRoot(op, result, blockAllocs);
       seed(result, id);
       if (fy.carried)
         seed(fy.carried, id);
@@ -192,9 +191,7 @@ void AliasRoots::visit(Operation *op,
           OperandRange operands = term.getSuccessorOperands(succ);
           for (auto [from, to] :
                llvm::zip(operands, succ.getSuccessorInputs())) {
-            Operation *def = from.getDefiningOp();
-            while (auto cast = dyn_cast_or_null<memref::CastOp>(def))
-              def = cast.getSource().getDefiningOp();
+            Operation *def = stripCasts(from).getDefiningOp();
             if (!def || !handedOut.contains(def) ||
                 def->getBlock() != &b)
               flow(from, to);
@@ -232,10 +229,7 @@ void AliasRoots::visit(Operation *op,
       auto call = cast<CallOpInterface>(op);
       for (auto [result, value] : llvm::zip(op->getResults(), *returned)) {
         if (value.freshAlloc) {
-          auto it = blockAllocs.find(result);
-          seed(result, it != blockAllocs.end()
-                           ? addRoot({RootKind::Buffer, it->second, op, result})
-                           : addRoot({RootKind::Local, 0, op, result}));
+          seed(result, addAllocationRoot(op, result, blockAllocs));
           continue;
         }
         for (unsigned arg : value.args)

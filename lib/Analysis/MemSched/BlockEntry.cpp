@@ -155,12 +155,7 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
       std::string why;
       Operation *at = nullptr;
       if (failed(findLeakedAllocas(&op, leaked, why, at))) {
-        unsupported(at, "memref.alloca in a region without its own "
-                        "allocation scope outlives the region, and " +
-                            why +
-                            ": wrap the region's ops in memref.alloca_scope, "
-                            "or allocate with memref.alloc and free it in "
-                            "the region");
+        unsupported(at, why);
         return;
       }
       for (const LeakedAlloca &l : leaked)

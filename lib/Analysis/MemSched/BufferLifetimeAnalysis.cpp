@@ -185,6 +185,15 @@ private:
                                                  Operation *at);
   /// findFreshYields, once per op.
   const SmallVector<FreshYield, 1> &getFreshYields(Operation *op);
+  /// The root of the buffer the op defining `v` made (a loop's, a
+  /// branch's: `v` may also be other memory).
+  std::optional<unsigned> madeRoot(Value v);
+  /// The root a free of `memref` under `cond` surely frees: one buffer of
+  /// the block when `cond` is constant true; the buffer a loop or branch
+  /// made when `cond` is the flag it returns next to it.
+  std::optional<unsigned> rootFreedUnder(Value memref, Value cond);
+  /// Whether `v` may be the memory of root `r` (or unknown memory).
+  bool mayBeRoot(Value v, unsigned r);
   /// The root an entry of the deallocation helper surely frees: one buffer
   /// of the block under a constant true condition (or the flag a loop or
   /// branch returns next to it), that no other entry and no retained value
@@ -479,6 +488,21 @@ LogicalResult LifetimeBuilder::classify() {
     aliases = ownAliases.get();
   }
 
+  // `op` frees the buffer of root `r` (one free per buffer).
+  auto freeBy = [&](unsigned r, Operation *op) -> LogicalResult {
+    BufferInfo &buf = a.buffers[aliases->root(r).buffer];
+    if (buf.dealloc)
+      return unsupported(op, "buffer deallocated twice in the block");
+    buf.dealloc = op;
+    return success();
+  };
+  auto addNode = [&](Operation *op, bool isDealloc) {
+    a.nodeIndex[op] = a.nodes.size();
+    NodeInfo node;
+    node.op = op;
+    node.isDealloc = isDealloc;
+    a.nodes.push_back(node);
+  };
   for (Operation &op : block) {
     // memref.realloc: a node that allocates its result and frees the
     // buffer it is given, one of the block's.
@@ -492,14 +516,9 @@ LogicalResult LifetimeBuilder::classify() {
                                 "value that may be one of several): "
                                 "allocate the new buffer with memref.alloc, "
                                 "copy into it and free the old one");
-      BufferInfo &buf = a.buffers[aliases->root(rs.front()).buffer];
-      if (buf.dealloc)
-        return unsupported(&op, "buffer deallocated twice in the block");
-      buf.dealloc = &op;
-      a.nodeIndex[&op] = a.nodes.size();
-      NodeInfo node;
-      node.op = &op;
-      a.nodes.push_back(node);
+      if (failed(freeBy(rs.front(), &op)))
+        return failure();
+      addNode(&op, /*isDealloc=*/false);
       continue;
     }
     if (isUnrecognisedAllocation(&op) && !isAsyncAllocation(&op))
@@ -508,17 +527,10 @@ LogicalResult LifetimeBuilder::classify() {
     // the others it may free stay allocated to the end.
     if (auto free = dyn_cast<bufferization::DeallocOp>(op)) {
       SmallVector<unsigned> roots = deallocatedRoots(free);
-      for (unsigned r : roots) {
-        BufferInfo &buf = a.buffers[aliases->root(r).buffer];
-        if (buf.dealloc)
-          return unsupported(&op, "buffer deallocated twice in the block");
-        buf.dealloc = &op;
-      }
-      a.nodeIndex[&op] = a.nodes.size();
-      NodeInfo node;
-      node.op = &op;
-      node.isDealloc = !roots.empty();
-      a.nodes.push_back(node);
+      for (unsigned r : roots)
+        if (failed(freeBy(r, &op)))
+          return failure();
+      addNode(&op, /*isDealloc=*/!roots.empty());
       continue;
     }
     if (isAllocation(&op) || isFloating(&op) ||
@@ -565,10 +577,8 @@ LogicalResult LifetimeBuilder::classify() {
                                 "known; free each buffer by its own "
                                 "memref.dealloc (under an scf.if)");
       if (rs.size() == 1 && aliases->root(rs[0]).kind == RootKind::Buffer) {
-        BufferInfo &buf = a.buffers[aliases->root(rs[0]).buffer];
-        if (buf.dealloc)
-          return unsupported(&op, "buffer deallocated twice in the block");
-        buf.dealloc = &op;
+        if (failed(freeBy(rs[0], &op)))
+          return failure();
         // A conditional free is always a node: its condition reads other
         // buffers' addresses, so it runs where the graph puts it.
         if (!conditional && !async && !deallocNodes.contains(&op)) {
@@ -578,11 +588,7 @@ LogicalResult LifetimeBuilder::classify() {
         deallocNode = true;
       }
     }
-    a.nodeIndex[&op] = a.nodes.size();
-    NodeInfo node;
-    node.op = &op;
-    node.isDealloc = deallocNode;
-    a.nodes.push_back(node);
+    addNode(&op, deallocNode);
   }
   SmallVector<Operation *> nodeOps;
   for (const NodeInfo &node : a.nodes)
@@ -638,15 +644,8 @@ LifetimeBuilder::conditionallyFreedRoot(const ConditionalFree &cf,
   }
   // Ownership flags: each the flag a loop returns next to the buffer freed,
   // true when that is the buffer the loop allocated (not its entry value).
-  Value source = wholeBufferSource(cf.freed);
   for (Value flag : cf.flags) {
-    if (!isLoopOwnershipFlag(cf.freed, flag))
-      return std::nullopt;
-    std::optional<unsigned> root;
-    for (unsigned r : aliases->rootsOf(source))
-      if (aliases->root(r).kind == RootKind::Buffer &&
-          aliases->root(r).value == source)
-        root = r;
+    std::optional<unsigned> root = rootFreedUnder(cf.freed, flag);
     if (!root || (freed && *freed != *root))
       return std::nullopt;
     freed = root;
@@ -694,27 +693,41 @@ LifetimeBuilder::getFreshYields(Operation *op) {
   return *it->second;
 }
 
+std::optional<unsigned> LifetimeBuilder::madeRoot(Value v) {
+  for (unsigned r : aliases->rootsOf(v))
+    if (aliases->root(r).value == v)
+      return r;
+  return std::nullopt;
+}
+
+std::optional<unsigned> LifetimeBuilder::rootFreedUnder(Value memref,
+                                                        Value cond) {
+  std::optional<unsigned> root;
+  if (matchPattern(cond, m_One())) {
+    const AliasRoots::RootSet &rs = aliases->rootsOf(memref);
+    if (rs.size() == 1)
+      root = rs.front();
+  } else if (isLoopOwnershipFlag(memref, cond)) {
+    root = madeRoot(wholeBufferSource(memref));
+  }
+  if (!root || aliases->root(*root).kind != RootKind::Buffer)
+    return std::nullopt;
+  return root;
+}
+
+bool LifetimeBuilder::mayBeRoot(Value v, unsigned r) {
+  const AliasRoots::RootSet &roots = aliases->effectRoots(v);
+  return llvm::is_contained(roots, r) ||
+         llvm::is_contained(roots, aliases->getUnknownRoot());
+}
+
 std::optional<unsigned>
 LifetimeBuilder::helperFreedRoot(const HelperDeallocEntry &e) {
-  Value source = wholeBufferSource(e.memref);
-  const AliasRoots::RootSet &rs = aliases->rootsOf(source);
-  std::optional<unsigned> root;
-  if (matchPattern(e.condition, m_One())) {
-    if (rs.size() == 1 && aliases->root(rs.front()).kind == RootKind::Buffer)
-      root = rs.front();
-  } else if (isLoopOwnershipFlag(e.memref, e.condition)) {
-    for (unsigned r : rs)
-      if (aliases->root(r).kind == RootKind::Buffer &&
-          aliases->root(r).value == source)
-        root = r;
-  }
+  std::optional<unsigned> root =
+      rootFreedUnder(wholeBufferSource(e.memref), e.condition);
   if (!root)
     return std::nullopt;
-  auto mayBe = [&](Value v) {
-    const AliasRoots::RootSet &vs = aliases->effectRoots(v);
-    return llvm::is_contained(vs, *root) ||
-           llvm::is_contained(vs, aliases->getUnknownRoot());
-  };
+  auto mayBe = [&](Value v) { return mayBeRoot(v, *root); };
   // (An entry after it that may be the same buffer would be freed by it,
   // or not, at run time: its free would touch the buffer after this one.)
   if (llvm::any_of(e.earlier, mayBe) || llvm::any_of(e.later, mayBe) ||
@@ -727,29 +740,12 @@ SmallVector<unsigned>
 LifetimeBuilder::deallocatedRoots(bufferization::DeallocOp op) {
   SmallVector<unsigned> result;
   for (auto [memref, cond] : llvm::zip(op.getMemrefs(), op.getConditions())) {
-    std::optional<unsigned> root;
-    const AliasRoots::RootSet &rs = aliases->rootsOf(memref);
-    if (matchPattern(cond, m_One())) {
-      if (rs.size() == 1 && aliases->root(rs.front()).kind == RootKind::Buffer)
-        root = rs.front();
-    } else {
-      // The flag a loop returns next to the buffer: true when the buffer
-      // is the one the loop allocated.
-      Value source = wholeBufferSource(memref);
-      if (isLoopOwnershipFlag(memref, cond))
-        for (unsigned r : rs)
-          if (aliases->root(r).kind == RootKind::Buffer &&
-              aliases->root(r).value == source)
-            root = r;
-    }
+    std::optional<unsigned> root = rootFreedUnder(memref, cond);
     if (!root || llvm::is_contained(result, *root))
       continue;
     // A retained value that may be the buffer keeps it.
-    if (llvm::any_of(op.getRetained(), [&](Value kept) {
-          return llvm::is_contained(aliases->effectRoots(kept), *root) ||
-                 llvm::is_contained(aliases->effectRoots(kept),
-                                    aliases->getUnknownRoot());
-        }))
+    if (llvm::any_of(op.getRetained(),
+                     [&](Value kept) { return mayBeRoot(kept, *root); }))
       continue;
     result.push_back(*root);
   }
@@ -760,11 +756,7 @@ std::optional<unsigned> LifetimeBuilder::carriedFreeRoot(Operation *op) {
   std::optional<std::pair<Operation *, unsigned>> loop = getCarriedFreeLoop(op);
   if (!loop)
     return std::nullopt;
-  Value result = loop->first->getResult(loop->second);
-  for (unsigned r : aliases->rootsOf(result))
-    if (aliases->root(r).value == result)
-      return r;
-  return std::nullopt;
+  return madeRoot(loop->first->getResult(loop->second));
 }
 
 void LifetimeBuilder::addValueUses(Value v, ValueUses &into) {
@@ -1490,12 +1482,7 @@ void LifetimeBuilder::findLiveInDeallocs() {
   // names the buffer it made.)
   auto ownRoot = [&](Value v) -> std::optional<unsigned> {
     const AliasRoots::RootSet &rs = aliases->rootsOf(v);
-    if (rs.size() == 1)
-      return rs.front();
-    for (unsigned r : rs)
-      if (aliases->root(r).value == v)
-        return r;
-    return std::nullopt;
+    return rs.size() == 1 ? std::optional<unsigned>(rs.front()) : madeRoot(v);
   };
   for (auto [i, in] : llvm::enumerate(a.liveIn))
     if (std::optional<unsigned> r = ownRoot(in.value))
@@ -1597,12 +1584,7 @@ LifetimeBuilder::getLeakedAllocas(Operation *op) {
     std::string why;
     Operation *at = nullptr;
     if (failed(findLeakedAllocas(op, *leaked, why, at)))
-      return unsupported(at, "memref.alloca in a region without its own "
-                             "allocation scope outlives the region, and " +
-                                 why +
-                                 ": wrap the region's ops in "
-                                 "memref.alloca_scope, or allocate with "
-                                 "memref.alloc and free it in the region");
+      return unsupported(at, why);
     it = leakedAllocas.try_emplace(op, std::move(leaked)).first;
   }
   return ArrayRef<LeakedAlloca>(*it->second);

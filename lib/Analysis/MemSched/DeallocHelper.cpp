@@ -71,9 +71,7 @@ static bool isDeallocationHelper(func::FuncOp f) {
 
 /// The allocation behind `v` (through memref.cast), if any.
 static memref::AllocOp listAllocation(Value v) {
-  while (auto cast = v.getDefiningOp<memref::CastOp>())
-    v = cast.getSource();
-  return v.getDefiningOp<memref::AllocOp>();
+  return stripCasts(v).getDefiningOp<memref::AllocOp>();
 }
 
 /// The values stored into list `list` at constant indices before `call`,

@@ -3,10 +3,10 @@
 #include "Analysis/MemSched/RegionYields.h"
 #include "Analysis/MemSched/OpClassification.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -18,7 +18,7 @@
 using namespace mlir;
 using namespace mlir::memsched;
 
-static Value stripCasts(Value v) {
+Value mlir::memsched::stripCasts(Value v) {
   while (auto cast = v.getDefiningOp<memref::CastOp>())
     v = cast.getSource();
   return v;
@@ -35,12 +35,8 @@ Value mlir::memsched::wholeBufferSource(Value v) {
 }
 
 static bool isConstantBool(Value v, bool value) {
-  auto c = v.getDefiningOp<arith::ConstantOp>();
-  auto attr = c ? dyn_cast<BoolAttr>(c.getValue()) : BoolAttr();
-  if (!attr)
-    if (auto i = c ? dyn_cast<IntegerAttr>(c.getValue()) : IntegerAttr())
-      return i.getType().isInteger(1) && i.getValue().getBoolValue() == value;
-  return attr && attr.getValue() == value;
+  return v.getType().isInteger(1) &&
+         (value ? matchPattern(v, m_One()) : matchPattern(v, m_Zero()));
 }
 
 /// Whether `op` may free memory it is given.
@@ -307,6 +303,16 @@ bool mlir::memsched::isFreeUnderOwnershipFlag(Operation *op) {
 LogicalResult mlir::memsched::findLeakedAllocas(
     Operation *op, SmallVectorImpl<LeakedAlloca> &leaked, std::string &why,
     Operation *&at) {
+  // The remark: what bounds the runs is missing, and the ways out.
+  auto refuse = [&](Operation *alloca, const Twine &reason) {
+    why = ("memref.alloca in a region without its own allocation scope "
+           "outlives the region, and " +
+           reason +
+           ": wrap the region's ops in memref.alloca_scope, or allocate "
+           "with memref.alloc and free it in the region")
+              .str();
+    at = alloca;
+  };
   if (op->getNumRegions() == 0 ||
       op->hasTrait<OpTrait::AutomaticAllocationScope>())
     return success();
@@ -327,32 +333,30 @@ LogicalResult mlir::memsched::findLeakedAllocas(
       if (auto loop = dyn_cast<LoopLikeOpInterface>(parent)) {
         std::optional<APInt> trips = loop.getStaticTripCount();
         if (!trips || trips->getActiveBits() > 32) {
-          why = parent->getName().getStringRef().str() +
-                " runs it a number of times with no constant bound";
-          at = nested;
+          refuse(nested, parent->getName().getStringRef() +
+                             " runs it a number of times with no constant "
+                             "bound");
           result = failure();
           return WalkResult::interrupt();
         }
         runs = trips->getZExtValue();
       } else if (auto branch = dyn_cast<RegionBranchOpInterface>(parent)) {
         if (branch.isRepetitiveRegion(region->getRegionNumber())) {
-          why = parent->getName().getStringRef().str() +
-                " may run its region again and again";
-          at = nested;
+          refuse(nested, parent->getName().getStringRef() +
+                             " may run its region again and again");
           result = failure();
           return WalkResult::interrupt();
         }
       } else {
-        why = parent->getName().getStringRef().str() +
-              " runs its region a number of times memsched does not know";
-        at = nested;
+        refuse(nested, parent->getName().getStringRef() +
+                           " runs its region a number of times memsched "
+                           "does not know");
         result = failure();
         return WalkResult::interrupt();
       }
       std::optional<uint64_t> product = llvm::checkedMulUnsigned(times, runs);
       if (!product) {
-        why = "it runs more than 2^64 times";
-        at = nested;
+        refuse(nested, "it runs more than 2^64 times");
         result = failure();
         return WalkResult::interrupt();
       }

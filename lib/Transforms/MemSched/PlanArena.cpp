@@ -643,7 +643,8 @@ struct PlanArenaPass
           }))
         return "the " + parent->getName().getStringRef().str() +
                " around it hands it out as its result";
-      if (llvm::any_of(alloc->getUsers(), llvm::IsaPred<bufferization::DeallocOp>))
+      if (llvm::any_of(alloc->getUsers(),
+                       llvm::IsaPred<bufferization::DeallocOp>))
         return "it is freed by bufferization.dealloc, which the arena does "
                "not rewrite";
       return "it is never freed in the function (returned, or live to the "
