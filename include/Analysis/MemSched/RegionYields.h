@@ -24,6 +24,24 @@
 // exactly from the allocating regions (constants in each yield) says
 // which, and frees under it free the op's buffer.
 //
+// An scf.while bufferized the same way copies its state into a fresh
+// buffer in its `before` region (freeing the state it got under the flag),
+// hands that buffer to the `after` region or out as its result, and the
+// `after` region computes the next state into a buffer of its own and frees
+// the one it got:
+//
+//   %r = scf.while (%s = %init, %own = %false) {
+//     %a = memref.alloc()   memref.copy %s, %a
+//     scf.if %own { memref.dealloc base(%s) }
+//     scf.condition(%c) %a
+//   } do { ^bb0(%t):
+//     %b = memref.alloc()   ... reads %t, writes %b ...
+//     memref.dealloc base(%t)
+//     scf.yield %b, %true }
+//
+// The `before` region runs at least once, so the result is always the op's
+// buffer (the last `before` run's).
+//
 // A loop (a LoopLikeOpInterface op of one region) hands out the buffer of
 // its last iteration when its body yields, at a position, an allocation of
 // its block as above, and frees the buffer it got at that position (the
@@ -72,6 +90,14 @@ struct FreshYield {
   /// Loops only: some iteration may get an earlier iteration's buffer (the
   /// trip count is not known to be at most 1).
   bool carriesOwned = true;
+  /// scf.while only: the `after` region's argument the buffer reaches it
+  /// in (the same buffer as the result, an earlier `before` run's), the op
+  /// of that region freeing it unconditionally, and the allocation that
+  /// region yields back to the `before` region (the buffer `carried`
+  /// names there, freed under `owned`).
+  Value handedIn;
+  Operation *handedInFree = nullptr;
+  Operation *backAlloc = nullptr;
   /// Branch ops only: some region yields something else there (an
   /// argument, a buffer allocated before): the result is the op's buffer
   /// or that. `ownedResult` is then the flag the op returns next to it, if

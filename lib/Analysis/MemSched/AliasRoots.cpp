@@ -159,11 +159,16 @@ void AliasRoots::visit(Operation *op,
     DenseSet<Operation *> handedOut;
     for (const FreshYield &fy : fresh) {
       handedOut.insert(fy.allocs.begin(), fy.allocs.end());
+      if (fy.backAlloc)
+        handedOut.insert(fy.backAlloc);
       Value result = op->getResult(fy.position);
       unsigned id = addAllocationRoot(op, result, blockAllocs);
       seed(result, id);
-      if (fy.carried)
-        seed(fy.carried, id);
+      for (Value inside : {fy.carried, fy.handedIn})
+        if (inside) {
+          seed(inside, id);
+          hasIncoming.insert(inside);
+        }
     }
     // A loop known to run its body hands out the body's buffer, never its
     // entry value.

@@ -1699,10 +1699,28 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
   // A loop or branch body: what it hands out stays allocated; a loop
   // iteration holds the buffer it got until the body frees it.
   DenseMap<Operation *, Value> carriedFrees;
+  // scf.while's `after` region: the buffer it yields back stays allocated
+  // (the `before` region frees it), counted in this region's memory.
+  DenseSet<Operation *> yieldedBack;
   for (const FreshYield &fy : fresh) {
     for (Operation *alloc : fy.allocs)
       if (alloc->getBlock() == &b)
         handedOver.insert(alloc);
+    if (fy.backAlloc && fy.backAlloc->getBlock() == &b)
+      yieldedBack.insert(fy.backAlloc);
+    // scf.while's `after` region holds the buffer it got (the op's, an
+    // earlier `before` run's) until it frees it: the op counts that buffer
+    // as its own throughout, the region's memory is the rest.
+    if (fy.handedIn && Value(fy.handedIn).getParentBlock() == &b) {
+      carriedFrees[fy.handedInFree] = fy.handedIn;
+      FailureOr<uint64_t> size = sizeOf(fy.allocs.front(), fy.allocs.front());
+      if (failed(size))
+        return failure();
+      live[fy.handedIn] = *size;
+      if (!addBytes(current, *size) || !addBytes(handedOverBytes, *size))
+        return tooLarge(fy.allocs.front());
+      peak = std::max(peak, current);
+    }
     if (!fy.carried || Value(fy.carried).getParentBlock() != &b)
       continue;
     // In a loop running at most once the buffer it gets is the entry
@@ -1710,12 +1728,13 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
     carriedFrees[fy.carriedFree] = fy.carried;
     if (!fy.carriesOwned)
       continue;
-    FailureOr<uint64_t> size = sizeOf(fy.allocs.front(), fy.allocs.front());
+    Operation *carriedAlloc = fy.backAlloc ? fy.backAlloc : fy.allocs.front();
+    FailureOr<uint64_t> size = sizeOf(carriedAlloc, carriedAlloc);
     if (failed(size))
       return failure();
     live[fy.carried] = *size;
     if (!addBytes(current, *size))
-      return tooLarge(fy.allocs.front());
+      return tooLarge(carriedAlloc);
     peak = std::max(peak, current);
   }
   for (Operation &op : b) {
@@ -1862,7 +1881,8 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
     bool made = isAllocation(&op) || isa<memref::ReallocOp>(op);
     if (!fromRegion &&
         (!made || !live.count(op.getResult(0)) ||
-         isUnobservable(op.getResult(0)) || handedOver.contains(&op)))
+         isUnobservable(op.getResult(0)) || handedOver.contains(&op) ||
+         yieldedBack.contains(&op)))
       continue;
     if (fromRegion) {
       if (call)

@@ -125,6 +125,55 @@ static Operation *findCarriedFree(Block &body, Value carried, Value owned) {
   return nullptr;
 }
 
+/// The op of `block` that frees `buffer` whatever happens: a memref.dealloc
+/// of it (or its base), or a bufferization.dealloc of it alone under a
+/// constant true condition.
+static Operation *findUnconditionalFree(Block &block, Value buffer) {
+  for (Operation &op : block) {
+    if (auto free = dyn_cast<memref::DeallocOp>(op))
+      if (wholeBufferSource(free.getMemref()) == buffer)
+        return &op;
+    if (auto free = dyn_cast<bufferization::DeallocOp>(op))
+      if (free.getMemrefs().size() == 1 && free.getRetained().empty() &&
+          isConstantBool(free.getConditions()[0], true) &&
+          wholeBufferSource(free.getMemrefs()[0]) == buffer)
+        return &op;
+  }
+  return nullptr;
+}
+
+/// Whether `arg` goes nowhere but to reads and the one op `free` (and the
+/// views leading to it).
+static bool onlyFreedBy(Value arg, Operation *free) {
+  return onlyAccessed(arg, [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    return user == free || user->getParentOp() == free;
+  });
+}
+
+/// The ownership flag next to `iterArgs[i]` (arguments of `body`, each
+/// with its entry value in `inits` and the value yielded for it in
+/// `yielded`): an argument false on entry and yielded true, used only by
+/// the op of `body` freeing `iterArgs[i]` under it, which is returned with
+/// the flag's position.
+static std::optional<std::pair<unsigned, Operation *>>
+findOwnershipFlag(Block &body, ValueRange iterArgs, unsigned i,
+                  ValueRange inits, ValueRange yielded) {
+  Value carried = iterArgs[i];
+  for (unsigned j = 0, e = iterArgs.size(); j < e; ++j) {
+    if (j == i || j >= inits.size() || j >= yielded.size() ||
+        !isConstantBool(inits[j], false) || !isConstantBool(yielded[j], true))
+      continue;
+    Value flag = iterArgs[j];
+    Operation *free = findCarriedFree(body, carried, flag);
+    if (!free || !onlyFreedBy(carried, free) ||
+        !llvm::all_of(flag.getUsers(), [&](Operation *u) { return u == free; }))
+      continue;
+    return std::make_pair(j, free);
+  }
+  return std::nullopt;
+}
+
 static SmallVector<FreshYield, 1> loopYields(LoopLikeOpInterface loop) {
   SmallVector<FreshYield, 1> result;
   SmallVector<Region *> regions = loop.getLoopRegions();
@@ -146,35 +195,76 @@ static SmallVector<FreshYield, 1> loopYields(LoopLikeOpInterface loop) {
     if (!alloc)
       continue;
     // The ownership flag next to it: false on entry, yielded true, and the
-    // body frees the buffer it got when the flag holds.
-    for (unsigned j = 0; j < e; ++j) {
-      if (j == i || !isConstantBool(inits[j], false) ||
-          !isConstantBool(term->getOperand(j), true))
+    // body frees the buffer it got when the flag holds; that buffer goes
+    // nowhere else (not yielded on, not freed another way), and the flag
+    // says nothing else.
+    std::optional<std::pair<unsigned, Operation *>> flag =
+        findOwnershipFlag(body, ValueRange(iterArgs), i, ValueRange(inits),
+                          term->getOperands());
+    if (!flag)
+      continue;
+    FreshYield fy;
+    fy.position = i;
+    fy.allocs.push_back(alloc);
+    fy.carried = iterArgs[i];
+    fy.owned = iterArgs[flag->first];
+    fy.ownedResult = (*results)[flag->first];
+    fy.carriedFree = flag->second;
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    fy.bodyRuns = trips && !trips->isZero();
+    fy.carriesOwned = !trips || trips->ugt(1);
+    result.push_back(std::move(fy));
+  }
+  return result;
+}
+
+static SmallVector<FreshYield, 1> whileYields(scf::WhileOp loop) {
+  SmallVector<FreshYield, 1> result;
+  Block &before = loop.getBefore().front();
+  Block &after = loop.getAfter().front();
+  scf::ConditionOp cond = loop.getConditionOp();
+  scf::YieldOp yield = loop.getYieldOp();
+  ValueRange inits = loop.getInits();
+  if (before.getNumArguments() != inits.size() ||
+      yield.getNumOperands() != inits.size() ||
+      after.getNumArguments() != loop.getNumResults())
+    return result;
+  for (unsigned p = 0, e = loop.getNumResults(); p < e; ++p) {
+    if (!isa<MemRefType>(loop.getResult(p).getType()))
+      continue;
+    // The `before` region hands out a buffer of its own at p (operand 0 of
+    // scf.condition is the condition).
+    Operation *alloc = handedOutAllocation(before, cond, p + 1);
+    if (!alloc)
+      continue;
+    // The `after` region frees it, and yields a buffer of its own back to
+    // a `before` argument the `before` region frees under a flag.
+    BlockArgument handedIn = after.getArgument(p);
+    Operation *argFree = findUnconditionalFree(after, handedIn);
+    if (!argFree || !onlyFreedBy(handedIn, argFree))
+      continue;
+    for (unsigned k = 0, n = inits.size(); k < n; ++k) {
+      if (!isa<MemRefType>(before.getArgument(k).getType()))
         continue;
-      Operation *free = findCarriedFree(body, iterArgs[i], iterArgs[j]);
-      if (!free)
+      Operation *back = handedOutAllocation(after, yield, k);
+      if (!back)
         continue;
-      // The buffer it got goes nowhere else (not yielded on, not freed
-      // another way), and the flag says nothing else.
-      bool carriedOk = onlyAccessed(iterArgs[i], [&](OpOperand &use) {
-        Operation *user = use.getOwner();
-        return user == free || user->getParentOp() == free;
-      });
-      bool flagOk = llvm::all_of(iterArgs[j].getUsers(), [&](Operation *u) {
-        return u == free;
-      });
-      if (!carriedOk || !flagOk)
+      std::optional<std::pair<unsigned, Operation *>> flag =
+          findOwnershipFlag(before, before.getArguments(), k, inits,
+                            yield->getOperands());
+      if (!flag)
         continue;
       FreshYield fy;
-      fy.position = i;
+      fy.position = p;
       fy.allocs.push_back(alloc);
-      fy.carried = iterArgs[i];
-      fy.owned = iterArgs[j];
-      fy.ownedResult = (*results)[j];
-      fy.carriedFree = free;
-      std::optional<APInt> trips = loop.getStaticTripCount();
-      fy.bodyRuns = trips && !trips->isZero();
-      fy.carriesOwned = !trips || trips->ugt(1);
+      fy.carried = before.getArgument(k);
+      fy.owned = before.getArgument(flag->first);
+      fy.carriedFree = flag->second;
+      fy.handedIn = handedIn;
+      fy.handedInFree = argFree;
+      fy.backAlloc = back;
+      fy.bodyRuns = true;
+      fy.carriesOwned = true;
       result.push_back(std::move(fy));
       break;
     }
@@ -186,6 +276,8 @@ SmallVector<FreshYield, 1> mlir::memsched::findFreshYields(Operation *op) {
   if (op->getNumResults() == 0 || op->getNumRegions() == 0 ||
       llvm::none_of(op->getResultTypes(), llvm::IsaPred<MemRefType>))
     return {};
+  if (auto loop = dyn_cast<scf::WhileOp>(op))
+    return whileYields(loop);
   if (auto loop = dyn_cast<LoopLikeOpInterface>(op))
     return loopYields(loop);
   auto branch = dyn_cast<RegionBranchOpInterface>(op);
@@ -276,7 +368,7 @@ mlir::memsched::getCarriedFreeLoop(Operation *op) {
     if (!loop || !isa<LoopLikeOpInterface>(loop))
       continue;
     for (const FreshYield &fy : findFreshYields(loop))
-      if (fy.carriedFree == free)
+      if (fy.carriedFree == free || fy.handedInFree == free)
         return std::make_pair(loop, fy.position);
   }
   return std::nullopt;

@@ -643,6 +643,12 @@ struct PlanArenaPass
           }))
         return "the " + parent->getName().getStringRef().str() +
                " around it hands it out as its result";
+      if (parent &&
+          llvm::any_of(findFreshYields(parent), [&](const FreshYield &fy) {
+            return fy.backAlloc == alloc.getOperation();
+          }))
+        return "the " + parent->getName().getStringRef().str() +
+               " around it hands it to its next run, which frees it";
       if (llvm::any_of(alloc->getUsers(),
                        llvm::IsaPred<bufferization::DeallocOp>))
         return "it is freed by bufferization.dealloc, which the arena does "
