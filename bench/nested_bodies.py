@@ -7,12 +7,14 @@
 #   memsched-opt nested.mlir --memsched-schedule --memsched-certify -o /dev/null
 import sys
 
-n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
 T = "memref<64xf32>"
-print(f"// bench/nested_bodies.py {n}")
-print(f"func.func @f(%c: i1, %x: {T}, %out: {T}) {{")
-for i in range(n):
-    print(f"""  scf.if %c {{
+
+
+def generate(n, out):
+    out.write(f"// bench/nested_bodies.py {n}\n")
+    out.write(f"func.func @f(%c: i1, %x: {T}, %out: {T}) {{\n")
+    for i in range(n):
+        out.write(f"""  scf.if %c {{
     %a{i} = memref.alloc() : {T}
     %b{i} = memref.alloc() : {T}
     linalg.exp ins(%x : {T}) outs(%a{i} : {T})
@@ -21,5 +23,10 @@ for i in range(n):
     memref.dealloc %a{i} : {T}
     linalg.add ins(%b{i}, %out : {T}, {T}) outs(%out : {T})
     memref.dealloc %b{i} : {T}
-  }}""")
-print("  return\n}")
+  }}
+""")
+    out.write("  return\n}\n")
+
+
+if __name__ == "__main__":
+    generate(int(sys.argv[1]) if len(sys.argv) > 1 else 1000, sys.stdout)

@@ -139,6 +139,11 @@ def Schedule : Pass<"memsched-schedule", "::mlir::ModuleOp"> {
            "or an attribute such as `#gpu.address_space<workgroup>`); "
            "unset, or a space the body does not allocate in: the space with "
            "the largest peak as written. No space's peak goes up">,
+    Option<"phaseTimes", "phase-times", "bool", /*default=*/"false",
+           "Emit a remark per function with the wall time of each phase "
+           "(analysis, peers' orders, lower bound, search, new order, "
+           "rewrite, certificate, ...; each exclusive of the phases nested "
+           "in it); bench/scale.py reads it">,
   ];
   let dependentDialects = ["::mlir::memsched::MemSchedDialect"];
   let statistics = [

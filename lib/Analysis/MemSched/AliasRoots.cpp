@@ -1,6 +1,7 @@
 //===- AliasRoots.cpp - what memory a memref value may point into -*- C++ -*-===//
 
 #include "Analysis/MemSched/AliasRoots.h"
+#include "Analysis/MemSched/PhaseTimes.h"
 #include "Analysis/MemSched/OpClassification.h"
 #include "Analysis/MemSched/RegionYields.h"
 
@@ -22,6 +23,7 @@ AliasRoots::AliasRoots(Operation *func,
                        const DenseMap<Value, unsigned> &blockAllocs,
                        bool distinctArgs, unsigned depth)
     : depth(depth) {
+  PhaseScope phase("analysis: aliases");
   unknownRoot = addRoot({RootKind::Unknown});
   sharedArgRoot = addRoot({RootKind::Argument});
   unknownOnly.push_back(unknownRoot);

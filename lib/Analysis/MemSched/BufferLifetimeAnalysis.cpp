@@ -27,6 +27,7 @@
 #include "Analysis/MemSched/DeallocHelper.h"
 #include "Analysis/MemSched/Footprint.h"
 #include "Analysis/MemSched/OpClassification.h"
+#include "Analysis/MemSched/PhaseTimes.h"
 #include "Analysis/MemSched/ProducerWalk.h"
 #include "Analysis/MemSched/RegionYields.h"
 #include "Analysis/Graph/LowerBound.h"
@@ -2280,8 +2281,17 @@ void LifetimeBuilder::run() {
   } else {
     a.block = &op->getRegion(0).front();
   }
-  if (failed(classify()) || failed(collectAccesses()))
-    return;
+  {
+    PhaseScope phase("analysis: buffers");
+    if (failed(classify()))
+      return;
+  }
+  {
+    PhaseScope phase("analysis: accesses and dependences");
+    if (failed(collectAccesses()))
+      return;
+  }
+  PhaseScope phase("analysis: peaks and graph");
   findFeedsNode();
   findLiveInDeallocs();
   collectEscapes();

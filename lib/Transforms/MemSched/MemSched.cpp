@@ -9,6 +9,7 @@
 #include "Analysis/MemSched/MemorySpaces.h"
 #include "Analysis/MemSched/RematSources.h"
 #include "Analysis/MemSched/OpClassification.h"
+#include "Analysis/MemSched/PhaseTimes.h"
 
 #include "Analysis/Graph/GraphIO.h"
 #include "Analysis/Graph/SchedSegment.h"
@@ -57,8 +58,11 @@ static LogicalResult scheduleBlock(const BufferLifetimeAnalysis &analysis,
   // is needed; otherwise it tells the search when to stop.
   // The peers' orders serve both: upper estimates for the bound's cuts and
   // candidates of the search.
-  std::vector<std::vector<::memsched_core::NodeId>> peerOrders =
-      ::memsched_core::sched::allPeerOrders(analysis.getGraph());
+  std::vector<std::vector<::memsched_core::NodeId>> peerOrders;
+  {
+    PhaseScope phase("peers' orders");
+    peerOrders = ::memsched_core::sched::allPeerOrders(analysis.getGraph());
+  }
   for (const std::vector<Operation *> &hint : options.orderHints) {
     std::vector<::memsched_core::NodeId> order;
     for (Operation *op : hint)
@@ -67,7 +71,10 @@ static LogicalResult scheduleBlock(const BufferLifetimeAnalysis &analysis,
     if (analysis.getGraph().isValidOrder(order))
       peerOrders.push_back(std::move(order));
   }
-  out.bound = computeBodyLowerBound(analysis, before, nullptr, &peerOrders);
+  {
+    PhaseScope phase("lower bound");
+    out.bound = computeBodyLowerBound(analysis, before, nullptr, &peerOrders);
+  }
   // The best order the bound's cut witnesses made is one more candidate.
   if (!out.bound.improvedOrder.empty())
     peerOrders.push_back(std::move(out.bound.improvedOrder));
@@ -79,15 +86,19 @@ static LogicalResult scheduleBlock(const BufferLifetimeAnalysis &analysis,
     out.search.peak = out.search.inputPeak = analysis.getPeakTight();
     out.search.provedOptimal = true;
   } else {
+    PhaseScope phase("search");
     out.search = ::memsched_core::schedule(analysis.getGraph(), search);
   }
   if (out.search.lowerBound > out.bound.value)
     out.bound = exhaustiveBound(analysis.getGraph(), out.search);
   // Not proved optimal: the cuts again around the order found.
-  if (options.cutsAroundOrder)
+  if (options.cutsAroundOrder) {
+    PhaseScope phase("cuts around the order");
     ::memsched_core::improveOrderByCuts(analysis.getGraph(), out.search.order,
                                    out.search.peak, out.bound.value,
                                    peerOrders);
+  }
+  PhaseScope phase("new order");
 
   SmallVector<unsigned> order(out.search.order.begin(),
                               out.search.order.end());
@@ -409,6 +420,7 @@ mlir::memsched::scheduleFunction(Operation *func,
   // them changed (and so are its spaces).
   std::unique_ptr<BodyLifetimes> reanalysed;
   {
+    PhaseScope phase("nested bodies");
     FailureOr<unsigned> moved = scheduleNestedBodies(
         func, options, spaces.spaces, result.nestedBodiesReordered);
     if (failed(moved)) {
@@ -464,9 +476,12 @@ mlir::memsched::scheduleFunction(Operation *func,
                       "invalid; please report this input";
       return result;
     }
-  for (unsigned i = 0; i < current.getNumBlocks(); ++i)
-    if (outcomes[i].reordered)
-      applyBlockOrder(current.getBlock(i), outcomes[i].planned);
+  {
+    PhaseScope phase("rewrite");
+    for (unsigned i = 0; i < current.getNumBlocks(); ++i)
+      if (outcomes[i].reordered)
+        applyBlockOrder(current.getBlock(i), outcomes[i].planned);
+  }
   result.peakAfter = 0;
   for (const BlockOutcome &o : outcomes) {
     result.peakAfter = std::max(result.peakAfter, o.peakAfter);
@@ -483,6 +498,7 @@ mlir::memsched::scheduleFunction(Operation *func,
         severalSpaces ? getCurrentPeak(*spaces.bodies[k]) : result.peakAfter;
   if (!options.certify)
     return result;
+  PhaseScope certificatePhase("certificate");
   if (severalSpaces)
     return certifySeveralSpaces(func, options, spaces.spaces, result);
 

@@ -8,8 +8,14 @@
 
 #include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/MemorySpaces.h"
+#include "Analysis/MemSched/PhaseTimes.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+#include <optional>
 
 namespace mlir {
 namespace memsched {
@@ -54,6 +60,24 @@ struct SchedulePass
     options.certify = attachCertificate;
     options.skipCertified = skipCertified;
     options.memorySpace = chosenSpace;
+    PhaseTimes phases;
+    std::optional<ActivePhaseTimes> timing;
+    if (phaseTimes)
+      timing.emplace(&phases);
+    auto start = std::chrono::steady_clock::now();
+    // The phases' times, when asked, once the function is done.
+    auto reportPhases = llvm::make_scope_exit([&] {
+      if (!phaseTimes)
+        return;
+      timing.reset();
+      double total = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+      phases.add("other", std::max(0.0, total - phases.getTotal()));
+      emitRemark(func.getLoc())
+          << "memsched-schedule: phase times: " << phases.str() << " (total "
+          << llvm::formatv("{0:F3}", total).str() << " s)";
+    });
     if (!graphDir.empty()) {
       BodyLifetimes body(func, options.sizes,
                          /*pinAllocations=*/!moveAllocations);
