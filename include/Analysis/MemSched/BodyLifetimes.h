@@ -54,6 +54,14 @@ public:
   Operation *getFunction() const { return func; }
   SizeModel getSizes() const { return sizes; }
 
+  /// The body the lower bounds are proved on: loop and branch bodies
+  /// memsched reorders may take any of their orders, so it counts them at a
+  /// bound of their peak (SizeModel::nestedBodiesAtBound). `*this` when it
+  /// already does, when the body has none, or when that analysis fails;
+  /// otherwise built on first use and kept (like this analysis, it holds
+  /// while the IR stays as it is).
+  const BodyLifetimes &getBodyForBounds() const;
+
 private:
   Operation *func;
   SizeModel sizes;
@@ -61,6 +69,8 @@ private:
   std::string unsupportedReason;
   llvm::SmallVector<std::unique_ptr<BufferLifetimeAnalysis>, 1> blocks;
   llvm::SmallVector<bool, 1> reachable;
+  mutable std::unique_ptr<BodyLifetimes> atBound;
+  mutable bool atBoundChecked = false;
 };
 
 } // namespace memsched

@@ -18,24 +18,29 @@
 
 #include <chrono>
 #include <string>
-#include <utility>
 
 namespace mlir {
 namespace memsched {
 
 class PhaseTimes {
 public:
-  /// Adds `seconds` to `phase` (phases keep the order they first came in).
+  struct Entry {
+    std::string phase;
+    double seconds = 0;
+    /// Scopes of the phase that ended.
+    unsigned count = 0;
+  };
+  /// Adds `seconds` to `phase`, one more scope of it (phases keep the
+  /// order they first came in).
   void add(llvm::StringRef phase, double seconds);
-  llvm::ArrayRef<std::pair<std::string, double>> getEntries() const {
-    return entries;
-  }
+  llvm::ArrayRef<Entry> getEntries() const { return entries; }
   double getTotal() const;
-  /// "analysis 1.234 s, bound 0.456 s, ..." (milliseconds precision).
+  /// "analysis 1.234 s (x3), bound 0.456 s, ..." (milliseconds precision;
+  /// the count where a phase ran more than once).
   std::string str() const;
 
 private:
-  llvm::SmallVector<std::pair<std::string, double>, 8> entries;
+  llvm::SmallVector<Entry, 8> entries;
 };
 
 /// Makes `times` the thread's collector for its lifetime (the previous one,

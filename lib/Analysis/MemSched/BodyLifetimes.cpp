@@ -2,6 +2,7 @@
 
 #include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/AliasRoots.h"
+#include "Analysis/MemSched/OpClassification.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -70,4 +71,18 @@ unsigned BodyLifetimes::getPeakBlock() const {
         blocks[i]->getPeakAsWritten() > blocks[best]->getPeakAsWritten())
       best = i;
   return best;
+}
+
+const BodyLifetimes &BodyLifetimes::getBodyForBounds() const {
+  if (!atBoundChecked) {
+    atBoundChecked = true;
+    SizeModel atBoundSizes = sizes;
+    if (!sizes.nestedBodiesAtBound && hasReorderableBodies(func)) {
+      atBoundSizes.nestedBodiesAtBound = true;
+      atBound = std::make_unique<BodyLifetimes>(func, atBoundSizes);
+      if (!atBound->isSupported())
+        atBound.reset();
+    }
+  }
+  return atBound ? *atBound : *this;
 }

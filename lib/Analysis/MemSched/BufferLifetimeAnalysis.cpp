@@ -2281,17 +2281,21 @@ void LifetimeBuilder::run() {
   } else {
     a.block = &op->getRegion(0).front();
   }
+  // (A loop or branch body, analysed on its own: timed apart.)
+  bool nested = a.block->getParentOp() != a.rootOp;
   {
-    PhaseScope phase("analysis: buffers");
+    PhaseScope phase(nested ? "analysis of nested bodies" : "analysis: buffers");
     if (failed(classify()))
       return;
   }
   {
-    PhaseScope phase("analysis: accesses and dependences");
+    PhaseScope phase(nested ? "analysis of nested bodies"
+                            : "analysis: accesses and dependences");
     if (failed(collectAccesses()))
       return;
   }
-  PhaseScope phase("analysis: peaks and graph");
+  PhaseScope phase(nested ? "analysis of nested bodies"
+                          : "analysis: peaks and graph");
   findFeedsNode();
   findLiveInDeallocs();
   collectEscapes();

@@ -13,18 +13,19 @@ thread_local PhaseScope *innermostScope = nullptr;
 } // namespace
 
 void PhaseTimes::add(llvm::StringRef phase, double seconds) {
-  for (auto &entry : entries)
-    if (entry.first == phase) {
-      entry.second += seconds;
+  for (Entry &entry : entries)
+    if (entry.phase == phase) {
+      entry.seconds += seconds;
+      ++entry.count;
       return;
     }
-  entries.emplace_back(phase.str(), seconds);
+  entries.push_back({phase.str(), seconds, 1});
 }
 
 double PhaseTimes::getTotal() const {
   double total = 0;
-  for (const auto &entry : entries)
-    total += entry.second;
+  for (const Entry &entry : entries)
+    total += entry.seconds;
   return total;
 }
 
@@ -32,9 +33,11 @@ std::string PhaseTimes::str() const {
   std::string text;
   llvm::raw_string_ostream os(text);
   bool first = true;
-  for (const auto &[phase, seconds] : entries) {
-    os << (first ? "" : ", ") << phase << " " << llvm::format("%.3f", seconds)
-       << " s";
+  for (const Entry &entry : entries) {
+    os << (first ? "" : ", ") << entry.phase << " "
+       << llvm::format("%.3f", entry.seconds) << " s";
+    if (entry.count > 1)
+      os << " (x" << entry.count << ")";
     first = false;
   }
   return text;

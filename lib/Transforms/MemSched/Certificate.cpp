@@ -138,26 +138,10 @@ unsigned mlir::memsched::getStrongestBlock(
   return best;
 }
 
-/// The body bounds are proved on: loop and branch bodies memsched reorders
-/// may take any of their orders, so the bound counts them at a bound of
-/// their peak (`atBound` holds that analysis when it differs from `given`).
-static const BodyLifetimes &
-getBodyForBounds(const BodyLifetimes &given,
-                 std::optional<BodyLifetimes> &atBound) {
-  SizeModel sizes = given.getSizes();
-  if (!sizes.nestedBodiesAtBound &&
-      hasReorderableBodies(given.getFunction())) {
-    sizes.nestedBodiesAtBound = true;
-    atBound.emplace(given.getFunction(), sizes);
-  }
-  return atBound && atBound->isSupported() ? *atBound : given;
-}
-
 SmallVector<::memsched_core::LowerBound>
 mlir::memsched::computeBlockBounds(const BodyLifetimes &given, uint64_t target,
                                    uint64_t searchBudget) {
-  std::optional<BodyLifetimes> atBound;
-  const BodyLifetimes &body = getBodyForBounds(given, atBound);
+  const BodyLifetimes &body = given.getBodyForBounds();
   SmallVector<::memsched_core::LowerBound> bounds;
   for (unsigned i = 0; i < body.getNumBlocks(); ++i) {
     const BufferLifetimeAnalysis &block = body.getBlock(i);
@@ -250,8 +234,7 @@ uint64_t mlir::memsched::reproveRecordedBound(const BodyLifetimes &given,
                                               CertificateAttr cert,
                                               uint64_t searchBudget) {
   uint64_t recorded = cert.getLowerBound();
-  std::optional<BodyLifetimes> atBound;
-  const BodyLifetimes &body = getBodyForBounds(given, atBound);
+  const BodyLifetimes &body = given.getBodyForBounds();
   unsigned block = cert.getBlock().value_or(0);
   StringRef kind = cert.getBoundKind() ? cert.getBoundKind().getValue() : "";
   uint64_t proved = 0;
@@ -302,8 +285,7 @@ CertificateAttr mlir::memsched::ensureReprovable(const BodyLifetimes &body,
     return again;
   // Last, what a check proves of that certificate: the forward cut of its
   // op (exact) or what stays allocated throughout.
-  std::optional<BodyLifetimes> atBound;
-  const BodyLifetimes &proving = getBodyForBounds(body, atBound);
+  const BodyLifetimes &proving = body.getBodyForBounds();
   unsigned best = getStrongestBlock(bounds);
   const BufferLifetimeAnalysis &analysis = proving.getBlock(best);
   SmallVector<::memsched_core::LowerBound> evidence(bounds.size());

@@ -507,12 +507,14 @@ mlir::memsched::scheduleFunction(Operation *func,
   // body.
   // Edges that come from the order as written (asynchronous GPU memory)
   // differ for the new order: the bound is proved on the final body too.
+  // (One analysis of the final body serves the bounds, the certificate and
+  // its check; it keeps the one with nested bodies at their bound.)
+  BodyLifetimes final(func, options.sizes);
   SmallVector<::memsched_core::LowerBound> bounds;
   if (!options.moveAllocations ||
       (result.reordered && current.hasOrderDependentEdges()) ||
       hasReorderableBodies(func)) {
-    bounds = computeBlockBounds(BodyLifetimes(func, options.sizes),
-                                result.peakAfter);
+    bounds = computeBlockBounds(final, result.peakAfter);
   } else {
     for (const BlockOutcome &o : outcomes)
       bounds.push_back(o.bound);
@@ -527,7 +529,6 @@ mlir::memsched::scheduleFunction(Operation *func,
   for (SpacePeaks &peaks : result.spaces)
     peaks.lowerBound = result.bound.value;
   uint64_t budget = options.search.exactStateBudget;
-  BodyLifetimes final(func, options.sizes);
   result.certificate =
       buildCertificate(func->getContext(), options.moveAllocations ? current
                                                                    : final,

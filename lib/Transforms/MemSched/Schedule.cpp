@@ -73,7 +73,8 @@ struct SchedulePass
       double total = std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - start)
                          .count();
-      phases.add("other", std::max(0.0, total - phases.getTotal()));
+      double other = std::max(0.0, total - phases.getTotal());
+      phases.add("other", other);
       emitRemark(func.getLoc())
           << "memsched-schedule: phase times: " << phases.str() << " (total "
           << llvm::formatv("{0:F3}", total).str() << " s)";
