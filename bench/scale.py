@@ -48,8 +48,8 @@ def run(cmd):
 
 def timing_line(text, name):
     """Seconds of `name` in --mlir-timing output (the first column)."""
-    m = re.search(r"^\s*([0-9.]+) \([ 0-9.]+%\)\s+%s\s*$" % re.escape(name),
-                  text, re.M)
+    m = re.search(r"^\s*([0-9.]+) \([ 0-9.]+%\)\s+" + re.escape(name) +
+                  r"\s*$", text, re.M)
     return float(m.group(1)) if m else None
 
 

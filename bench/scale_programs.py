@@ -13,8 +13,9 @@ benchmarks, in four families:
              (buffer size) changes every 16 blocks. A chain: most ops are
              articulation points of the dependence graph.
   inception  blocks of four branches of depths 1, 2, 3 and 2 whose last
-             ops write slices of the block's concatenation buffer, read by
-             the next block; branch buffers of different sizes.
+             ops write slices of the block's concatenation buffer, which the
+             first ops of the next block's branches read whole; branch
+             buffers of different sizes.
   branchy    N/4 scf.if bodies (bench/nested_bodies.py): each body has two
              temporaries memsched reorders; all accumulate into one
              argument.
@@ -134,7 +135,13 @@ def inception(num_ops, seed, out):
             prev = cur
             for d in range(depth - 1):
                 t = "t%d_%d_%d" % (block, i, d)
-                g.alloc(t, rng.choice([256, 512, 1024, 2048]))
+                # (A branch's first op reads the whole block input, as a
+                # convolution does: each block depends on every branch of
+                # the block before.)
+                size = rng.choice([256, 512, 1024, 2048])
+                if d == 0:
+                    size = max(size, g.sizes[cur])
+                g.alloc(t, size)
                 g.op([prev], t, min(g.sizes[t], g.sizes[prev]))
                 if prev != cur:
                     g.free(prev)

@@ -964,6 +964,13 @@ static void describeCut(const MemoryGraph &graph, NodeId v,
 /// Automatic work budget: base plus this much per node, edge and touch.
 static constexpr uint64_t kAutoWorkBase = 4000000;
 static constexpr uint64_t kAutoWorkPerElement = 400;
+/// Witness orders (WitnessOrders) cost a pass over the whole graph each;
+/// one per cut would make the bound quadratic in the graph. Their total
+/// work (about 3 n + edges + touches per order) stays below this base plus
+/// this much per node, edge and touch: every witness the small graphs of
+/// real networks make, a few dozen on graphs of 100,000 nodes.
+static constexpr uint64_t kWitnessWorkBase = 20000000;
+static constexpr uint64_t kWitnessWorkPerElement = 16;
 /// Runs of improveOrderByCuts at most (each around the last one's order).
 static constexpr unsigned kCutRounds = 4;
 
@@ -1336,6 +1343,11 @@ LowerBound memsched_core::computeLowerBound(const MemoryGraph &graph,
   for (NodeId v = 0; v < n; ++v)
     programPeak = std::max(programPeak, programMemory[v]);
   bool fromGiven = lowestOrder && lowestOrderPeak < programPeak;
+  uint64_t witnessCost = 3 * n + graph.numEdges() + graph.numTouches();
+  uint64_t witnessBudget =
+      kWitnessWorkBase +
+      kWitnessWorkPerElement * (n + graph.numEdges() + graph.numTouches());
+  uint64_t witnessWork = 0;
   WitnessOrders witnesses(
       graph, fromGiven ? *lowestOrder : graph.programOrder(),
       fromGiven ? lowestOrderPeak : programPeak);
@@ -1364,9 +1376,11 @@ LowerBound memsched_core::computeLowerBound(const MemoryGraph &graph,
     // or the one behind net.upper), completed to an order, bounds the cuts
     // of the nodes around v from above too.
     if (options.witnessEstimates && value <= best &&
-        (flowNeeded || net.upper <= best) &&
-        witnesses.lower(v, builder.executedSet(net), upper))
+        (flowNeeded || net.upper <= best) && witnessWork < witnessBudget &&
+        witnesses.lower(v, builder.executedSet(net), upper)) {
       ++result.witnessOrders;
+      witnessWork += witnessCost;
+    }
     score[v] = value;
     if (value > best) {
       best = value;

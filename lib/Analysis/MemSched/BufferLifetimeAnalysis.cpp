@@ -685,6 +685,12 @@ LifetimeBuilder::conditionallyFreedRoot(const ConditionalFree &cf,
 
 const SmallVector<FreshYield, 1> &
 LifetimeBuilder::getFreshYields(Operation *op) {
+  // (Only an op with regions and memref results hands out buffers: the
+  // others need no entry.)
+  static const SmallVector<FreshYield, 1> none;
+  if (op->getNumRegions() == 0 ||
+      llvm::none_of(op->getResultTypes(), llvm::IsaPred<MemRefType>))
+    return none;
   // Held by pointer: callers keep the reference while nested bodies add
   // entries.
   auto [it, inserted] = freshYields.try_emplace(op);
@@ -1579,6 +1585,9 @@ void LifetimeBuilder::findLiveInDeallocs() {
 
 FailureOr<ArrayRef<LeakedAlloca>>
 LifetimeBuilder::getLeakedAllocas(Operation *op) {
+  // (Most ops have no region: nothing to find, nothing to cache.)
+  if (op->getNumRegions() == 0)
+    return ArrayRef<LeakedAlloca>();
   auto it = leakedAllocas.find(op);
   if (it == leakedAllocas.end()) {
     auto leaked = std::make_unique<SmallVector<LeakedAlloca, 0>>();
