@@ -3,7 +3,7 @@
 // memsched-graph-bench --family layered --nodes 10000 --seed 1
 //     [--budget N] [--rounds N] [--heuristic-only] [--no-peers]
 //     [--no-repair] [--repair-work-budget N] [--write-graph FILE]
-//     [--no-contract] [--no-chains]
+//     [--no-contract] [--no-chains] [--windows N] [--window-width W]
 //   Schedules one generated graph (--write-graph: and writes it as a graph
 //   file, docs/graph-format.md, to try other tools on the same graph) and prints one key=value line: nodes,
 //   edges, buffers, input and result peak, the scheduler's static lower bound
@@ -66,6 +66,7 @@ int usage(const char *prog, bool help = false) {
                "usage: %s [--family F] [--nodes N] [--seed S] [--budget N]\n"
                "          [--rounds N] [--heuristic-only] [--certify] [-v]\n"
                "          [--no-peers] [--no-repair] [--repair-work-budget N] [--write-graph FILE]\n"
+               "          [--windows N] [--window-width W]\n"
                "          [--no-contract] [--no-chains]\n"
                "       %s --graph FILE [same options]\n"
                "       %s --optimality N [--seed S]\n"
@@ -112,6 +113,16 @@ bool parseArgs(int argc, char **argv, Args &args) {
     }
     if (a == "--no-peers") {
       args.options.peerCandidates = false;
+      continue;
+    }
+    if (a == "--windows" && i + 1 < argc) {
+      args.options.windowRounds =
+          static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
+      continue;
+    }
+    if (a == "--window-width" && i + 1 < argc) {
+      args.options.windowWidth =
+          static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
       continue;
     }
     if (a == "--no-repair") {
@@ -296,15 +307,15 @@ int runOne(const Args &args) {
               "input_peak=%llu peak=%llu ratio=%.4f static_bound=%llu "
               "segments=%u "
               "exact_segments=%u heuristic_segments=%u proved_optimal=%d "
-              "repair_cuts=%u repair_accepted=%u "
-              "seconds=%.3f max_rss_kb=%ld best_peer=%llu%s\n",
+              "repair_cuts=%u repair_accepted=%u windows=%u "
+              "windows_accepted=%u seconds=%.3f max_rss_kb=%ld best_peer=%llu%s\n",
               familyLabel, g.numNodes(), g.numEdges(), g.numBuffers(),
               (unsigned long long)args.seed, (unsigned long long)r.inputPeak,
               (unsigned long long)r.peak,
               r.inputPeak ? double(r.peak) / double(r.inputPeak) : 1.0,
               (unsigned long long)bound, r.numSegments, r.exactSegments,
               r.heuristicSegments, int(r.provedOptimal), r.repairCuts,
-              r.repairAccepted, seconds, maxRssKb(),
+              r.repairAccepted, r.windows, r.windowsAccepted, seconds, maxRssKb(),
               (unsigned long long)(g.numNodes() ? bestPeer : 0), peers.c_str());
   return 0;
 }

@@ -1051,6 +1051,8 @@ TEST(LowerBound, PeerEstimatesReachTheCompleteBoundInBudget) {
 /// the peers' orders and the bound's witness, then the cuts around the
 /// schedule's order bring the peak from 9% above the proved bound to
 /// within 0.1% of it; the order stays valid and its peak is what it says.
+/// (The scheduler's windows around the peak, SchedWindowsTest.cpp, reach
+/// that much on this graph by themselves: they are off here.)
 TEST(LowerBound, CutsAgainAroundTheSchedule) {
   MemoryGraph g = generateGraph(GraphFamily::InPlace, 10000, 1);
   std::vector<std::vector<NodeId>> peers = sched::allPeerOrders(g);
@@ -1063,6 +1065,7 @@ TEST(LowerBound, CutsAgainAroundTheSchedule) {
   ScheduleOptions search;
   search.lowerBound = bound.value;
   search.peerOrders = &peers;
+  search.windows = false;
   ScheduleResult r = schedule(g, search);
   uint64_t proved = std::max(bound.value, r.lowerBound);
   EXPECT_GT(r.peak, proved + proved / 20) << "already close: the test "

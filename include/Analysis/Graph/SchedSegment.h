@@ -245,11 +245,14 @@ uint64_t improveOrder(const SegmentGraph &seg, std::vector<LocalId> &order,
 /// The best order the heuristics find: the program order, every priority
 /// forwards and on the reversed segment, the `extra` orders (e.g. the
 /// peers' orders restricted to the segment), then local search on the best
-/// unless its peak already equals `lowerBound`.
+/// unless its peak already equals `lowerBound`. Local search starts from
+/// the `localSearchStarts` best candidates; 0: from every candidate on
+/// segments of up to 4,096 nodes, from the best one above.
 std::vector<LocalId>
 heuristicSchedule(const SegmentGraph &seg, unsigned localSearchRounds,
                   uint64_t lowerBound, uint64_t &peak,
-                  const std::vector<std::vector<LocalId>> &extra = {});
+                  const std::vector<std::vector<LocalId>> &extra = {},
+                  unsigned localSearchStarts = 0);
 
 /// Outcome of the exact search below a bound.
 enum class ExactStatus {

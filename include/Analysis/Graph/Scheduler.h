@@ -23,6 +23,9 @@ struct ScheduleOptions {
   bool heuristicOnly = false;
   /// Rounds of local improvement after list scheduling (0 disables it).
   unsigned localSearchRounds = 2;
+  /// Candidate orders local search starts from (the best ones); 0: every
+  /// candidate on segments of up to 4,096 nodes, the best one above.
+  unsigned localSearchStarts = 0;
   /// Include the orders of XLA's and Inductor's schedulers, computed on the
   /// whole graph, among the candidates of every segment: the result's peak
   /// is then at most each of theirs.
@@ -50,6 +53,14 @@ struct ScheduleOptions {
   /// Work budget of that repair in LowerBoundOptions::workBudget's units;
   /// 0: a base plus a share per node, edge and touch.
   uint64_t repairWorkBudget = 0;
+  /// When the order is not proved optimal and the graph has more than
+  /// `windowWidth` nodes: windows of that many nodes of the order around
+  /// its peak scheduled again as graphs of their own (improveInWindows),
+  /// at most `windowRounds` of them (0: 16 plus two per `windowWidth`
+  /// nodes of the graph).
+  bool windows = true;
+  unsigned windowRounds = 0;
+  unsigned windowWidth = 1024;
 };
 
 /// What happened to one segment (for reports and benchmarks).
@@ -100,6 +111,8 @@ struct ScheduleResult {
   std::vector<SegmentInfo> segments;
   /// The repair at the peak (cutRepair): node cuts computed, orders taken.
   unsigned repairCuts = 0, repairAccepted = 0;
+  /// Windows around the peak scheduled again, and those taken.
+  unsigned windows = 0, windowsAccepted = 0;
 };
 
 /// Schedules `graph` (finalized). The result's order is valid and its peak is
@@ -107,6 +120,43 @@ struct ScheduleResult {
 /// peak of each peer scheduler's order).
 ScheduleResult schedule(const MemoryGraph &graph,
                         const ScheduleOptions &options = {});
+
+struct WindowOptions {
+  /// How the windows are scheduled (their own windows are not searched).
+  /// By default: heuristics, one round of local search from the best
+  /// candidate, the repair at the peak; no exact search (on a window of a
+  /// thousand nodes it costs more than it finds).
+  ScheduleOptions schedule = [] {
+    ScheduleOptions o;
+    o.heuristicOnly = true;
+    o.localSearchRounds = 1;
+    o.localSearchStarts = 1;
+    o.windows = false;
+    return o;
+  }();
+  /// Nodes per window, and windows tried at most.
+  unsigned width = 1024;
+  unsigned rounds = 64;
+  /// A known lower bound: no window is tried once the peak reaches it.
+  uint64_t floor = 0;
+};
+
+struct WindowResult {
+  /// Valid; its peak is at most the given order's.
+  std::vector<NodeId> order;
+  uint64_t peak = 0, initialPeak = 0;
+  unsigned windows = 0, accepted = 0;
+};
+
+/// Lowers the peak of a valid order of the whole graph by scheduling the
+/// stretch of `width` nodes around its peak again as a graph of its own
+/// (everything before it done, everything after it waiting), taking the
+/// result when the peak goes down, and repeating at the new peak; a window
+/// that did not help is not tried again until the order changes. At most
+/// `rounds` windows. Deterministic.
+WindowResult improveInWindows(const MemoryGraph &graph,
+                              std::vector<NodeId> order,
+                              const WindowOptions &options);
 
 /// Exhaustive minimum peak over all valid orders. Exponential: for tests on
 /// small graphs only (asserts numNodes() <= 20).

@@ -514,7 +514,8 @@ static constexpr size_t kLocalSearchAllNodes = 4096;
 std::vector<LocalId>
 sched::heuristicSchedule(const SegmentGraph &seg, unsigned localSearchRounds,
                          uint64_t lowerBound, uint64_t &peak,
-                         const std::vector<std::vector<LocalId>> &extra) {
+                         const std::vector<std::vector<LocalId>> &extra,
+                         unsigned localSearchStarts) {
   size_t n = seg.numNodes();
   std::vector<LocalId> best(n);
   for (LocalId v = 0; v < n; ++v)
@@ -548,6 +549,8 @@ sched::heuristicSchedule(const SegmentGraph &seg, unsigned localSearchRounds,
   std::stable_sort(rank.begin(), rank.end(),
                    [&](size_t a, size_t b) { return peaks[a] < peaks[b]; });
   size_t improve = n <= kLocalSearchAllNodes ? rank.size() : 1;
+  if (localSearchStarts > 0)
+    improve = localSearchStarts;
   // Strictly better only: on ties the program order (then the earlier
   // candidate) stays.
   for (size_t r = 0; r < rank.size(); ++r) {

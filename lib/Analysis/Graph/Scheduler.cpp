@@ -194,7 +194,8 @@ ScheduleResult memsched_core::schedule(const MemoryGraph &graph,
     // search succeeds it is wasted work.
     unsigned rounds = options.heuristicOnly ? options.localSearchRounds : 0;
     std::vector<LocalId> order =
-        heuristicSchedule(seg, rounds, bound, peak, peerParts[s]);
+        heuristicSchedule(seg, rounds, bound, peak, peerParts[s],
+                          options.localSearchStarts);
     // Within the global lower bound, this segment cannot be what keeps the
     // peak above the optimum.
     SegmentInfo info;
@@ -285,7 +286,8 @@ ScheduleResult memsched_core::schedule(const MemoryGraph &graph,
         bound = std::max(bound, r.lowerBound);
         if (options.localSearchRounds > 0)
           order = heuristicSchedule(seg, options.localSearchRounds, bound,
-                                    peak, peerParts[s]);
+                                    peak, peerParts[s],
+                                    options.localSearchStarts);
         exact = peak <= bound;
         if (!exact && options.bandSearch) {
           // The exact search restricted to bands around the best order:
@@ -331,6 +333,24 @@ ScheduleResult memsched_core::schedule(const MemoryGraph &graph,
     result.repairAccepted = repaired.accepted;
     if (repaired.peak < repaired.initialPeak)
       result.order = std::move(repaired.order);
+  }
+  // Still left to the heuristics somewhere: the stretch of the order
+  // around its peak, scheduled again as a graph of its own (a graph of the
+  // size the heuristics do well on).
+  if (result.heuristicSegments > 0 && options.windows &&
+      options.windowWidth >= 3 && n > options.windowWidth) {
+    WindowOptions windows;
+    windows.width = options.windowWidth;
+    windows.rounds =
+        options.windowRounds
+            ? options.windowRounds
+            : static_cast<unsigned>(16 + 2 * (n / options.windowWidth));
+    windows.floor = options.lowerBound;
+    WindowResult improved =
+        improveInWindows(graph, std::move(result.order), windows);
+    result.order = std::move(improved.order);
+    result.windows = improved.windows;
+    result.windowsAccepted = improved.accepted;
   }
   result.peak = evaluatePeak(graph, result.order);
   assert(result.peak <= result.inputPeak && "scheduler raised the peak");
