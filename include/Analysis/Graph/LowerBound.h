@@ -130,11 +130,15 @@ LowerBound computeLowerBound(const MemoryGraph &graph,
 /// and a witness order built around it may peak lower: it then replaces
 /// `order` (and `peak`), and the cuts run again around it, up to four runs
 /// in all, while each lowers the peak. Returns whether any did. The bounds
-/// these runs prove are not returned: they depend on the order given,
-/// which a later check of the result does not have.
+/// these runs prove depend on the order given, which a later check of the
+/// result does not have, except a node's cut (kind "forward" or "trivial",
+/// method "node-cut" or "local"): its value is the least memory the node
+/// runs with in any order, which a check recomputes from the node alone.
+/// The strongest such bound above `bound`, if any, goes to `stronger`.
 bool improveOrderByCuts(const MemoryGraph &graph, std::vector<NodeId> &order,
                         uint64_t &peak, uint64_t bound,
-                        const std::vector<std::vector<NodeId>> &peerOrders);
+                        const std::vector<std::vector<NodeId>> &peerOrders,
+                        LowerBound *stronger = nullptr);
 
 struct EndsBound {
   /// Lower bound on the peak of every valid order.

@@ -1455,7 +1455,8 @@ LowerBound memsched_core::computeLowerBound(const MemoryGraph &graph,
 
 bool memsched_core::improveOrderByCuts(
     const MemoryGraph &graph, std::vector<NodeId> &order, uint64_t &peak,
-    uint64_t bound, const std::vector<std::vector<NodeId>> &peerOrders) {
+    uint64_t bound, const std::vector<std::vector<NodeId>> &peerOrders,
+    LowerBound *stronger) {
   // Each run within a quarter of the automatic work budget: most of what it
   // finds comes early, and a pass on 100,000 ops stays within its time.
   LowerBoundOptions options;
@@ -1472,6 +1473,14 @@ bool memsched_core::improveOrderByCuts(
     options.target = peak;
     options.order = &order;
     LowerBound again = computeLowerBound(graph, options);
+    // A node's cut holds whatever order found it.
+    bool nodeCut = (again.kind == "forward" || again.kind == "trivial") &&
+                   (again.method == "node-cut" || again.method == "local");
+    if (stronger && nodeCut && again.value > bound &&
+        again.value > stronger->value) {
+      *stronger = again;
+      stronger->improvedOrder.clear();
+    }
     if (again.improvedOrder.empty() || again.improvedPeak >= peak)
       break;
     order = std::move(again.improvedOrder);

@@ -94,9 +94,15 @@ static LogicalResult scheduleBlock(const BufferLifetimeAnalysis &analysis,
   // Not proved optimal: the cuts again around the order found.
   if (options.cutsAroundOrder) {
     PhaseScope phase("cuts around the order");
+    // A node's cut they prove above the bound raises it (a check recomputes
+    // it from the node).
+    ::memsched_core::LowerBound stronger;
     ::memsched_core::improveOrderByCuts(analysis.getGraph(), out.search.order,
                                    out.search.peak, out.bound.value,
-                                   peerOrders);
+                                   peerOrders, &stronger);
+    if (stronger.value > out.bound.value &&
+        stronger.value <= out.search.peak)
+      out.bound = std::move(stronger);
   }
   PhaseScope phase("new order");
 
