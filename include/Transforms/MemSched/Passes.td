@@ -105,7 +105,7 @@ def Schedule : Pass<"memsched-schedule", "::mlir::ModuleOp"> {
   let options = SizeModelOptions # [
     Option<"stateBudget", "state-budget", "uint64_t", /*default=*/"1000000",
            "Search states the exact search may expand per graph segment "
-           "(in proportion fewer above 1,024 ops) before the heuristic "
+           "(in proportion fewer above 256 ops) before the heuristic "
            "result is kept for that segment; the band search after a "
            "failed search gets as many">,
     Option<"heuristicOnly", "heuristic-only", "bool", /*default=*/"false",
