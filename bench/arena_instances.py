@@ -2,18 +2,24 @@
 """Writes a dynamic storage allocation instance as CSV (id,lower,upper,size),
 lifetimes half-open [lower, upper), for memsched-arena.
 
-  bench/arena_instances.py --buffers 300 --seed 1 [--kind random|layered] > inst.csv
+  bench/arena_instances.py --buffers 300 --seed 1 [--kind random|layered|tiling] > inst.csv
 
 random:  lifetimes of random start and length over a horizon of about
          buffers / 4 steps, sizes log-uniform over 64 B .. 64 KiB;
 layered: the activations of a deep network: most buffers live one or two
-         steps, some (skip connections) many, sizes of a few channel widths.
+         steps, some (skip connections) many, sizes of a few channel widths;
+tiling:  a perfect tiling: the rectangle of --buffers time steps by
+         1,048,576 bytes cut in two, piece by piece (the largest first, in
+         time or in bytes, at a random point, bytes in 1 KiB units), into
+         --buffers pieces, each a buffer; every time step is covered
+         exactly, so a placement without a gap exists and the optimum
+         arena is 1,048,576 bytes, the ideal.
 Deterministic in --seed.
 
   bench/arena_instances.py --table [--build-dir build] [--seeds 1-5]
                            [--sizes 150,300,500] [--scaling 100000]
 
-plans the instance set (random and layered, each size and seed, plus one
+plans the instance set (random, layered and tiling, each size and seed, plus one
 layered instance of --scaling buffers) with the default options through the
 unit test binary (its disabled ArenaPlannerBench test, which reports the
 work) and prints a Markdown table: arena, bound, gap, optimal, work,
@@ -38,6 +44,8 @@ def write_instance(out, n, seed, kind):
             hi = min(horizon, lo + 1 + int(r.expovariate(1.0 / 6)))
             size = int(64 * 2 ** (r.random() * 10)) // 16 * 16 + 16
             out.write("b%d,%d,%d,%d\n" % (i, lo, hi, size))
+    elif kind == "tiling":
+        write_tiling(out, n, r)
     else:
         widths = [r.choice([16, 32, 64, 128]) * 1024 for _ in range(4)]
         t = 0
@@ -45,6 +53,38 @@ def write_instance(out, n, seed, kind):
             life = 1 + (r.randrange(12) if r.random() < 0.15 else r.randrange(2))
             out.write("b%d,%d,%d,%d\n" % (i, t, t + life + 1, r.choice(widths)))
             t += 1 if r.random() < 0.7 else 0
+
+
+TILING_BYTES = 1 << 20
+TILING_UNIT = 1024
+
+
+def write_tiling(out, n, r):
+    """Cuts [0, n) x [0, TILING_BYTES) into n rectangles: always the one of
+    largest area (time steps x units), across its longer side relative to
+    the whole (time / n against bytes / TILING_BYTES), at a random point."""
+    units = TILING_BYTES // TILING_UNIT
+    pieces = [(0, n, 0, units)]  # time [t0, t1), units [m0, m1)
+    while len(pieces) < n:
+        k = max(range(len(pieces)),
+                key=lambda i: ((pieces[i][1] - pieces[i][0]) *
+                               (pieces[i][3] - pieces[i][2]), -i))
+        t0, t1, m0, m1 = pieces[k]
+        can_time, can_bytes = t1 - t0 >= 2, m1 - m0 >= 2
+        if not can_time and not can_bytes:
+            break
+        by_time = can_time and (not can_bytes or
+                                (t1 - t0) * units >= (m1 - m0) * n)
+        if by_time:
+            c = r.randrange(t0 + 1, t1)
+            parts = [(t0, c, m0, m1), (c, t1, m0, m1)]
+        else:
+            c = r.randrange(m0 + 1, m1)
+            parts = [(t0, t1, m0, c), (t0, t1, c, m1)]
+        pieces[k:k + 1] = parts
+    r.shuffle(pieces)
+    for i, (t0, t1, m0, m1) in enumerate(pieces):
+        out.write("b%d,%d,%d,%d\n" % (i, t0, t1, (m1 - m0) * TILING_UNIT))
 
 
 def parse_range(text):
@@ -58,7 +98,7 @@ def table(args):
         sys.exit("no %s: build the MemSchedGraphTests target" % binary)
     sizes = [int(s) for s in args.sizes.split(",")]
     seeds = parse_range(args.seeds)
-    cases = [(kind, n, s) for kind in ("random", "layered")
+    cases = [(kind, n, s) for kind in ("random", "layered", "tiling")
              for n in sizes for s in seeds]
     if args.scaling:
         cases.append(("layered", args.scaling, 1))
@@ -91,7 +131,8 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--buffers", type=int)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--kind", choices=["random", "layered"], default="random")
+    ap.add_argument("--kind", choices=["random", "layered", "tiling"],
+                    default="random")
     ap.add_argument("--table", action="store_true",
                     help="plan the instance set and print a Markdown table")
     ap.add_argument("--build-dir", default="build")
