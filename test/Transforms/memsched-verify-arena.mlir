@@ -42,6 +42,31 @@ func.func @overlap(%in: memref<64xf32>, %out: memref<64xf32>) attributes {memsch
 
 // -----
 
+// Tests that a conflict with a larger view starting well below is found: %a
+// at [0, 256) is read until the end, %m at [256, 288) lies between, and %b
+// at [224, 240) shares bytes with %a (not with %m) while %a is in use.
+// expected-error @+1 {{memsched-verify: invalid arena placement in 'overlap_below': two views of the arena overlap in bytes ([0, 256) and [224, 240)) and are used at a common time}}
+func.func @overlap_below(%in: memref<64xf32>, %out: memref<64xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 384, lower_bound = 384, peak_with_arena = 384, arena_size = 384>} {
+  %arena = memref.alloc() {alignment = 16 : i64, memsched.arena} : memref<384xi8>
+  %c0 = arith.constant 0 : index
+  %c224 = arith.constant 224 : index
+  %c256 = arith.constant 256 : index
+  %a = memref.view %arena[%c0][] : memref<384xi8> to memref<64xf32>
+  linalg.copy ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  %m = memref.view %arena[%c256][] : memref<384xi8> to memref<8xf32>
+  %sa = memref.subview %a[0] [8] [1] : memref<64xf32> to memref<8xf32, strided<[1]>>
+  linalg.copy ins(%sa : memref<8xf32, strided<[1]>>) outs(%m : memref<8xf32>)
+  // expected-note @+1 {{the op at fault}}
+  %b = memref.view %arena[%c224][] : memref<384xi8> to memref<4xf32>
+  %sm = memref.subview %m[0] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1]>>
+  linalg.copy ins(%sm : memref<4xf32, strided<[1]>>) outs(%b : memref<4xf32>)
+  linalg.copy ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  memref.dealloc %arena : memref<384xi8>
+  return
+}
+
+// -----
+
 // Tests that a view beyond the arena's end is reported.
 // expected-error @+1 {{memsched-verify: invalid arena placement in 'beyond': a view of the arena at [256, 512) ends beyond its 384 bytes}}
 func.func @beyond(%in: memref<64xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 384, lower_bound = 384, peak_with_arena = 384, arena_size = 384>} {

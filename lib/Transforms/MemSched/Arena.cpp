@@ -18,6 +18,8 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::memsched;
 
@@ -320,58 +322,128 @@ LogicalResult mlir::memsched::checkArenaPlacement(func::FuncOp func,
     }
     return true;
   };
-  // Sorted by offset, each view is compared with those that start before it
-  // ends.
-  std::vector<unsigned> byOffset(views.size());
-  for (unsigned i = 0; i < views.size(); ++i)
-    byOffset[i] = i;
-  llvm::sort(byOffset, [&](unsigned x, unsigned y) {
-    return views[x].offset < views[y].offset ||
-           (views[x].offset == views[y].offset && x < y);
-  });
-  for (unsigned i = 0; i < byOffset.size(); ++i) {
-    const ArenaView &v = views[byOffset[i]];
-    if (v.size == 0)
-      continue;
+  // Two views sharing bytes: their uses in the innermost block holding
+  // both must not meet.
+  auto checkPair = [&](const ArenaView &v, const ArenaView &w) {
     SmallVector<Block *> vBlocks = getEnclosingBlocks(v.op, func);
-    for (unsigned j = i + 1; j < byOffset.size(); ++j) {
-      const ArenaView &w = views[byOffset[j]];
-      if (w.offset >= v.offset + v.size)
+    SmallVector<Block *> wBlocks = getEnclosingBlocks(w.op, func);
+    Block *common = nullptr;
+    for (Block *b : vBlocks)
+      if (llvm::is_contained(wBlocks, b)) {
+        common = b;
         break;
-      if (w.size == 0)
-        continue;
-      SmallVector<Block *> wBlocks = getEnclosingBlocks(w.op, func);
-      Block *common = nullptr;
-      for (Block *b : vBlocks)
-        if (llvm::is_contained(wBlocks, b)) {
-          common = b;
-          break;
-        }
-      at = w.op;
-      if (!common) {
-        why = "internal error: two views of the arena without a common block";
-        return failure();
       }
-      Operation *vFirst, *vLast, *wFirst, *wLast;
-      if (!interval(v, common, vFirst, vLast) ||
-          !interval(w, common, wFirst, wLast)) {
-        why = "a view of the arena is used outside the block it is defined in";
-        return failure();
-      }
-      // Both inside one op of the common block, in different regions or
-      // blocks of it: these run one at a time.
-      if (vFirst == wFirst && vFirst != v.op && vFirst != w.op &&
-          runsRegionsSequentially(vFirst))
-        continue;
-      if (vLast->isBeforeInBlock(wFirst) || wLast->isBeforeInBlock(vFirst))
-        continue;
-      why = "two views of the arena overlap in bytes ([" +
-            std::to_string(v.offset) + ", " + std::to_string(v.offset + v.size) +
-            ") and [" + std::to_string(w.offset) + ", " +
-            std::to_string(w.offset + w.size) + ")) and are used at a common "
-            "time";
+    at = w.op;
+    if (!common) {
+      why = "internal error: two views of the arena without a common block";
       return failure();
     }
+    Operation *vFirst, *vLast, *wFirst, *wLast;
+    if (!interval(v, common, vFirst, vLast) ||
+        !interval(w, common, wFirst, wLast)) {
+      why = "a view of the arena is used outside the block it is defined in";
+      return failure();
+    }
+    // Both inside one op of the common block, in different regions or
+    // blocks of it: these run one at a time.
+    if (vFirst == wFirst && vFirst != v.op && vFirst != w.op &&
+        runsRegionsSequentially(vFirst))
+      return success();
+    if (vLast->isBeforeInBlock(wFirst) || wLast->isBeforeInBlock(vFirst))
+      return success();
+    why = "two views of the arena overlap in bytes ([" +
+          std::to_string(v.offset) + ", " + std::to_string(v.offset + v.size) +
+          ") and [" + std::to_string(w.offset) + ", " +
+          std::to_string(w.offset + w.size) + ")) and are used at a common "
+          "time";
+    return failure();
+  };
+  // Each view's span of the function's body: the positions of the body's
+  // ops holding its definition and its uses. Views whose spans do not meet
+  // are used at no common time (their innermost common block is the body);
+  // the others are checked pair by pair where they share bytes, found by a
+  // sweep over the positions with the views live at each in offset order:
+  // O(n log n) on bodies whose views are used at the top level.
+  if (!func.getBody().hasOneBlock()) {
+    // Bodies of several blocks: every pair sharing bytes.
+    std::vector<unsigned> byOffset(views.size());
+    for (unsigned i = 0; i < views.size(); ++i)
+      byOffset[i] = i;
+    llvm::sort(byOffset, [&](unsigned x, unsigned y) {
+      return std::make_pair(views[x].offset, x) <
+             std::make_pair(views[y].offset, y);
+    });
+    for (unsigned i = 0; i < byOffset.size(); ++i) {
+      const ArenaView &v = views[byOffset[i]];
+      for (unsigned j = i + 1; j < byOffset.size(); ++j) {
+        const ArenaView &w = views[byOffset[j]];
+        if (w.offset >= v.offset + v.size)
+          break;
+        if (v.size != 0 && w.size != 0 && failed(checkPair(v, w)))
+          return failure();
+      }
+    }
+    at = func;
+    return success();
+  }
+  Block *body = &func.getBody().front();
+  DenseMap<Operation *, unsigned> position;
+  for (auto [k, op] : llvm::enumerate(body->getOperations()))
+    position[&op] = k;
+  struct Span {
+    unsigned first, last;
+  };
+  std::vector<Span> spans;
+  spans.reserve(views.size());
+  uint64_t largest = 0;
+  for (const ArenaView &v : views) {
+    Span span;
+    span.first = span.last = position.lookup(body->findAncestorOpInBlock(*v.op));
+    for (Operation *u : v.users) {
+      unsigned k = position.lookup(body->findAncestorOpInBlock(*u));
+      span.first = std::min(span.first, k);
+      span.last = std::max(span.last, k);
+    }
+    spans.push_back(span);
+    largest = std::max(largest, v.size);
+  }
+  std::vector<unsigned> byStart, byEnd;
+  for (unsigned i = 0; i < views.size(); ++i)
+    if (views[i].size != 0) {
+      byStart.push_back(i);
+      byEnd.push_back(i);
+    }
+  llvm::sort(byStart, [&](unsigned x, unsigned y) {
+    return std::make_pair(spans[x].first, x) < std::make_pair(spans[y].first, y);
+  });
+  llvm::sort(byEnd, [&](unsigned x, unsigned y) {
+    return std::make_pair(spans[x].last, x) < std::make_pair(spans[y].last, y);
+  });
+  // The views whose spans hold the current position, by offset.
+  std::multimap<uint64_t, unsigned> live;
+  std::vector<std::multimap<uint64_t, unsigned>::iterator> where(views.size());
+  size_t ended = 0;
+  for (unsigned i : byStart) {
+    // Views whose spans ended before this one starts are done.
+    for (; ended < byEnd.size() && spans[byEnd[ended]].last < spans[i].first;
+         ++ended)
+      live.erase(where[byEnd[ended]]);
+    const ArenaView &w = views[i];
+    // A live view sharing bytes with `w` starts below w's end and, being at
+    // most `largest` bytes, at or above w's offset minus that.
+    uint64_t from = w.offset > largest ? w.offset - largest : 0;
+    for (auto it = live.lower_bound(from);
+         it != live.end() && it->first < w.offset + w.size; ++it) {
+      const ArenaView &v = views[it->second];
+      if (v.offset + v.size <= w.offset)
+        continue;
+      // In offset order, as the message names them.
+      bool vFirst = v.offset < w.offset ||
+                    (v.offset == w.offset && it->second < i);
+      if (failed(vFirst ? checkPair(v, w) : checkPair(w, v)))
+        return failure();
+    }
+    where[i] = live.insert({w.offset, i});
   }
   at = func;
   return success();
