@@ -2,9 +2,12 @@
 //
 // Reads buffers as CSV with the header `id,lower,upper,size` (lifetime
 // half-open [lower, upper), the layout of public dynamic storage allocation
-// benchmarks; an optional `alignment` column; columns in any order), plans
-// one arena (ArenaPlanner.h) and writes the same rows with an `offset`
-// column. Ids are echoed as given.
+// benchmarks; `begin` and `end` name the same columns, as in later versions
+// of those files; an optional `alignment` column; columns in any order),
+// plans one arena (ArenaPlanner.h) and writes the same rows with an
+// `offset` column. Ids are echoed as given. An `offset` column in the input
+// (another planner's solution) is checked and its arena reported with
+// --summary; the output holds the planned offsets in its place.
 //
 //   memsched-arena buffers.csv [-o planned.csv] [--summary]
 //                  [--work-budget N] [--heuristic-only] [--heuristic NAME]
@@ -54,6 +57,15 @@ static cl::opt<std::string> heuristic(
              "first-fit-by-start or first-fit-by-conflicts"),
     cl::init(""), cl::cat(arenaCategory));
 
+/// The cells joined by commas, the one at `skip` (if any) left out.
+static std::string withoutColumn(ArrayRef<StringRef> cells, int skip) {
+  SmallVector<StringRef> kept;
+  for (auto [i, cell] : llvm::enumerate(cells))
+    if (static_cast<int>(i) != skip)
+      kept.push_back(cell.trim(" \t\r"));
+  return llvm::join(kept, ",");
+}
+
 static int fail(const Twine &msg) {
   WithColor::error(errs(), "memsched-arena") << msg << "\n";
   return 1;
@@ -79,12 +91,23 @@ int main(int argc, char **argv) {
 
   SmallVector<StringRef> header;
   trimmed(lines[0]).split(header, ',');
-  int col[5] = {-1, -1, -1, -1, -1};
-  const char *names[5] = {"id", "lower", "upper", "size", "alignment"};
-  for (auto [i, h] : llvm::enumerate(header))
-    for (int k = 0; k < 5; ++k)
-      if (trimmed(h) == names[k])
+  int col[6] = {-1, -1, -1, -1, -1, -1};
+  const char *names[6] = {"id", "lower", "upper", "size", "alignment",
+                          "offset"};
+  for (auto [i, h] : llvm::enumerate(header)) {
+    StringRef name = trimmed(h);
+    if (name == "begin")
+      name = "lower";
+    else if (name == "end")
+      name = "upper";
+    for (int k = 0; k < 6; ++k)
+      if (name == names[k]) {
+        if (col[k] >= 0)
+          return fail(Twine("the header names the `") + names[k] +
+                      "` column twice");
         col[k] = i;
+      }
+  }
   for (int k = 0; k < 4; ++k)
     if (col[k] < 0)
       return fail(Twine("the header has no `") + names[k] +
@@ -92,6 +115,8 @@ int main(int argc, char **argv) {
 
   std::vector<memsched_core::ArenaBuffer> buffers;
   std::vector<std::string> rows;
+  // The given offsets, when the input has them.
+  std::vector<uint64_t> given;
   for (size_t l = 1; l < lines.size(); ++l) {
     StringRef line = trimmed(lines[l]);
     if (line.empty())
@@ -101,8 +126,8 @@ int main(int argc, char **argv) {
     if (cells.size() != header.size())
       return fail("line " + Twine(l + 1) + ": " + Twine(cells.size()) +
                   " columns, the header has " + Twine(header.size()));
-    uint64_t v[5] = {0, 0, 0, 0, 1};
-    for (int k = 1; k < 5; ++k) {
+    uint64_t v[6] = {0, 0, 0, 0, 1, 0};
+    for (int k = 1; k < 6; ++k) {
       if (col[k] < 0)
         continue;
       if (trimmed(cells[col[k]]).getAsInteger(10, v[k]))
@@ -122,7 +147,9 @@ int main(int argc, char **argv) {
     b.size = v[3];
     b.alignment = v[4];
     buffers.push_back(b);
-    rows.push_back(line.str());
+    rows.push_back(col[5] < 0 ? line.str() : withoutColumn(cells, col[5]));
+    if (col[5] >= 0)
+      given.push_back(v[5]);
   }
 
   auto start = std::chrono::steady_clock::now();
@@ -160,16 +187,31 @@ int main(int argc, char **argv) {
     ToolOutputFile out(outputFile, ec, sys::fs::OF_Text);
     if (ec)
       return fail("cannot write '" + outputFile + "': " + ec.message());
-    out.os() << trimmed(lines[0]) << ",offset\n";
+    out.os() << (col[5] < 0 ? trimmed(lines[0]).str()
+                            : withoutColumn(header, col[5]))
+             << ",offset\n";
     for (size_t i = 0; i < rows.size(); ++i)
       out.os() << rows[i] << "," << plan.offsets[i] << "\n";
     out.keep();
   }
   outs().flush();
-  if (summary)
+  if (summary) {
     errs() << "arena=" << plan.arenaSize << " ideal=" << plan.ideal
            << " lower_bound=" << plan.lowerBound
            << " optimal=" << (plan.optimal ? "yes" : "no")
-           << " seconds=" << format("%.3f", seconds) << "\n";
+           << " seconds=" << format("%.3f", seconds);
+    // The solution given with the input, checked as the plan is.
+    if (col[5] >= 0) {
+      uint64_t givenArena = memsched_core::getArenaSize(buffers, given);
+      std::string whyNot;
+      bool valid = memsched_core::isValidPlacement(buffers, given, givenArena,
+                                                   &whyNot);
+      errs() << " given_arena=" << givenArena
+             << " given_valid=" << (valid ? "yes" : "no");
+      if (!valid)
+        errs() << " (" << whyNot << ")";
+    }
+    errs() << "\n";
+  }
   return 0;
 }
