@@ -24,6 +24,15 @@ layered instance of --scaling buffers) with the default options through the
 unit test binary (its disabled ArenaPlannerBench test, which reports the
 work) and prints a Markdown table: arena, bound, gap, optimal, work,
 seconds.
+
+  bench/arena_instances.py --compare FILE.csv... [--build-dir build]
+
+plans each CSV file with memsched-arena (default options) and with TFLite
+Micro's greedy by size and the allocation-order first fit alone
+(`--heuristic`), and prints a Markdown table: buffers, ideal, the arena of
+each, memsched's bound and whether it is proved, and memsched's seconds.
+With `--tilings 150,300,500 --seeds 1-5` instead of files, the perfect
+tilings of those sizes (their optimum is the ideal).
 """
 import argparse
 import os
@@ -126,6 +135,34 @@ def table(args):
             sys.stdout.flush()
 
 
+def summary_of(binary, path, extra):
+    out = subprocess.run([binary, path, "--summary", "-o", os.devnull] + extra,
+                         capture_output=True, text=True)
+    m = re.search(r"arena=.*", out.stderr)
+    if out.returncode or not m:
+        sys.exit("memsched-arena %s failed:\n%s" % (path, out.stderr))
+    return dict(kv.split("=", 1) for kv in m.group(0).split())
+
+
+def compare(args, files):
+    binary = os.path.join(args.build_dir, "bin", "memsched-arena")
+    if not os.path.exists(binary):
+        sys.exit("no %s: build the memsched-arena target" % binary)
+    print("| instance | buffers | ideal | greedy by size | first fit | memsched | bound | proved | seconds |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
+    for name, path in files:
+        with open(path) as f:
+            buffers = sum(1 for line in f if line.strip()) - 1
+        greedy = summary_of(binary, path, ["--heuristic", "greedy-by-size"])
+        first = summary_of(binary, path, ["--heuristic", "first-fit-by-start"])
+        ours = summary_of(binary, path, [])
+        print("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+            name, buffers, ours["ideal"], greedy["arena"], first["arena"],
+            ours["arena"], ours["lower_bound"], ours["optimal"],
+            ours["seconds"]))
+        sys.stdout.flush()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -140,9 +177,29 @@ def main():
     ap.add_argument("--sizes", default="150,300,500", help="with --table")
     ap.add_argument("--scaling", type=int, default=100000,
                     help="with --table: buffers of one more layered instance (0: none)")
+    ap.add_argument("--compare", nargs="*", metavar="FILE",
+                    help="compare memsched with greedy by size and first fit on these CSV files")
+    ap.add_argument("--tilings", default=None,
+                    help="with --compare and no files: tilings of these sizes (--seeds)")
     args = ap.parse_args()
     if args.table:
         table(args)
+        return
+    if args.compare is not None:
+        if args.compare:
+            compare(args, [(os.path.basename(p), p) for p in args.compare])
+            return
+        if not args.tilings:
+            ap.error("--compare needs files or --tilings")
+        with tempfile.TemporaryDirectory() as tmp:
+            files = []
+            for n in [int(x) for x in args.tilings.split(",")]:
+                for seed in parse_range(args.seeds):
+                    path = os.path.join(tmp, "tiling-%d-%d.csv" % (n, seed))
+                    with open(path, "w") as f:
+                        write_instance(f, n, seed, "tiling")
+                    files.append(("tiling %d/%d" % (n, seed), path))
+            compare(args, files)
         return
     if args.buffers is None:
         ap.error("--buffers is required (or --table)")
