@@ -514,8 +514,12 @@ mlir::memsched::scheduleFunction(Operation *func,
   // Edges that come from the order as written (asynchronous GPU memory)
   // differ for the new order: the bound is proved on the final body too.
   // (One analysis of the final body serves the bounds, the certificate and
-  // its check; it keeps the one with nested bodies at their bound.)
-  BodyLifetimes final(func, options.sizes);
+  // its check; it keeps the one with nested bodies at their bound.) Nothing
+  // moved and allocations not pinned: the final body is the one analysed.
+  std::unique_ptr<BodyLifetimes> reanalysedFinal;
+  if (result.reordered || !options.moveAllocations)
+    reanalysedFinal = std::make_unique<BodyLifetimes>(func, options.sizes);
+  const BodyLifetimes &final = reanalysedFinal ? *reanalysedFinal : current;
   SmallVector<::memsched_core::LowerBound> bounds;
   if (!options.moveAllocations ||
       (result.reordered && current.hasOrderDependentEdges()) ||
