@@ -514,10 +514,13 @@ mlir::memsched::scheduleFunction(Operation *func,
   // Edges that come from the order as written (asynchronous GPU memory)
   // differ for the new order: the bound is proved on the final body too.
   // (One analysis of the final body serves the bounds, the certificate and
-  // its check; it keeps the one with nested bodies at their bound.) Nothing
-  // moved and allocations not pinned: the final body is the one analysed.
+  // its check; it keeps the one with nested bodies at their bound.) No
+  // block moved since `current` was analysed (nested bodies moved before)
+  // and allocations not pinned: the final body is the one analysed.
+  bool blocksMoved = llvm::any_of(
+      outcomes, [](const BlockOutcome &o) { return o.reordered; });
   std::unique_ptr<BodyLifetimes> reanalysedFinal;
-  if (result.reordered || !options.moveAllocations)
+  if (blocksMoved || !options.moveAllocations)
     reanalysedFinal = std::make_unique<BodyLifetimes>(func, options.sizes);
   const BodyLifetimes &final = reanalysedFinal ? *reanalysedFinal : current;
   SmallVector<::memsched_core::LowerBound> bounds;
