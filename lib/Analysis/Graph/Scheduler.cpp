@@ -49,13 +49,13 @@ using namespace memsched_core::sched;
 /// has at most 432 nodes after contraction and at most 652,098 states (a
 /// 150-node segment); the 4,871-node segment of the layered generated graph
 /// of 5,000 nodes is solved within its budget here (49,786 of 52,480
-/// states, the reversed search's share first). A full budget up to 1,024 nodes
-/// cost 1-2.5 s more on the generated graphs of 2,000 nodes and on the
+/// states, the reversed search's share first). A full budget up to 1,024
+/// nodes cost 1-2.5 s more on the generated graphs of 2,000 nodes and on the
 /// 1,000-op synthetic program, and lowered no peak (docs/performance.md).
 static constexpr uint64_t kFullBudgetNodes = 256;
 
-/// The exact search first spends 1/kReverseShare of a segment's budget on
-/// the reversed segment.
+/// The exact search first spends 1/kReverseShare of the unscaled budget
+/// (at most the segment's) on the reversed segment.
 static constexpr uint64_t kReverseShare = 16;
 
 /// Automatic work budget of the repair at the peak: a base plus this much
