@@ -2,8 +2,8 @@
 //
 // Reads buffers as CSV with the header `id,lower,upper,size` (lifetime
 // half-open [lower, upper), the layout of public dynamic storage allocation
-// benchmarks; `begin` and `end` name the same columns, as in later versions
-// of those files; an optional `alignment` column; columns in any order),
+// benchmarks; `begin`/`start`, `end` and `buffer` name the same columns, as
+// in other versions of those files; an optional `alignment` column; columns in any order),
 // plans one arena (ArenaPlanner.h) and writes the same rows with an
 // `offset` column. Ids are echoed as given. An `offset` column in the input
 // (another planner's solution) is checked and its arena reported with
@@ -96,10 +96,13 @@ int main(int argc, char **argv) {
                           "offset"};
   for (auto [i, h] : llvm::enumerate(header)) {
     StringRef name = trimmed(h);
-    if (name == "begin")
+    // The names other versions of the public benchmark files use.
+    if (name == "begin" || name == "start")
       name = "lower";
     else if (name == "end")
       name = "upper";
+    else if (name == "buffer")
+      name = "id";
     for (int k = 0; k < 6; ++k)
       if (name == names[k]) {
         if (col[k] >= 0)

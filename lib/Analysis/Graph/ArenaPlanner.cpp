@@ -258,9 +258,11 @@ struct GroupProblem {
 /// The preorders tried in turn; they differ in which buffers go first among
 /// those that could rest at the same offset (and so in where the search
 /// looks first).
-enum class Preorder { TotalAreaSize, AreaTotal, SizeTotal, LengthTotal };
-constexpr Preorder kPreorders[] = {Preorder::TotalAreaSize, Preorder::AreaTotal,
-                                   Preorder::SizeTotal, Preorder::LengthTotal};
+/// A preorder: up to three keys, each largest first, then the index: 'T'
+/// the largest total of the sections the buffer lives in, 'A' its area
+/// (size times length), 'Z' its size, 'W' its length.
+using Preorder = const char *;
+constexpr Preorder kPreorders[] = {"TAZ", "ATZ", "ZTA", "WTZ"};
 
 GroupProblem buildGroup(const std::vector<ArenaBuffer> &buffers,
                         const std::vector<uint32_t> &group, Preorder preorder) {
@@ -306,22 +308,26 @@ GroupProblem buildGroup(const std::vector<ArenaBuffer> &buffers,
     uint64_t length = b.last - b.first + 1;
     // Area saturates: only the order matters.
     uint64_t area = length > UINT64_MAX / b.size ? UINT64_MAX : length * b.size;
-    Key k{0, 0, 0, i};
-    switch (preorder) {
-    case Preorder::TotalAreaSize:
-      k = {heaviest, area, b.size, i};
-      break;
-    case Preorder::AreaTotal:
-      k = {area, heaviest, b.size, i};
-      break;
-    case Preorder::SizeTotal:
-      k = {b.size, heaviest, area, i};
-      break;
-    case Preorder::LengthTotal:
-      k = {length, heaviest, b.size, i};
-      break;
+    uint64_t key[3] = {0, 0, 0};
+    for (int c = 0; c < 3 && preorder[c]; ++c) {
+      switch (preorder[c]) {
+      case 'T':
+        key[c] = heaviest;
+        break;
+      case 'A':
+        key[c] = area;
+        break;
+      case 'Z':
+        key[c] = b.size;
+        break;
+      case 'W':
+        key[c] = length;
+        break;
+      default:
+        assert(false && "unknown preorder key");
+      }
     }
-    keys.push_back(k);
+    keys.push_back({key[0], key[1], key[2], i});
     p.maxSize = std::max(p.maxSize, b.size);
   }
   std::sort(keys.begin(), keys.end(), [](const Key &x, const Key &y) {
@@ -465,6 +471,10 @@ public:
         maximal[s] = starts[s] && ends[s];
     }
     stackTop.assign(p.sections, 0);
+    highFloor.assign(p.sections, 0);
+    for (uint32_t x = 0; x < n; ++x)
+      for (uint32_t t = p.items[x].lo; t < p.items[x].hi; ++t)
+        highFloor[t] = std::max(highFloor[t], floorOf[x]);
     scanned = 0;
     stamp.assign(p.sections, 0);
     stampNow = 1;
@@ -515,6 +525,8 @@ public:
         offsets = currentOffset;
         return Result::Found;
       }
+      // A buffer whose neighbours are all placed rests at its floor for
+      // good; once the offsets pass it, no canonical placement is left.
       bound = std::max(o + loads.top(), stacks.top());
       if (bound > capacity) {
         prunedBound = std::min(prunedBound, bound);
@@ -624,7 +636,13 @@ private:
         continue;
       floorLog.push_back({y, floorOf[y]});
       setFloor(y, a);
+      for (uint32_t t = p.items[y].lo; t < p.items[y].hi; ++t)
+        if (a > highFloor[t]) {
+          stackLog.push_back({p.sections + t, highFloor[t]});
+          highFloor[t] = a;
+        }
     }
+
     // The stacks of the sections whose unplaced buffers changed.
     ++stampNow;
     refresh(it.lo, it.hi);
@@ -646,18 +664,49 @@ private:
       if (stamp[s] == stampNow || !maximal[s])
         continue;
       stamp[s] = stampNow;
-      byFloor.clear();
-      for (uint32_t k = memberStart[s]; k < memberStart[s + 1]; ++k)
-        if (!placed[members[k]])
-          byFloor.push_back({floorOf[members[k]], p.items[members[k]].size});
-      std::sort(byFloor.begin(), byFloor.end());
-      uint64_t m = byFloor.size();
-      scanned += m * (64 - __builtin_clzll(m | 1));
-      uint64_t above = 0, reach = 0;
-      for (size_t k = byFloor.size(); k-- > 0;) {
-        above += byFloor[k].second;
-        reach = std::max(reach, byFloor[k].first + above);
+      // The stack reaches at most the highest floor plus the load. When
+      // that fits, the section cuts nothing at this capacity and 0 is kept
+      // (so every bound that decides a cut is exact); `highFloor` holds an
+      // upper bound on the highest floor, raised with the floors, so that
+      // such sections cost no scan.
+      uint64_t reach = 0;
+      if (highFloor[s] + sectionLoad[s] > capacity) {
+        uint64_t low = UINT64_MAX, high = 0;
+        uint32_t m = 0;
+        for (uint32_t k = memberStart[s]; k < memberStart[s + 1]; ++k) {
+          uint32_t y = members[k];
+          if (placed[y])
+            continue;
+          ++m;
+          low = std::min(low, floorOf[y]);
+          high = std::max(high, floorOf[y]);
+        }
+        scanned += memberStart[s + 1] - memberStart[s];
+        if (high < highFloor[s]) {
+          stackLog.push_back({p.sections + s, highFloor[s]});
+          highFloor[s] = high;
+        }
+        if (m && (high + sectionLoad[s] <= capacity ||
+                  low + sectionLoad[s] > capacity)) {
+          // Fits for sure, or cuts for sure: no sort needed.
+          reach = low + sectionLoad[s];
+        } else if (m) {
+          byFloor.clear();
+          for (uint32_t k = memberStart[s]; k < memberStart[s + 1]; ++k)
+            if (!placed[members[k]])
+              byFloor.push_back(
+                  {floorOf[members[k]], p.items[members[k]].size});
+          std::sort(byFloor.begin(), byFloor.end());
+          scanned += uint64_t(m) * (64 - __builtin_clzll(uint64_t(m) | 1));
+          uint64_t above = 0;
+          for (size_t k = byFloor.size(); k-- > 0;) {
+            above += byFloor[k].second;
+            reach = std::max(reach, byFloor[k].first + above);
+          }
+        }
       }
+      if (reach == stackTop[s])
+        continue;
       stackLog.push_back({s, stackTop[s]});
       stackTop[s] = reach;
       stacks.set(s, reach);
@@ -681,6 +730,10 @@ private:
     while (stackLog.size() > stackMark) {
       auto [s, old] = stackLog.back();
       stackLog.pop_back();
+      if (s >= p.sections) {
+        highFloor[s - p.sections] = old;
+        continue;
+      }
       stackTop[s] = old;
       stacks.set(s, old);
     }
@@ -807,6 +860,7 @@ private:
   ExtremumTree<false> floors;  // floor of each unplaced buffer
   ExtremumTree<false> heights; // floor + size of each unplaced buffer
   std::vector<uint64_t> sectionLoad, stackTop;
+  std::vector<uint64_t> highFloor; // >= the highest floor of each section
   std::vector<uint32_t> memberStart, members, stamp; // buffers by section
   std::vector<uint8_t> maximal;
   uint32_t stampNow = 0;
