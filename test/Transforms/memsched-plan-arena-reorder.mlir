@@ -28,7 +28,7 @@
 // arena would cost more than it saves.)
 
 // KEEP: arena of 192 bytes for 13 buffers (their largest live total 176 bytes, placement bound 192 bytes, optimal), memory 192 bytes against a peak of 176 bytes and a lower bound of 176 bytes{{$}}
-// NONE: remark: memsched-plan-arena: 'repack': arena of 64 bytes for 2 buffers {{.*}}, memory 176 bytes against a peak of 176 bytes and a lower bound of 176 bytes (optimal: no order and no placement needs less); 11 allocations left outside (one arena for all would be 192 bytes and need 192 bytes, above the peak: its placement has a gap of 16 bytes the search did not close, which a larger work-budget may; arena=global or arena=argument place every buffer in one static arena)
+// NONE: remark: memsched-plan-arena: 'repack': arena of 64 bytes for 2 buffers {{.*}}, memory 176 bytes against a peak of 176 bytes and a lower bound of 176 bytes (optimal: no order and no placement needs less); 11 allocations left outside (one arena for all would be 192 bytes and need 192 bytes, above the peak: its placement has a gap of 16 bytes that no placement in this order closes (proved); arena=global or arena=argument place every buffer in one static arena)
 // CHECK: arena of 176 bytes for 13 buffers {{.*}} memory 176 bytes against a peak of 176 bytes and a lower bound of 176 bytes (optimal: no order and no placement needs less)
 // CHECK: #memsched.certificate<peak = 176, lower_bound = 176, {{.*}}peak_with_arena = 176, arena_size = 176>
 // EXEC: arena-run: outputs identical, measured = certified

@@ -66,6 +66,18 @@ struct BlockPlan {
   ::memsched_core::ArenaPlan plan;
 };
 
+/// Whether the placement search of `block`, or of a block nested in its
+/// slots, stopped at its work budget before proving its arena.
+static bool searchStopped(const BlockPlan &block) {
+  if (!block.plan.complete)
+    return true;
+  for (const Item &item : block.items)
+    for (const std::unique_ptr<BlockPlan> &child : item.children)
+      if (searchStopped(*child))
+        return true;
+  return false;
+}
+
 /// The arena a callee planned with arena=argument expects.
 struct CalleeArena {
   uint64_t size = 0, alignment = 1;
@@ -112,6 +124,7 @@ struct PlanArenaPass
   /// What one arena for every buffer of the body would need (choosePhases),
   /// and its size: said when the phases leave buffers outside.
   uint64_t oneArenaMemory = 0, oneArenaSize = 0, oneArenaIdeal = 0;
+  bool oneArenaProved = false;
   bool quiet = false;
 
   void runOnOperation() override {
@@ -450,12 +463,17 @@ struct PlanArenaPass
     if (funcKind == ArenaKind::Alloc && !holdsCalls && !chosenHeuristic &&
         *memory > cert.getPeak()) {
       restoreBody(func, saved);
-      if (emitRemarks)
-        emitRemark(func.getLoc())
-            << "memsched-plan-arena: '" << func.getSymName()
-            << "' left without an arena: planned, it would need " << *memory
-            << " bytes, above its peak of " << cert.getPeak()
-            << " bytes without one";
+      if (emitRemarks) {
+        InFlightDiagnostic diag = emitRemark(func.getLoc());
+        diag << "memsched-plan-arena: '" << func.getSymName()
+             << "' left without an arena: planned, it would need " << *memory
+             << " bytes, above its peak of " << cert.getPeak()
+             << " bytes without one";
+        if (llvm::any_of(phases, searchStopped))
+          diag << " (the placement search stopped at its work budget of "
+               << uint64_t(workBudget) << " units: a larger work-budget may pack "
+               << "tighter)";
+      }
       return success();
     }
     cert = CertificateAttr::get(func.getContext(), cert.getPeak(),
@@ -524,11 +542,19 @@ struct PlanArenaPass
       if (outside)
         diag << "; " << outside << " allocation"
              << (outside == 1 ? "" : "s") << " left outside";
+      if (llvm::any_of(phases, searchStopped))
+        diag << "; the placement search stopped at its work budget of "
+             << uint64_t(workBudget) << " units before proving its arena: a larger "
+             << "work-budget may pack tighter";
       if (leftOut && oneArenaMemory > cert.getPeak()) {
         diag << " (one arena for all would be " << oneArenaSize
              << " bytes and need " << oneArenaMemory
              << " bytes, above the peak: ";
-        if (oneArenaSize > oneArenaIdeal)
+        if (oneArenaSize > oneArenaIdeal && oneArenaProved)
+          diag << "its placement has a gap of "
+               << oneArenaSize - oneArenaIdeal
+               << " bytes that no placement in this order closes (proved); ";
+        else if (oneArenaSize > oneArenaIdeal)
           diag << "its placement has a gap of "
                << oneArenaSize - oneArenaIdeal
                << " bytes the search did not close, which a larger "
@@ -821,6 +847,7 @@ struct PlanArenaPass
                                                   {top.size});
     oneArenaSize = top.size;
     oneArenaIdeal = top.plan.ideal;
+    oneArenaProved = top.plan.optimal && !searchStopped(top);
     if (oneArenaMemory <= unplanned) {
       std::vector<BlockPlan> phases;
       phases.push_back(std::move(top));
