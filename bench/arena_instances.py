@@ -32,7 +32,11 @@ Micro's greedy by size and the allocation-order first fit alone
 (`--heuristic`), and prints a Markdown table: buffers, ideal, the arena of
 each, memsched's bound and whether it is proved, and memsched's seconds.
 With `--tilings 150,300,500 --seeds 1-5` instead of files, the perfect
-tilings of those sizes (their optimum is the ideal).
+tilings of those sizes (their optimum is the ideal). With `--fit-budget N`,
+two more columns: whether memsched fits the instance into its capacity
+(`memsched-arena --capacity C --work-budget N`; C is the number in a file
+name `NAME.C.csv`, as the MiniMalloc files carry it, or a tiling's ideal)
+and its seconds.
 """
 import argparse
 import os
@@ -148,18 +152,31 @@ def compare(args, files):
     binary = os.path.join(args.build_dir, "bin", "memsched-arena")
     if not os.path.exists(binary):
         sys.exit("no %s: build the memsched-arena target" % binary)
-    print("| instance | buffers | ideal | greedy by size | first fit | memsched | bound | proved | seconds |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
-    for name, path in files:
+    fit = args.fit_budget > 0
+    print("| instance | buffers | ideal | greedy by size | first fit | memsched | bound | proved | seconds |"
+          + (" fits the capacity | seconds |" if fit else ""))
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |"
+          + (" --- | ---: |" if fit else ""))
+    for name, path, capacity in files:
         with open(path) as f:
             buffers = sum(1 for line in f if line.strip()) - 1
         greedy = summary_of(binary, path, ["--heuristic", "greedy-by-size"])
         first = summary_of(binary, path, ["--heuristic", "first-fit-by-start"])
         ours = summary_of(binary, path, [])
-        print("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+        row = "| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
             name, buffers, ours["ideal"], greedy["arena"], first["arena"],
             ours["arena"], ours["lower_bound"], ours["optimal"],
-            ours["seconds"]))
+            ours["seconds"])
+        if fit:
+            if capacity is None:
+                row += " - | - |"
+            else:
+                fitted = summary_of(binary, path, [
+                    "--capacity", str(capacity),
+                    "--work-budget", str(args.fit_budget)])
+                row += " %s (%s) | %s |" % (fitted["fits"], capacity,
+                                            fitted["seconds"])
+        print(row)
         sys.stdout.flush()
 
 
@@ -179,6 +196,8 @@ def main():
                     help="with --table: buffers of one more layered instance (0: none)")
     ap.add_argument("--compare", nargs="*", metavar="FILE",
                     help="compare memsched with greedy by size and first fit on these CSV files")
+    ap.add_argument("--fit-budget", type=int, default=0,
+                    help="with --compare: also fit each instance into its capacity with this work budget")
     ap.add_argument("--tilings", default=None,
                     help="with --compare and no files: tilings of these sizes (--seeds)")
     args = ap.parse_args()
@@ -187,7 +206,12 @@ def main():
         return
     if args.compare is not None:
         if args.compare:
-            compare(args, [(os.path.basename(p), p) for p in args.compare])
+            files = []
+            for p in args.compare:
+                m = re.search(r"\.(\d+)\.csv$", p)
+                files.append((os.path.basename(p), p,
+                              int(m.group(1)) if m else None))
+            compare(args, files)
             return
         if not args.tilings:
             ap.error("--compare needs files or --tilings")
@@ -198,7 +222,7 @@ def main():
                     path = os.path.join(tmp, "tiling-%d-%d.csv" % (n, seed))
                     with open(path, "w") as f:
                         write_instance(f, n, seed, "tiling")
-                    files.append(("tiling %d/%d" % (n, seed), path))
+                    files.append(("tiling %d/%d" % (n, seed), path, TILING_BYTES))
             compare(args, files)
         return
     if args.buffers is None:

@@ -10,7 +10,8 @@
 // --summary; the output holds the planned offsets in its place.
 //
 //   memsched-arena buffers.csv [-o planned.csv] [--summary]
-//                  [--work-budget N] [--heuristic-only] [--heuristic NAME]
+//                  [--work-budget N] [--capacity BYTES] [--heuristic-only]
+//                  [--heuristic NAME]
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +49,11 @@ static cl::opt<bool> summary(
 static cl::opt<uint64_t> workBudget(
     "work-budget", cl::desc("Search nodes the exact search may expand"),
     cl::init(memsched_core::ArenaOptions().workBudget), cl::cat(arenaCategory));
+static cl::opt<uint64_t> capacity(
+    "capacity",
+    cl::desc("A memory of this many bytes to fit in: decide that first and "
+             "stop as soon as the arena fits (the summary adds fits=yes|no)"),
+    cl::init(0), cl::cat(arenaCategory));
 static cl::opt<bool> heuristicOnly("heuristic-only",
                                    cl::desc("Skip the exact search"),
                                    cl::cat(arenaCategory));
@@ -176,6 +182,7 @@ int main(int argc, char **argv) {
     memsched_core::ArenaOptions options;
     options.workBudget = workBudget;
     options.heuristicOnly = heuristicOnly;
+    options.capacity = capacity;
     plan = memsched_core::planArena(buffers, options);
   }
   double seconds = std::chrono::duration<double>(
@@ -203,6 +210,8 @@ int main(int argc, char **argv) {
            << " lower_bound=" << plan.lowerBound
            << " optimal=" << (plan.optimal ? "yes" : "no")
            << " seconds=" << format("%.3f", seconds);
+    if (capacity)
+      errs() << " fits=" << (plan.arenaSize <= capacity ? "yes" : "no");
     // The solution given with the input, checked as the plan is.
     if (col[5] >= 0) {
       uint64_t givenArena = memsched_core::getArenaSize(buffers, given);

@@ -119,6 +119,47 @@ TEST(ArenaPlanner, ExactSearchBeatsTheHeuristics) {
   EXPECT_EQ(found, 1u) << "no instance where the search beats the heuristics";
 }
 
+// With a capacity the search stops as soon as the arena fits: at the
+// optimum or above it, the plan fits (and is complete), and at the best
+// heuristic's arena no search runs at all; one byte below the optimum it
+// does not fit, and the search goes on to the optimum.
+TEST(ArenaPlanner, CapacityStopsOnceTheArenaFits) {
+  unsigned below = 0, searchSkipped = 0;
+  for (uint64_t seed = 1; seed <= 1000; ++seed) {
+    unsigned n = 2 + seed % 5;
+    auto b = randomInstance(seed, n, 6, 1 + seed % 7, seed % 3 == 0);
+    SCOPED_TRACE("seed=" + std::to_string(seed) + " n=" + std::to_string(n));
+    uint64_t optimum = bruteForceArena(b);
+    std::vector<uint64_t> arenas = planArena(b).heuristicArenas;
+    uint64_t heuristic = *std::min_element(arenas.begin(), arenas.end());
+    for (uint64_t capacity : {optimum, heuristic, optimum - 1}) {
+      if (capacity == 0)
+        continue;
+      ArenaOptions options;
+      options.capacity = capacity;
+      ArenaPlan plan = planArena(b, options);
+      ASSERT_TRUE(isValidPlacement(b, plan.offsets, plan.arenaSize));
+      EXPECT_LE(plan.lowerBound, optimum);
+      EXPECT_GE(plan.arenaSize, optimum);
+      if (capacity >= optimum) {
+        EXPECT_LE(plan.arenaSize, capacity);
+        EXPECT_TRUE(plan.complete);
+      } else {
+        EXPECT_EQ(plan.arenaSize, optimum);
+        EXPECT_TRUE(plan.optimal);
+        ++below;
+      }
+      if (capacity == heuristic && heuristic > optimum) {
+        EXPECT_EQ(plan.work, 0u);
+        EXPECT_EQ(plan.arenaSize, heuristic);
+        ++searchSkipped;
+      }
+    }
+  }
+  EXPECT_GT(below, 600u);
+  EXPECT_GT(searchSkipped, 5u);
+}
+
 TEST(ArenaPlanner, MatchesBruteForceOnSmallInstances) {
   for (uint64_t seed = 1; seed <= 2000; ++seed) {
     unsigned n = 1 + seed % 6;
@@ -164,8 +205,9 @@ TEST(ArenaPlanner, BudgetKeepsResultsValidAndBoundsSound) {
     ASSERT_TRUE(isValidPlacement(b, plan.offsets, plan.arenaSize));
     EXPECT_GE(plan.arenaSize, optimum);
     EXPECT_LE(plan.lowerBound, optimum);
-    if (plan.optimal)
+    if (plan.optimal) {
       EXPECT_EQ(plan.arenaSize, optimum);
+    }
   }
 }
 
@@ -330,8 +372,9 @@ TEST(ArenaPlanner, AnyBudgetGivesSoundBounds) {
       EXPECT_LE(plan.lowerBound, optimum);
       EXPECT_GE(plan.lowerBound, plan.ideal);
       EXPECT_LE(plan.work, budget + 64);
-      if (plan.optimal)
+      if (plan.optimal) {
         EXPECT_EQ(plan.arenaSize, optimum);
+      }
       EXPECT_EQ(plan.optimal, plan.arenaSize <= plan.lowerBound);
       raised += plan.lowerBound > plan.ideal;
     }

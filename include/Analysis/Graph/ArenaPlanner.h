@@ -55,6 +55,10 @@ struct ArenaOptions {
   uint64_t workBudget = 2000000;
   /// Skip the exact search.
   bool heuristicOnly = false;
+  /// When nonzero, a memory of this many bytes to fit in: the exact search
+  /// decides "does it fit" first and stops as soon as the arena fits (then
+  /// minimizes above it when it is proved not to).
+  uint64_t capacity = 0;
 };
 
 struct ArenaPlan {
@@ -73,7 +77,8 @@ struct ArenaPlan {
   std::string method;
   /// Work spent by the exact search.
   uint64_t work = 0;
-  /// False when the budget stopped the exact search before a proof.
+  /// False when the budget stopped the exact search before a proof (or,
+  /// with a capacity, before the arena fit in it).
   bool complete = true;
   /// Arena of each heuristic, by ArenaHeuristic value.
   std::vector<uint64_t> heuristicArenas;

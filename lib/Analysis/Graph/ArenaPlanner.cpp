@@ -245,11 +245,16 @@ struct GroupProblem {
     uint64_t size, alignment;
     uint32_t lo, hi; // sections [lo, hi)
     uint32_t global;
+    uint64_t length; // time steps
   };
   std::vector<Item> items;
   std::vector<std::vector<uint32_t>> overlaps;
   uint32_t sections = 0;
   uint64_t ideal = 0, maxSize = 0;
+  /// The preorder the items are ranked by (kPreorders).
+  const char *preorder = "";
+  /// Whether sections whose stack may reach the capacity sort their floors.
+  bool fullStacks = true;
   /// Where a part of a group starts (empty: all 0): the floor of each
   /// buffer.
   std::vector<uint64_t> floors;
@@ -260,13 +265,55 @@ struct GroupProblem {
 /// looks first).
 /// A preorder: up to three keys, each largest first, then the index: 'T'
 /// the largest total of the sections the buffer lives in, 'A' its area
-/// (size times length), 'Z' its size, 'W' its length.
-using Preorder = const char *;
-constexpr Preorder kPreorders[] = {"TAZ", "ATZ", "ZTA", "WTZ"};
+/// (size times length), 'Z' its size, 'W' its length; and how its searches
+/// bound a section whose stack may pass the capacity: by its lowest floor
+/// plus its load (cheap nodes: what finds placements of tight instances
+/// fastest) or by sorting its floors (full stacks: nodes several times
+/// dearer that cut more: what proves the bound on random lifetimes).
+struct Preorder {
+  const char *keys;
+  bool fullStacks;
+};
+/// The portfolio, tried in turn: MiniMalloc's three preorders (longest,
+/// most loaded, largest area first) with cheap nodes, then four with full
+/// stacks.
+constexpr Preorder kPreorders[] = {{"WAT", false}, {"TAW", false},
+                                   {"TWA", false}, {"TAZ", true},
+                                   {"ATZ", true},  {"ZTA", true},
+                                   {"WTZ", true}};
+
+/// The keys of `preorder` for a buffer (those missing are 0).
+void getRankKeys(const char *preorder, uint64_t heaviest, uint64_t size,
+                 uint64_t length, uint64_t key[3]) {
+  // Area saturates: only the order matters.
+  uint64_t area = length > UINT64_MAX / size ? UINT64_MAX : length * size;
+  key[0] = key[1] = key[2] = 0;
+  for (int c = 0; c < 3 && preorder[c]; ++c) {
+    switch (preorder[c]) {
+    case 'T':
+      key[c] = heaviest;
+      break;
+    case 'A':
+      key[c] = area;
+      break;
+    case 'Z':
+      key[c] = size;
+      break;
+    case 'W':
+      key[c] = length;
+      break;
+    default:
+      assert(false && "unknown preorder key");
+    }
+  }
+}
 
 GroupProblem buildGroup(const std::vector<ArenaBuffer> &buffers,
-                        const std::vector<uint32_t> &group, Preorder preorder) {
+                        const std::vector<uint32_t> &group,
+                        const Preorder &preorder) {
   GroupProblem p;
+  p.preorder = preorder.keys;
+  p.fullStacks = preorder.fullStacks;
   std::vector<uint64_t> points;
   for (uint32_t i : group) {
     points.push_back(buffers[i].first);
@@ -306,27 +353,8 @@ GroupProblem buildGroup(const std::vector<ArenaBuffer> &buffers,
     for (uint32_t s = lo; s < hi; ++s)
       heaviest = std::max(heaviest, total[s]);
     uint64_t length = b.last - b.first + 1;
-    // Area saturates: only the order matters.
-    uint64_t area = length > UINT64_MAX / b.size ? UINT64_MAX : length * b.size;
-    uint64_t key[3] = {0, 0, 0};
-    for (int c = 0; c < 3 && preorder[c]; ++c) {
-      switch (preorder[c]) {
-      case 'T':
-        key[c] = heaviest;
-        break;
-      case 'A':
-        key[c] = area;
-        break;
-      case 'Z':
-        key[c] = b.size;
-        break;
-      case 'W':
-        key[c] = length;
-        break;
-      default:
-        assert(false && "unknown preorder key");
-      }
-    }
+    uint64_t key[3];
+    getRankKeys(preorder.keys, heaviest, b.size, length, key);
     keys.push_back({key[0], key[1], key[2], i});
     p.maxSize = std::max(p.maxSize, b.size);
   }
@@ -344,7 +372,8 @@ GroupProblem buildGroup(const std::vector<ArenaBuffer> &buffers,
     const ArenaBuffer &b = buffers[keys[r].index];
     local[keys[r].index] = r;
     p.items.push_back({b.size, std::max<uint64_t>(b.alignment, 1),
-                       at(b.first), at(b.last + 1), keys[r].index});
+                       at(b.first), at(b.last + 1), keys[r].index,
+                       b.last - b.first + 1});
   }
   // Overlaps: a sweep by start, each buffer against the buffers starting
   // while it is live.
@@ -458,8 +487,12 @@ public:
         for (uint32_t s = p.items[x].lo; s < p.items[x].hi; ++s)
           members[fill[s]++] = x;
     }
-    // A section whose buffers all live in a neighbour too (none starts or
-    // none ends there) has a stack no higher than the neighbour's.
+    // Only sections whose buffers are not all live in another section are
+    // kept: the stack of the others is no higher. Consecutive sections
+    // between which no buffer starts or ends hold the same buffers (a part
+    // keeps the sections of its group, cut where placed buffers began or
+    // ended); such a run counts once, at its first section, and is kept
+    // when a buffer starts at its first section and one ends at its last.
     maximal.assign(p.sections, 0);
     {
       std::vector<uint8_t> starts(p.sections, 0), ends(p.sections, 0);
@@ -467,8 +500,13 @@ public:
         starts[it.lo] = 1;
         ends[it.hi - 1] = 1;
       }
-      for (uint32_t s = 0; s < p.sections; ++s)
-        maximal[s] = starts[s] && ends[s];
+      for (uint32_t first = 0; first < p.sections;) {
+        uint32_t last = first;
+        while (last + 1 < p.sections && !ends[last] && !starts[last + 1])
+          ++last;
+        maximal[first] = starts[first] && ends[last];
+        first = last + 1;
+      }
     }
     stackTop.assign(p.sections, 0);
     highFloor.assign(p.sections, 0);
@@ -687,7 +725,7 @@ private:
           highFloor[s] = high;
         }
         if (m && (high + sectionLoad[s] <= capacity ||
-                  low + sectionLoad[s] > capacity)) {
+                  low + sectionLoad[s] > capacity || !p.fullStacks)) {
           // Fits for sure, or cuts for sure: no sort needed.
           reach = low + sectionLoad[s];
         } else if (m) {
@@ -795,13 +833,40 @@ private:
       (void)unused;
       auto [lo, hi] = ranges[k];
       GroupProblem sub;
-      std::vector<uint32_t> members;
+      sub.preorder = p.preorder;
+      sub.fullStacks = p.fullStacks;
+      // The part's buffers ranked again by the preorder, with the totals of
+      // the buffers left unplaced (as a group of its own would be).
+      struct Ranked {
+        uint64_t key[3];
+        uint32_t global, y;
+      };
+      std::vector<Ranked> ranked;
       for (uint32_t y = 0; y < n; ++y)
         if (!placed[y] && p.items[y].lo >= lo && p.items[y].lo < hi) {
-          local[y] = members.size();
-          members.push_back(y);
+          const GroupProblem::Item &it = p.items[y];
+          uint64_t heaviest = 0;
+          for (uint32_t t = it.lo; t < it.hi; ++t)
+            heaviest = std::max(heaviest, sectionLoad[t]);
+          Ranked r;
+          getRankKeys(p.preorder, heaviest, it.size, it.length, r.key);
+          r.global = it.global;
+          r.y = y;
+          ranked.push_back(r);
         }
-      *work += n / 64;
+      std::sort(ranked.begin(), ranked.end(),
+                [](const Ranked &a, const Ranked &b) {
+                  for (int c = 0; c < 3; ++c)
+                    if (a.key[c] != b.key[c])
+                      return a.key[c] > b.key[c];
+                  return a.global < b.global;
+                });
+      std::vector<uint32_t> members;
+      for (const Ranked &r : ranked) {
+        local[r.y] = members.size();
+        members.push_back(r.y);
+      }
+      *work += n / 64 + ranked.size() / 16;
       sub.sections = hi - lo;
       std::vector<uint64_t> key;
       for (uint32_t y : members) {
@@ -888,10 +953,11 @@ uint64_t roundUpTo(uint64_t x, uint64_t g) {
 void minimizeGroup(const std::vector<ArenaBuffer> &buffers,
                    const std::vector<uint32_t> &group, uint64_t granule,
                    std::vector<uint64_t> &offsets, uint64_t &arena,
-                   uint64_t &lowerBound, uint64_t budget, uint64_t &work) {
+                   uint64_t &lowerBound, uint64_t budget, uint64_t &work,
+                   uint64_t capacity) {
   std::vector<GroupProblem> problems;
   FailedParts failed;
-  for (Preorder order : kPreorders)
+  for (const Preorder &order : kPreorders)
     problems.push_back(buildGroup(buffers, group, order));
   lowerBound = roundUpTo(std::max({lowerBound, problems[0].ideal,
                                    problems[0].maxSize}),
@@ -928,6 +994,15 @@ void minimizeGroup(const std::vector<ArenaBuffer> &buffers,
     }
     return CanonicalSearch::Result::Aborted;
   };
+  // With a capacity: decide there alone until the group fits in it or is
+  // proved not to; only then minimize (above it).
+  if (capacity) {
+    while (arena > capacity && lowerBound <= capacity && work < stop)
+      if (decide(capacity) == CanonicalSearch::Result::Aborted)
+        limit *= 2;
+    if (arena <= capacity)
+      return;
+  }
   bool boundTried = false; // the bound was tried at this limit
   while (arena > lowerBound && work < stop) {
     if (!boundTried) {
@@ -1032,8 +1107,11 @@ ArenaPlan memsched_core::planArena(const std::vector<ArenaBuffer> &buffers,
       plan.method = getHeuristicName(h);
     }
   }
-  if (plan.arenaSize <= plan.lowerBound || options.heuristicOnly) {
+  if (plan.arenaSize <= plan.lowerBound || options.heuristicOnly ||
+      (options.capacity && plan.arenaSize <= options.capacity)) {
     plan.optimal = plan.arenaSize <= plan.lowerBound;
+    plan.complete = plan.optimal || options.heuristicOnly ||
+                    plan.arenaSize <= options.capacity;
     return plan;
   }
 
@@ -1059,8 +1137,9 @@ ArenaPlan memsched_core::planArena(const std::vector<ArenaBuffer> &buffers,
   // share of what is left of the budget. The bound of the instance is the
   // largest bound proved for a group: a group at or below it is done.
   std::vector<size_t> order;
+  uint64_t enough = std::max(plan.lowerBound, options.capacity);
   for (size_t gi = 0; gi < groups.size(); ++gi)
-    if (groupArena(groups[gi]) > plan.lowerBound)
+    if (groupArena(groups[gi]) > enough)
       order.push_back(gi);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return groupArena(groups[a]) > groupArena(groups[b]);
@@ -1069,13 +1148,13 @@ ArenaPlan memsched_core::planArena(const std::vector<ArenaBuffer> &buffers,
   for (size_t k = 0; k < order.size(); ++k) {
     const std::vector<uint32_t> &g = groups[order[k]];
     uint64_t arena = groupArena(g);
-    if (arena <= plan.lowerBound)
+    if (arena <= std::max(plan.lowerBound, options.capacity))
       continue;
     uint64_t left = options.workBudget > plan.work ? options.workBudget - plan.work : 0;
     uint64_t share = left / (order.size() - k);
     uint64_t groupBound = plan.lowerBound;
     minimizeGroup(buffers, g, granule, plan.offsets, arena, groupBound, share,
-                  plan.work);
+                  plan.work, options.capacity);
     assert(groupBound <= std::max(arena, plan.lowerBound));
     plan.lowerBound = std::max(plan.lowerBound, groupBound);
   }
@@ -1083,7 +1162,8 @@ ArenaPlan memsched_core::planArena(const std::vector<ArenaBuffer> &buffers,
   if (plan.arenaSize < before)
     plan.method = "exact";
   plan.optimal = plan.arenaSize <= plan.lowerBound;
-  plan.complete = plan.optimal;
+  plan.complete = plan.optimal ||
+                  (options.capacity && plan.arenaSize <= options.capacity);
   assert(isValidPlacement(buffers, plan.offsets, plan.arenaSize));
   return plan;
 }
