@@ -12,7 +12,8 @@
 // placements (each buffer at the top of the placed buffers it lives with, in
 // offset order) with dominance, per-section stack bounds and independent
 // parts, deciding at the lower bound first (exhausting it raises the bound),
-// within a work budget. Work is counted in search nodes (and listing and
+// or at a given capacity to fit in, under a portfolio of preorders, within a
+// work budget. Work is counted in search nodes (and listing and
 // sorting steps), never time: results are deterministic. Includes no MLIR
 // header.
 //

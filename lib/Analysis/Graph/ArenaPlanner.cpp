@@ -563,8 +563,6 @@ public:
         offsets = currentOffset;
         return Result::Found;
       }
-      // A buffer whose neighbours are all placed rests at its floor for
-      // good; once the offsets pass it, no canonical placement is left.
       bound = std::max(o + loads.top(), stacks.top());
       if (bound > capacity) {
         prunedBound = std::min(prunedBound, bound);
