@@ -3,7 +3,8 @@
 // Reads buffers as CSV with the header `id,lower,upper,size` (lifetime
 // half-open [lower, upper), the layout of public dynamic storage allocation
 // benchmarks; `begin`/`start`, `end` and `buffer` name the same columns, as
-// in other versions of those files; an optional `alignment` column; columns in any order),
+// in other versions of those files; an optional `alignment` column; columns
+// in any order),
 // plans one arena (ArenaPlanner.h) and writes the same rows with an
 // `offset` column. Ids are echoed as given. An `offset` column in the input
 // (another planner's solution) is checked and its arena reported with

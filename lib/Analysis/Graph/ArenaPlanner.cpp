@@ -282,30 +282,47 @@ constexpr Preorder kPreorders[] = {{"WAT", false}, {"TAW", false},
                                    {"ATZ", true},  {"ZTA", true},
                                    {"WTZ", true}};
 
-/// The keys of `preorder` for a buffer (those missing are 0).
-void getRankKeys(const char *preorder, uint64_t heaviest, uint64_t size,
-                 uint64_t length, uint64_t key[3]) {
+/// A buffer's rank in a preorder: its keys (those missing are 0), each
+/// largest first, then its global index; `index` is whatever the caller
+/// numbers it by.
+struct RankKey {
+  uint64_t key[3];
+  uint32_t global, index;
+};
+
+RankKey getRankKey(const char *preorder, uint64_t heaviest, uint64_t size,
+                   uint64_t length, uint32_t global, uint32_t index) {
   // Area saturates: only the order matters.
   uint64_t area = length > UINT64_MAX / size ? UINT64_MAX : length * size;
-  key[0] = key[1] = key[2] = 0;
+  RankKey r{{0, 0, 0}, global, index};
   for (int c = 0; c < 3 && preorder[c]; ++c) {
     switch (preorder[c]) {
     case 'T':
-      key[c] = heaviest;
+      r.key[c] = heaviest;
       break;
     case 'A':
-      key[c] = area;
+      r.key[c] = area;
       break;
     case 'Z':
-      key[c] = size;
+      r.key[c] = size;
       break;
     case 'W':
-      key[c] = length;
+      r.key[c] = length;
       break;
     default:
       assert(false && "unknown preorder key");
     }
   }
+  return r;
+}
+
+void sortByRank(std::vector<RankKey> &ranks) {
+  std::sort(ranks.begin(), ranks.end(), [](const RankKey &x, const RankKey &y) {
+    for (int c = 0; c < 3; ++c)
+      if (x.key[c] != y.key[c])
+        return x.key[c] > y.key[c];
+    return x.global < y.global;
+  });
 }
 
 GroupProblem buildGroup(const std::vector<ArenaBuffer> &buffers,
@@ -341,32 +358,18 @@ GroupProblem buildGroup(const std::vector<ArenaBuffer> &buffers,
       p.ideal = std::max(p.ideal, total[s]);
     }
   }
-  struct Key {
-    uint64_t a, b, c;
-    uint32_t index;
-  };
-  std::vector<Key> keys;
+  std::vector<RankKey> keys;
   for (uint32_t i : group) {
     const ArenaBuffer &b = buffers[i];
     uint32_t lo = at(b.first), hi = at(b.last + 1);
     uint64_t heaviest = 0;
     for (uint32_t s = lo; s < hi; ++s)
       heaviest = std::max(heaviest, total[s]);
-    uint64_t length = b.last - b.first + 1;
-    uint64_t key[3];
-    getRankKeys(preorder.keys, heaviest, b.size, length, key);
-    keys.push_back({key[0], key[1], key[2], i});
+    keys.push_back(getRankKey(preorder.keys, heaviest, b.size,
+                              b.last - b.first + 1, i, i));
     p.maxSize = std::max(p.maxSize, b.size);
   }
-  std::sort(keys.begin(), keys.end(), [](const Key &x, const Key &y) {
-    if (x.a != y.a)
-      return x.a > y.a;
-    if (x.b != y.b)
-      return x.b > y.b;
-    if (x.c != y.c)
-      return x.c > y.c;
-    return x.index < y.index;
-  });
+  sortByRank(keys);
   std::vector<uint32_t> local(buffers.size(), 0);
   for (uint32_t r = 0; r < keys.size(); ++r) {
     const ArenaBuffer &b = buffers[keys[r].index];
@@ -835,34 +838,21 @@ private:
       sub.fullStacks = p.fullStacks;
       // The part's buffers ranked again by the preorder, with the totals of
       // the buffers left unplaced (as a group of its own would be).
-      struct Ranked {
-        uint64_t key[3];
-        uint32_t global, y;
-      };
-      std::vector<Ranked> ranked;
+      std::vector<RankKey> ranked;
       for (uint32_t y = 0; y < n; ++y)
         if (!placed[y] && p.items[y].lo >= lo && p.items[y].lo < hi) {
           const GroupProblem::Item &it = p.items[y];
           uint64_t heaviest = 0;
           for (uint32_t t = it.lo; t < it.hi; ++t)
             heaviest = std::max(heaviest, sectionLoad[t]);
-          Ranked r;
-          getRankKeys(p.preorder, heaviest, it.size, it.length, r.key);
-          r.global = it.global;
-          r.y = y;
-          ranked.push_back(r);
+          ranked.push_back(getRankKey(p.preorder, heaviest, it.size,
+                                      it.length, it.global, y));
         }
-      std::sort(ranked.begin(), ranked.end(),
-                [](const Ranked &a, const Ranked &b) {
-                  for (int c = 0; c < 3; ++c)
-                    if (a.key[c] != b.key[c])
-                      return a.key[c] > b.key[c];
-                  return a.global < b.global;
-                });
+      sortByRank(ranked);
       std::vector<uint32_t> members;
-      for (const Ranked &r : ranked) {
-        local[r.y] = members.size();
-        members.push_back(r.y);
+      for (const RankKey &r : ranked) {
+        local[r.index] = members.size();
+        members.push_back(r.index);
       }
       *work += n / 64 + ranked.size() / 16;
       sub.sections = hi - lo;

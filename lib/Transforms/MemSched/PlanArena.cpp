@@ -470,9 +470,7 @@ struct PlanArenaPass
              << " bytes, above its peak of " << cert.getPeak()
              << " bytes without one";
         if (llvm::any_of(phases, searchStopped))
-          diag << " (the placement search stopped at its work budget of "
-               << uint64_t(workBudget) << " units: a larger work-budget may pack "
-               << "tighter)";
+          diag << " (" << getBudgetStop() << ")";
       }
       return success();
     }
@@ -543,9 +541,7 @@ struct PlanArenaPass
         diag << "; " << outside << " allocation"
              << (outside == 1 ? "" : "s") << " left outside";
       if (llvm::any_of(phases, searchStopped))
-        diag << "; the placement search stopped at its work budget of "
-             << uint64_t(workBudget) << " units before proving its arena: a larger "
-             << "work-budget may pack tighter";
+        diag << "; " << getBudgetStop();
       if (leftOut && oneArenaMemory > cert.getPeak()) {
         diag << " (one arena for all would be " << oneArenaSize
              << " bytes and need " << oneArenaMemory
@@ -567,6 +563,14 @@ struct PlanArenaPass
       }
     }
     return success();
+  }
+
+  /// What a remark says when a placement search stopped at its budget.
+  std::string getBudgetStop() const {
+    return "the placement search stopped at its work budget of " +
+           std::to_string(uint64_t(workBudget)) +
+           " units before proving its arena: a larger work-budget may pack "
+           "tighter";
   }
 
   /// Reorders the body when another order of its ops, with a peak within
