@@ -34,7 +34,9 @@ print them in their custom form, which memsched-opt cannot parse; such a
 unit is lowered again with --mlir-print-op-generic, so memsched-opt sees
 those ops as unregistered ones (shown as "printed generic" by --list).
 Every function then gets an outcome from its remark:
-"scheduled" (`memsched-schedule: peak ...`), the reason after
+"scheduled" (`memsched-schedule: peak ...`), "scheduled over ranges"
+(`memsched-schedule: over N in [lo, hi]: peak ...`, dynamic sizes
+scheduled over their ranges, docs/dynamic.md), the reason after
 "left unchanged: " (normalised: value and symbol names stripped, cut at the
 first ':' or ';', so that reasons group; reasons naming a "dynamic
 dimension" are grouped as "dynamic sizes"), or "crash" / "timeout" /
@@ -143,6 +145,8 @@ def first_line(err):
 def normalise(reason):
     if "dynamic dimension" in reason:
         return "dynamic sizes"
+    if "dynamic sizes" in reason:  # drop the sizes and bytes named
+        reason = re.sub(r"\s*\([^)]*\)", "", reason)
     reason = re.sub(r"@[\w$.\-]+", "@F", reason)
     reason = re.sub(r"%[\w$.\-#]+", "%V", reason)
     reason = re.sub(r"'[a-zA-Z_][\w$\-]*'(?= )", "'F'", reason)  # bare names
@@ -209,6 +213,9 @@ def process(job):
             outcome.setdefault(u.group(1), (normalise(u.group(2)), text, op))
         elif "memsched-schedule: peak" in text:
             outcome.setdefault(func_at(lineno), ("scheduled", text, op))
+        elif re.search(r"memsched-schedule: over .*: peak", text):
+            outcome.setdefault(func_at(lineno),
+                               ("scheduled over ranges", text, op))
         elif kind == "warning":
             warned.setdefault(func_at(lineno), (
                 "no remark (warning: %s)" % normalise(text.split(": ", 1)[-1]), text, op))
@@ -222,8 +229,10 @@ def process(job):
     elif not allocating:
         res["outcome"] = "no allocations"
     else:
-        refused = [f for f in allocating if f[2] != "scheduled"]
-        res["outcome"] = refused[0][2] if refused else "scheduled"
+        done = ("scheduled", "scheduled over ranges")
+        refused = [f for f in allocating if f[2] not in done]
+        ranged = any(f[2] == done[1] for f in allocating)
+        res["outcome"] = refused[0][2] if refused else done[ranged]
         res["first"] = refused[0] if refused else None
     return res
 
@@ -293,7 +302,7 @@ def main():
             if r.get("detail"):
                 print("    " + r["detail"])
             for name, allocates, outcome, remark, op in r["funcs"]:
-                if allocates and outcome != "scheduled":
+                if allocates and outcome not in ("scheduled", "scheduled over ranges"):
                     print("    @%s: %s" % (name, remark or outcome))
                     if op:
                         print("      at " + op)

@@ -31,7 +31,7 @@ func.func @blocks() {
 
 // Tests a dynamic size without a constant upper bound.
 func.func @unbounded(%n: index) {
-  // expected-remark @+1 {{memsched: 'unbounded' is not supported: dynamic dimension 0 has no constant upper bound (memref<?xf32>); clamp its size with affine.min against a constant, which bounds it, or make it static}}
+  // expected-remark @+1 {{memsched: 'unbounded' is not supported: dynamic dimension 0 has no constant upper bound (memref<?xf32>); declare its range (a `memsched.range` attribute on the function argument it comes from, docs/dynamic.md), clamp it with affine.min against a constant, or make it static}}
   %a = memref.alloc(%n) : memref<?xf32>
   memref.dealloc %a : memref<?xf32>
   return

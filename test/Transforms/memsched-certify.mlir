@@ -53,11 +53,28 @@ func.func @branches(%x: memref<64xf32> {llvm.noalias}, %out: memref<128xf32> {ll
 
 // -----
 
-// Tests that an unsupported function gets no certificate and a remark.
+// Tests that an unsupported function gets no certificate and a remark: a
+// size computed in the body (not an argument, whose value a certificate
+// could record) without an upper bound.
 // CHECK-LABEL: func.func @unbounded
 // CHECK-NOT: memsched.certificate
+// expected-remark @+1 {{memsched-certify: 'unbounded' left unchanged: the size s0 (the result of arith.muli at}}
 func.func @unbounded(%n: index) {
-  // expected-remark @+1 {{memsched-certify: 'unbounded' left unchanged: dynamic dimension 0 has no constant upper bound}}
+  %m = arith.muli %n, %n : index
+  %a = memref.alloc(%m) : memref<?xf32>
+  memref.dealloc %a : memref<?xf32>
+  return
+}
+
+// -----
+
+// Tests that a size from an argument is certified at the upper end of its
+// range (without one: 1,024 times its lower end, at least 1,024), with its
+// peak and bound over the range: one buffer of 4*n bytes.
+// CHECK-LABEL: func.func @from_argument
+// CHECK-SAME: #memsched.certificate<peak = 4096, lower_bound = 4096, {{.*}}sizes_at = {arg0 = 1024 : i64}, peak_expr = "4*arg0", lower_bound_expr = "4*arg0">
+// expected-remark @+1 {{memsched-certify: peak 4096 bytes, lower bound 4096 bytes: the order is optimal (sizes at {arg0 = 1024 : i64}); over the ranges of the dynamic sizes: lower bound 4*arg0 bytes (optimal at every size)}}
+func.func @from_argument(%n: index) {
   %a = memref.alloc(%n) : memref<?xf32>
   memref.dealloc %a : memref<?xf32>
   return

@@ -132,6 +132,15 @@ struct PeakInfo {
   std::vector<BufferId> liveAtPeak;
 };
 
+/// The positions [first, last] where buffer `b` is live in an order whose
+/// node positions are `pos` (pos[node]) over `numPositions` positions: from
+/// its first toucher (the start for a liveIn buffer) to its last (the end
+/// for a liveOut one); false when it is never live (no toucher, not both
+/// liveIn and liveOut) or there are no positions.
+bool getLiveInterval(const MemoryGraph &graph, BufferId b,
+                     const std::vector<size_t> &pos, size_t numPositions,
+                     size_t &first, size_t &last);
+
 /// Peak memory of `order` (must be valid) under the model above, with every
 /// buffer's bytes from `sizes` when given (one per buffer). O(V + touches).
 uint64_t evaluatePeak(const MemoryGraph &graph,

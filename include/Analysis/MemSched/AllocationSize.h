@@ -18,11 +18,19 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
+namespace memsched_core {
+class SizePoly;
+} // namespace memsched_core
+
 namespace mlir {
 namespace memsched {
+
+class SizeSymbols;
+struct SizePoint;
 
 /// How buffer sizes are counted.
 struct SizeModel {
@@ -43,6 +51,9 @@ struct SizeModel {
   /// of their peak as written. Bounds over every order,
   /// those of nested bodies too, use it.
   bool nestedBodiesAtBound = false;
+  /// When set, a dynamic size that is one of these symbols takes its value
+  /// at this point instead of its constant upper bound (SizeSymbols.h).
+  std::shared_ptr<const SizePoint> point;
 };
 
 /// The alignment the stock lowering (`finalize-memref-to-llvm`) gives a
@@ -62,6 +73,17 @@ FailureOr<uint64_t> getAllocationSize(Operation *allocOp,
                                       const DataLayout &layout,
                                       SizeModel sizes, bool &isBound,
                                       std::string &why);
+
+/// The size of `allocOp` as a polynomial in `symbols` (each dynamic
+/// dimension that is a symbol is that symbol; one that is not is its
+/// constant upper bound), times `times`; the same model as
+/// getAllocationSize, whose value it has at every point. Fails with `why`
+/// where getAllocationSize would, or for a strided layout with a symbolic
+/// size.
+FailureOr<::memsched_core::SizePoly>
+getSymbolicAllocationSize(Operation *allocOp, const DataLayout &layout,
+                          SizeModel sizes, const SizeSymbols &symbols,
+                          uint64_t times, std::string &why);
 
 /// True when `type`'s layout addresses its elements as the identity layout
 /// does: the identity itself, or static row-major strides (any stride for a

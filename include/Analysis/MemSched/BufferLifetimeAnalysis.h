@@ -54,6 +54,13 @@ struct BufferInfo {
   uint64_t size = 0;
   /// The size came from an upper bound of dynamic dimensions.
   bool sizeIsBound = false;
+  /// The allocation the size is that of (`allocOp`, or the allocation in
+  /// a callee or a region that the buffer is made by), run `sizeTimes`
+  /// times; `size` is 0 regardless when nothing observes the buffer
+  /// (`unobservable`).
+  Operation *sizedBy = nullptr;
+  uint64_t sizeTimes = 1;
+  bool unobservable = false;
   /// Deallocations of this buffer in the block (at most one).
   Operation *dealloc = nullptr;
   /// Why the buffer escapes the block's control (returned, captured, passed

@@ -36,6 +36,13 @@ def MemSched_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getArenaAttrName() {
       return ::llvm::StringLiteral("memsched.arena");
     }
+    /// The argument attribute declaring the range of a dynamic size
+    /// (docs/dynamic.md): `array<i64: lo, hi>` on an integer or index
+    /// argument, one `lo, hi` pair per dynamic dimension on a shaped one;
+    /// hi = -1 for no upper bound.
+    static constexpr ::llvm::StringLiteral getRangeAttrName() {
+      return ::llvm::StringLiteral("memsched.range");
+    }
     /// Integer attribute on a function `--memsched-split` ran by row
     /// bands: the compute the bands add, in parts per million of the
     /// function's compute before.
@@ -156,6 +163,18 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     the clones: the bound holds for every order of those ops, not for other
     choices of what to recompute.
 
+    A body whose allocations have dynamic sizes is counted with each size
+    at its upper bound: the constant bound the IR gives it, or the upper
+    end of the range declared on the function argument it comes from
+    (`memsched.range`, docs/dynamic.md); `sizes_at` then records the value
+    each size declared so took (`{arg0 = 64}`), and a check counts at the
+    same sizes. After `--memsched-schedule` scheduled such a body over the
+    ranges of its sizes, `peak_expr` is its peak at every size of the
+    ranges and `lower_bound_expr` a lower bound on the peak of every order
+    at every size, each `max(...)` of polynomials in the sizes' names
+    (`max(1024*arg0 + 64, 2048*arg0)`); a check recomputes the first and
+    proves the second over the ranges.
+
     After `--memsched-plan-arena`, `arena_size` is the size of the one arena
     the function's buffers were placed in and `peak_with_arena` the memory
     the planned function needs at its worst moment: the arena plus the
@@ -188,7 +207,10 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     OptionalParameter<"::mlir::ArrayAttr", "per memory space: #memsched.space entries with that space's peak and bound (when the body allocates outside the default space)">:$spaces,
     MemSched_OptionalBytes<"after --memsched-rematerialize: ops the body computes again (clones added)">:$remat_ops,
     MemSched_OptionalBytes<"after --memsched-rematerialize or a split by row bands: the estimated extra compute, in parts per million of the function's compute before">:$extra_compute_ppm,
-    MemSched_OptionalBytes<"for bound_kind exhaustive: the states per stretch the exact search that proved it was given; a check runs it with as many">:$search_budget
+    MemSched_OptionalBytes<"for bound_kind exhaustive: the states per stretch the exact search that proved it was given; a check runs it with as many">:$search_budget,
+    OptionalParameter<"::mlir::DictionaryAttr", "for a body with dynamic sizes whose declared ranges bound them: the value each such size (named argN, or argN.dD for dimension D of argument N) had; the others are at their constant upper bounds">:$sizes_at,
+    OptionalParameter<"::mlir::StringAttr", "for a body with dynamic sizes: its peak at every size of their ranges, as max(...) of polynomials in the sizes' names">:$peak_expr,
+    OptionalParameter<"::mlir::StringAttr", "for a body with dynamic sizes: a lower bound on the peak of every order at every size of their ranges, as max(...) of polynomials">:$lower_bound_expr
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

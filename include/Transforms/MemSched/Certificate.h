@@ -131,6 +131,11 @@ CertificateAttr ensureReprovable(const BodyLifetimes &body,
 CertificateAttr withRematFields(CertificateAttr certificate, uint64_t rematOps,
                                 uint64_t extraComputePpm);
 
+/// `certificate` with the expressions over the ranges of the body's
+/// dynamic sizes (`peak_expr`, `lower_bound_expr`) set to these.
+CertificateAttr withRangeFields(CertificateAttr certificate,
+                                StringAttr peakExpr, StringAttr lowerBoundExpr);
+
 /// `certificate` (computed for `func`) with the recomputation fields of
 /// `func`'s current certificate when it has none: a body certified again
 /// after --memsched-rematerialize still holds its clones.
@@ -148,8 +153,13 @@ void setCertificate(Operation *op, CertificateAttr certificate);
 void reportUnsupported(StringRef passName, Operation *func, Operation *at,
                        StringRef reason, bool asError);
 
-/// The size model a certificate was computed with.
-SizeModel getSizeModel(CertificateAttr certificate);
+/// The size model a certificate of `func` was computed with (with its
+/// `sizes_at`, the dynamic sizes at the values it records).
+SizeModel getSizeModel(CertificateAttr certificate, Operation *func);
+
+/// The `sizes_at` entry of a certificate computed with `sizes`: the value
+/// of each symbol of an argument at `sizes.point` (null when none).
+DictionaryAttr getSizesAtAttr(MLIRContext *context, const SizeModel &sizes);
 
 } // namespace memsched
 } // namespace mlir

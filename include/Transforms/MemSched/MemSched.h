@@ -182,6 +182,14 @@ LogicalResult writeFunctionGraph(Operation *func,
                                  const BufferLifetimeAnalysis &analysis,
                                  StringRef dir, StringRef suffix = "");
 
+/// The order of the nodes of one analysed block the scheduler picks (the
+/// bound, the peers' orders, the search and the cuts around the order, as
+/// scheduleFunction runs them): a valid order, the program order when
+/// nothing lowers the block's peak.
+std::vector<::memsched_core::NodeId>
+planNodeOrder(const BufferLifetimeAnalysis &analysis,
+              const ScheduleFunctionOptions &options);
+
 /// Computes the certificate of `func` as it stands and attaches it when
 /// `attach` is set. With `searchBudget`, when the cuts prove less than the
 /// peak, the scheduler's exact search (that many states per segment) may

@@ -111,6 +111,27 @@ std::vector<NodeId> MemoryGraph::programOrder() const {
   return order;
 }
 
+bool memsched_core::getLiveInterval(const MemoryGraph &graph, BufferId b,
+                                    const std::vector<size_t> &pos,
+                                    size_t numPositions, size_t &first,
+                                    size_t &last) {
+  const GraphBuffer &buf = graph.buffer(b);
+  if (numPositions == 0 ||
+      (buf.touchers.empty() && !(buf.liveIn && buf.liveOut)))
+    return false;
+  first = SIZE_MAX;
+  last = 0;
+  for (NodeId t : buf.touchers) {
+    first = std::min(first, pos[t]);
+    last = std::max(last, pos[t]);
+  }
+  if (buf.liveIn)
+    first = 0;
+  if (buf.liveOut)
+    last = numPositions - 1;
+  return true;
+}
+
 uint64_t memsched_core::evaluatePeak(const MemoryGraph &graph,
                                 const std::vector<NodeId> &order,
                                 PeakInfo *info,
@@ -126,20 +147,9 @@ uint64_t memsched_core::evaluatePeak(const MemoryGraph &graph,
   std::vector<std::pair<size_t, size_t>> interval(graph.numBuffers(),
                                                   {SIZE_MAX, 0});
   for (BufferId b = 0; b < graph.numBuffers(); ++b) {
-    const GraphBuffer &buf = graph.buffer(b);
-    uint64_t size = sizes ? (*sizes)[b] : buf.size;
-    if (n == 0 || size == 0)
-      continue;
-    size_t first = SIZE_MAX, last = 0;
-    for (NodeId t : buf.touchers) {
-      first = std::min(first, pos[t]);
-      last = std::max(last, pos[t]);
-    }
-    if (buf.liveIn)
-      first = 0;
-    if (buf.liveOut)
-      last = n - 1;
-    if (buf.touchers.empty() && !(buf.liveIn && buf.liveOut))
+    uint64_t size = sizes ? (*sizes)[b] : graph.buffer(b).size;
+    size_t first, last;
+    if (size == 0 || !getLiveInterval(graph, b, pos, n, first, last))
       continue;
     interval[b] = {first, last};
     delta[first] += static_cast<int64_t>(size);

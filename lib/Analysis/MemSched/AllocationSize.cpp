@@ -2,6 +2,7 @@
 
 #include "Analysis/MemSched/AllocationSize.h"
 #include "Analysis/MemSched/MemorySpaces.h"
+#include "Analysis/MemSched/SizeSymbols.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -135,6 +136,50 @@ FailureOr<uint64_t> mlir::memsched::getStridedExtent(MemRefType type,
   return last + 1;
 }
 
+/// The extent of dimension `dim` of `type`, the result of `allocOp`: the
+/// static size, the value at `sizes.point` of a dynamic size that is one of
+/// its symbols, else the constant upper bound of the dynamic size (setting
+/// `isBound`).
+static FailureOr<int64_t> getDimExtent(Operation *allocOp, MemRefType type,
+                                       int64_t dim, const SizeModel &sizes,
+                                       bool &isBound, std::string &why) {
+  int64_t extent = type.getDimSize(dim);
+  if (!ShapedType::isDynamic(extent))
+    return extent;
+  if (sizes.point && sizes.point->symbols)
+    if (Value operand = getDynamicSizeOperand(allocOp, dim))
+      if (std::optional<unsigned> s = sizes.point->symbols->lookup(operand))
+        if (*s < sizes.point->values.size() &&
+            sizes.point->values[*s] <= uint64_t(INT64_MAX))
+          return static_cast<int64_t>(sizes.point->values[*s]);
+  FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::UB,
+      ValueBoundsConstraintSet::Variable(allocOp->getResult(0), dim),
+      /*stopCondition=*/nullptr, /*closedUB=*/true);
+  if (failed(ub) || *ub < 0) {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << type;
+    why = "dynamic dimension " + std::to_string(dim) +
+          " has no constant upper bound (" + name + "); ";
+    // Sizes are bounded through the op's value-bounds model, which
+    // memref.alloc and memref.alloca have.
+    if (isa<memref::AllocOp, memref::AllocaOp>(allocOp))
+      why += "declare its range (a `memsched.range` attribute on the "
+             "function argument it comes from, docs/dynamic.md), clamp it "
+             "with affine.min against a constant, or make it static";
+    else
+      why += (allocOp->getName().getStringRef() +
+              " gives no bound of its sizes: make the size static, or "
+              "allocate with memref.alloc, whose sizes clamped with "
+              "affine.min are bounded")
+                 .str();
+    return failure();
+  }
+  isBound = true;
+  return *ub;
+}
+
 FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
                                                       const DataLayout &layout,
                                                       SizeModel sizes,
@@ -181,36 +226,12 @@ FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
     return inCountedSpace(allocOp, sizes) ? *product : 0;
   }
   for (int64_t dim = 0, e = type.getRank(); dim < e; ++dim) {
-    int64_t extent = type.getDimSize(dim);
-    if (ShapedType::isDynamic(extent)) {
-      FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
-          presburger::BoundType::UB,
-          ValueBoundsConstraintSet::Variable(allocOp->getResult(0), dim),
-          /*stopCondition=*/nullptr, /*closedUB=*/true);
-      if (failed(ub) || *ub < 0) {
-        std::string name;
-        llvm::raw_string_ostream os(name);
-        os << type;
-        why = "dynamic dimension " + std::to_string(dim) +
-              " has no constant upper bound (" + name + "); ";
-        // Sizes are bounded through the op's value-bounds model, which
-        // memref.alloc and memref.alloca have.
-        if (isa<memref::AllocOp, memref::AllocaOp>(allocOp))
-          why += "clamp its size with affine.min against a constant, which "
-                 "bounds it, or make it static";
-        else
-          why += (allocOp->getName().getStringRef() +
-                  " gives no bound of its sizes: make the size static, or "
-                  "allocate with memref.alloc, whose sizes clamped with "
-                  "affine.min are bounded")
-                     .str();
-        return failure();
-      }
-      extent = *ub;
-      isBound = true;
-    }
+    FailureOr<int64_t> extent =
+        getDimExtent(allocOp, type, dim, sizes, isBound, why);
+    if (failed(extent))
+      return failure();
     std::optional<uint64_t> product =
-        llvm::checkedMulUnsigned(count, static_cast<uint64_t>(extent));
+        llvm::checkedMulUnsigned(count, static_cast<uint64_t>(*extent));
     if (!product) {
       why = "the allocation's byte size does not fit in 64 bits";
       return failure();
@@ -222,4 +243,69 @@ FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
     return failure();
   }
   return inCountedSpace(allocOp, sizes) ? count : 0;
+}
+
+FailureOr<::memsched_core::SizePoly> mlir::memsched::getSymbolicAllocationSize(
+    Operation *allocOp, const DataLayout &layout, SizeModel sizes,
+    const SizeSymbols &symbols, uint64_t times, std::string &why) {
+  using ::memsched_core::SizePoly;
+  bool isBound = false;
+  sizes.point.reset();
+  auto type = dyn_cast<MemRefType>(allocOp->getResult(0).getType());
+  if (!type) {
+    why = "allocation of a non-memref type";
+    return failure();
+  }
+  SmallVector<unsigned> dimSymbols;
+  for (int64_t dim = 0, e = type.getRank(); dim < e; ++dim)
+    if (Value operand = getDynamicSizeOperand(allocOp, dim))
+      if (std::optional<unsigned> s = symbols.lookup(operand))
+        dimSymbols.push_back(*s);
+  if (dimSymbols.empty() || !inCountedSpace(allocOp, sizes)) {
+    FailureOr<uint64_t> size =
+        getAllocationSize(allocOp, layout, sizes, isBound, why);
+    if (failed(size))
+      return failure();
+    std::optional<uint64_t> all = llvm::checkedMulUnsigned(*size, times);
+    if (!all) {
+      why = "the allocation's byte size does not fit in 64 bits";
+      return failure();
+    }
+    return SizePoly::constant(*all);
+  }
+  if (!type.getLayout().isIdentity()) {
+    why = "allocation with a layout that is not the identity and a dynamic "
+          "size: its extent is not a product of its sizes";
+    return failure();
+  }
+  if (!hasLayoutSize(type.getElementType()) ||
+      layout.getTypeSizeInBits(type.getElementType()).isScalable()) {
+    why = "element type without a fixed byte size in the data layout";
+    return failure();
+  }
+  // The constant factor: bytes per element, the static sizes and the upper
+  // bounds of dynamic sizes that are not symbols.
+  uint64_t factor = llvm::divideCeil(
+      layout.getTypeSizeInBits(type.getElementType()).getFixedValue(), 8);
+  std::optional<uint64_t> scaled = llvm::checkedMulUnsigned(factor, times);
+  for (int64_t dim = 0, e = type.getRank(); scaled && dim < e; ++dim) {
+    Value operand = getDynamicSizeOperand(allocOp, dim);
+    if (operand && symbols.lookup(operand))
+      continue;
+    FailureOr<int64_t> extent =
+        getDimExtent(allocOp, type, dim, sizes, isBound, why);
+    if (failed(extent))
+      return failure();
+    scaled = llvm::checkedMulUnsigned(*scaled, static_cast<uint64_t>(*extent));
+  }
+  std::optional<uint64_t> padding = llvm::checkedMulUnsigned(
+      getAllocationPadding(allocOp, layout, sizes), times);
+  if (!scaled || !padding) {
+    why = "the allocation's byte size does not fit in 64 bits";
+    return failure();
+  }
+  SizePoly poly = SizePoly::constant(*scaled);
+  for (unsigned s : dimSymbols)
+    poly = poly * SizePoly::symbol(s);
+  return poly + SizePoly::constant(*padding);
 }

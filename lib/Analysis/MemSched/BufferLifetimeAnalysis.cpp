@@ -405,8 +405,11 @@ LogicalResult LifetimeBuilder::classify() {
     // An allocation nothing observes is dead code that any cleanup (and the
     // lowering to LLVM) erases: it never takes memory. A call still makes
     // the buffer it returns.
-    info.size = !byNode && isUnobservable(value) ? 0 : *size;
+    info.unobservable = !byNode && isUnobservable(value);
+    info.size = info.unobservable ? 0 : *size;
     info.sizeIsBound = isBound;
+    info.sizedBy = sizedBy;
+    info.sizeTimes = times;
     if (!addBytes(total, info.size))
       return unsupported(op, "the block's allocations add up to more than "
                              "2^64 bytes");

@@ -72,16 +72,24 @@ void MemSchedDialect::initialize() {
       >();
 }
 
-LogicalResult
-CertificateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                        uint64_t peak, uint64_t lowerBound, StringAttr boundKind,
-                        StringAttr boundOp, ArrayRef<uint64_t> cut,
-                        StringAttr sizeModel, std::optional<uint64_t> arena,
-                        std::optional<uint64_t> arenaSize,
-                        std::optional<uint64_t> block, ArrayAttr spaces,
-                        std::optional<uint64_t> rematOps,
-                        std::optional<uint64_t> extraComputePpm,
-                        std::optional<uint64_t> searchBudget) {
+LogicalResult CertificateAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, uint64_t peak,
+    uint64_t lowerBound, StringAttr boundKind, StringAttr boundOp,
+    ArrayRef<uint64_t> cut, StringAttr sizeModel, std::optional<uint64_t> arena,
+    std::optional<uint64_t> arenaSize, std::optional<uint64_t> block,
+    ArrayAttr spaces, std::optional<uint64_t> rematOps,
+    std::optional<uint64_t> extraComputePpm,
+    std::optional<uint64_t> searchBudget, DictionaryAttr sizesAt,
+    StringAttr peakExpr, StringAttr lowerBoundExpr) {
+  if (lowerBoundExpr && !peakExpr)
+    return emitError() << "lower_bound_expr goes with peak_expr";
+  if (sizesAt)
+    for (NamedAttribute entry : sizesAt) {
+      auto value = dyn_cast<IntegerAttr>(entry.getValue());
+      if (!value || value.getValue().isNegative())
+        return emitError() << "sizes_at entry '" << entry.getName().getValue()
+                           << "' must be a nonnegative integer";
+    }
   if (rematOps && !extraComputePpm)
     return emitError() << "remat_ops goes with extra_compute_ppm";
   if (searchBudget &&
@@ -204,10 +212,52 @@ LogicalResult MemSchedDialect::verifyOperationAttribute(Operation *op,
   return success();
 }
 
+/// `memsched.range` on argument `argIndex` of a function: lo, hi pairs,
+/// one for an integer or index argument, one per dynamic dimension of a
+/// ranked shaped one, each 0 <= lo <= hi or hi = -1.
+static LogicalResult verifyRangeAttribute(Operation *op, unsigned regionIndex,
+                                          unsigned argIndex, Attribute value) {
+  StringRef name = MemSchedDialect::getRangeAttrName();
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func || regionIndex != 0 || argIndex >= func.getNumArguments())
+    return op->emitError() << "'" << name << "' marks a function argument";
+  Type type = func.getArgumentTypes()[argIndex];
+  int64_t pairs = 1;
+  if (auto shaped = dyn_cast<ShapedType>(type)) {
+    if (!shaped.hasRank() || shaped.getNumDynamicDims() == 0)
+      return op->emitError()
+             << "'" << name << "' on argument " << argIndex << " of type "
+             << type << ": a shaped argument needs dynamic dimensions";
+    pairs = shaped.getNumDynamicDims();
+  } else if (!type.isIntOrIndex()) {
+    return op->emitError() << "'" << name << "' on argument " << argIndex
+                           << " of type " << type
+                           << ": it bounds an integer, index or shaped "
+                              "argument";
+  }
+  auto values = dyn_cast<DenseI64ArrayAttr>(value);
+  if (!values || values.size() != 2 * pairs)
+    return op->emitError()
+           << "'" << name << "' on argument " << argIndex
+           << " must be array<i64: lo, hi> with " << pairs
+           << " pair(s) (one per dynamic size; hi = -1 for no upper bound)";
+  for (int64_t k = 0; k < pairs; ++k) {
+    int64_t lo = values[2 * k], hi = values[2 * k + 1];
+    if (lo < 0 || hi < -1 || (hi >= 0 && hi < lo))
+      return op->emitError()
+             << "'" << name << "' on argument " << argIndex << ": [" << lo
+             << ", " << hi
+             << "] is not a range (0 <= lo <= hi, or hi = -1 for none)";
+  }
+  return success();
+}
+
 LogicalResult MemSchedDialect::verifyRegionArgAttribute(Operation *op,
                                                         unsigned regionIndex,
                                                         unsigned argIndex,
                                                         NamedAttribute attr) {
+  if (attr.getName() == getRangeAttrName())
+    return verifyRangeAttribute(op, regionIndex, argIndex, attr.getValue());
   if (attr.getName() != getArenaAttrName())
     return op->emitError() << "unknown memsched argument attribute '"
                            << attr.getName().getValue() << "'";

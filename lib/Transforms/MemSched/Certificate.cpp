@@ -5,6 +5,7 @@
 #include "Analysis/Graph/SchedSegment.h"
 #include "Analysis/MemSched/MemorySpaces.h"
 #include "Analysis/MemSched/OpClassification.h"
+#include "Analysis/MemSched/SizeSymbols.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -351,9 +352,10 @@ CertificateAttr mlir::memsched::buildCertificate(
   std::optional<uint64_t> budget;
   if (bound.kind == "exhaustive" && bound.value > 0)
     budget = searchBudget;
-  return CertificateAttr::get(context, peak, bound.value, kind, op, cut, model,
-                              std::nullopt, std::nullopt, block, spaces,
-                              std::nullopt, std::nullopt, budget);
+  return CertificateAttr::get(
+      context, peak, bound.value, kind, op, cut, model, std::nullopt,
+      std::nullopt, block, spaces, std::nullopt, std::nullopt, budget,
+      getSizesAtAttr(context, sizes), StringAttr(), StringAttr());
 }
 
 FailureOr<SpaceAttr> mlir::memsched::computeSpaceEntry(Operation *func,
@@ -398,11 +400,23 @@ FailureOr<ArrayAttr> mlir::memsched::computeSpaceEntries(
 CertificateAttr mlir::memsched::withRematFields(CertificateAttr c,
                                                 uint64_t rematOps,
                                                 uint64_t extraComputePpm) {
-  return CertificateAttr::get(c.getContext(), c.getPeak(), c.getLowerBound(),
-                              c.getBoundKind(), c.getBoundOp(), c.getCut(),
-                              c.getSizeModel(), c.getPeakWithArena(), c.getArenaSize(),
-                              c.getBlock(), c.getSpaces(), rematOps,
-                              extraComputePpm, c.getSearchBudget());
+  return CertificateAttr::get(
+      c.getContext(), c.getPeak(), c.getLowerBound(), c.getBoundKind(),
+      c.getBoundOp(), c.getCut(), c.getSizeModel(), c.getPeakWithArena(),
+      c.getArenaSize(), c.getBlock(), c.getSpaces(), rematOps, extraComputePpm,
+      c.getSearchBudget(), c.getSizesAt(), c.getPeakExpr(),
+      c.getLowerBoundExpr());
+}
+
+CertificateAttr mlir::memsched::withRangeFields(CertificateAttr c,
+                                                StringAttr peakExpr,
+                                                StringAttr lowerBoundExpr) {
+  return CertificateAttr::get(
+      c.getContext(), c.getPeak(), c.getLowerBound(), c.getBoundKind(),
+      c.getBoundOp(), c.getCut(), c.getSizeModel(), c.getPeakWithArena(),
+      c.getArenaSize(), c.getBlock(), c.getSpaces(), c.getRematOps(),
+      c.getExtraComputePpm(), c.getSearchBudget(), c.getSizesAt(), peakExpr,
+      lowerBoundExpr);
 }
 
 CertificateAttr mlir::memsched::carryRematFields(Operation *func,
@@ -430,7 +444,9 @@ CertificateAttr mlir::memsched::replaceCertificate(Operation *func,
         certificate.getSizeModel(), certificate.getPeakWithArena(),
         certificate.getArenaSize(), certificate.getBlock(),
         certificate.getSpaces(), certificate.getRematOps(),
-        split.getValue().getZExtValue(), certificate.getSearchBudget());
+        split.getValue().getZExtValue(), certificate.getSearchBudget(),
+        certificate.getSizesAt(), certificate.getPeakExpr(),
+        certificate.getLowerBoundExpr());
   setCertificate(func, certificate);
   return certificate;
 }
@@ -445,11 +461,46 @@ void mlir::memsched::setCertificate(Operation *op,
   op->setAttr(MemSchedDialect::getCertificateAttrName(), certificate);
 }
 
-SizeModel mlir::memsched::getSizeModel(CertificateAttr certificate) {
+SizeModel mlir::memsched::getSizeModel(CertificateAttr certificate,
+                                       Operation *func) {
   SizeModel sizes;
   sizes.countAlignmentPadding = certificate.getSizeModel() &&
                                 certificate.getSizeModel() == "allocator";
+  DictionaryAttr at = certificate.getSizesAt();
+  if (!at || !func)
+    return sizes;
+  // The sizes the certificate was computed at; symbols it does not name
+  // stay at their constant upper bounds (kNotAtPoint).
+  std::string why;
+  FailureOr<SizeSymbols> symbols = SizeSymbols::collect(func, why);
+  auto point = std::make_shared<SizePointHolder>();
+  if (succeeded(symbols))
+    point->symbols = std::move(*symbols);
+  point->point.symbols = &point->symbols;
+  point->point.values.assign(point->symbols.size(), kNotAtPoint);
+  for (unsigned s = 0; s < point->symbols.size(); ++s)
+    if (auto value = at.getAs<IntegerAttr>(point->symbols.getNames()[s]))
+      point->point.values[s] = value.getValue().getZExtValue();
+  sizes.point = std::shared_ptr<const SizePoint>(point, &point->point);
   return sizes;
+}
+
+DictionaryAttr mlir::memsched::getSizesAtAttr(MLIRContext *context,
+                                              const SizeModel &sizes) {
+  if (!sizes.point || !sizes.point->symbols)
+    return {};
+  const SizeSymbols &symbols = *sizes.point->symbols;
+  SmallVector<NamedAttribute> entries;
+  Builder b(context);
+  for (unsigned s = 0; s < symbols.size(); ++s)
+    if (symbols.isArgument(s) && s < sizes.point->values.size() &&
+        sizes.point->values[s] != kNotAtPoint)
+      entries.push_back(b.getNamedAttr(
+          symbols.getNames()[s],
+          b.getI64IntegerAttr(static_cast<int64_t>(sizes.point->values[s]))));
+  if (entries.empty())
+    return {};
+  return b.getDictionaryAttr(entries);
 }
 
 void mlir::memsched::reportUnsupported(StringRef passName, Operation *func,

@@ -3,6 +3,7 @@
 #include "Transforms/MemSched/Placement.h"
 #include "Analysis/MemSched/CallGraph.h"
 #include "Transforms/MemSched/Certificate.h"
+#include "Transforms/MemSched/ScheduleRange.h"
 #include "Analysis/MemSched/MemorySpaces.h"
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
@@ -38,8 +39,26 @@ struct CertifyPass : public mlir::memsched::impl::CertifyBase<CertifyPass> {
       return;
     SizeModel sizes;
     sizes.countAlignmentPadding = countAlignmentPadding;
-    CertifyFunctionResult result =
-        certifyFunction(func, sizes, /*attach=*/true, searchBudget);
+    // Dynamic sizes: at the upper ends of their ranges, with the
+    // expressions over the ranges (docs/dynamic.md).
+    std::string why;
+    FailureOr<SizeSymbols> symbols = SizeSymbols::collect(func, why);
+    RangeCertificate range;
+    CertifyFunctionResult result;
+    if (failed(symbols)) {
+      result.unsupportedOp = func;
+      result.reason = why;
+    } else if (!symbols->empty()) {
+      range = certifyOverRange(func, sizes, /*pinAllocations=*/false,
+                               *symbols, searchBudget);
+      result = range.cert;
+      if (!result.supported && result.reason.empty()) {
+        result.unsupportedOp = func;
+        result.reason = range.why;
+      }
+    } else {
+      result = certifyFunction(func, sizes, /*attach=*/true, searchBudget);
+    }
     if (!result.supported) {
       ++numUnsupported;
       reportUnsupported("memsched-certify", func, result.unsupportedOp, result.reason,
@@ -65,6 +84,12 @@ struct CertifyPass : public mlir::memsched::impl::CertifyBase<CertifyPass> {
       else
         diag << ": any reordering gains at most "
              << result.peak - result.bound.value << " bytes";
+      if (DictionaryAttr at = result.certificate.getSizesAt())
+        diag << " (sizes at " << at << ")";
+      if (!range.boundExpr.empty())
+        diag << "; over the ranges of the dynamic sizes: lower bound "
+             << range.boundExpr << " bytes"
+             << (range.optimalOverRange ? " (optimal at every size)" : "");
       if (ArrayAttr spaces = result.certificate.getSpaces())
         for (auto space : spaces.getAsRange<SpaceAttr>())
           diag << "; memory space " << describeMemorySpace(space.getMemorySpace())

@@ -123,6 +123,15 @@ static LogicalResult scheduleBlock(const BufferLifetimeAnalysis &analysis,
   return success();
 }
 
+std::vector<::memsched_core::NodeId>
+mlir::memsched::planNodeOrder(const BufferLifetimeAnalysis &analysis,
+                              const ScheduleFunctionOptions &options) {
+  BlockOutcome out;
+  if (failed(scheduleBlock(analysis, options, out)) || !out.reordered)
+    return analysis.getGraph().programOrder();
+  return out.search.order;
+}
+
 namespace {
 /// A body that allocates in several memory spaces, counted one space at a
 /// time (each space's allocations at their size, the others' at 0).
@@ -413,7 +422,7 @@ mlir::memsched::scheduleFunction(Operation *func,
   if (CertificateAttr cert = getCertificate(func);
       options.skipCertified && cert && cert.isOptimal() &&
       cert.getPeak() == before && optimalInEverySpace(cert) &&
-      getSizeModel(cert).countAlignmentPadding ==
+      getSizeModel(cert, func).countAlignmentPadding ==
           options.sizes.countAlignmentPadding) {
     result.status = ScheduleFunctionResult::Status::SkippedCertified;
     result.certificate = cert;
@@ -564,7 +573,8 @@ mlir::memsched::scheduleFunction(Operation *func,
           c.getContext(), c.getPeak(), c.getLowerBound(), c.getBoundKind(),
           c.getBoundOp(), c.getCut(), c.getSizeModel(), c.getPeakWithArena(),
           c.getArenaSize(), c.getBlock(), *entries, c.getRematOps(),
-          c.getExtraComputePpm(), c.getSearchBudget());
+          c.getExtraComputePpm(), c.getSearchBudget(), c.getSizesAt(),
+          c.getPeakExpr(), c.getLowerBoundExpr());
     }
   }
   result.certificate = replaceCertificate(func, result.certificate);

@@ -179,7 +179,8 @@ struct PlanArenaPass
         continue;
       if (!cert || cert.getPeakWithArena() ||
           cert.getPeak() != body.getPeakAsWritten() ||
-          getSizeModel(cert).countAlignmentPadding != countAlignmentPadding) {
+          getSizeModel(cert, func).countAlignmentPadding !=
+              countAlignmentPadding) {
         CertifyFunctionResult certified =
             certifyFunction(func, sizes, /*attach=*/false);
         if (!certified.supported)
@@ -201,7 +202,7 @@ struct PlanArenaPass
       if (func.isExternal() || !cert || cert.getPeakWithArena())
         continue;
       if (!peaksMatch(func, cert))
-        (void)certifyFunction(func, getSizeModel(cert), /*attach=*/true);
+        (void)certifyFunction(func, getSizeModel(cert, func), /*attach=*/true);
     }
   }
 
@@ -209,7 +210,7 @@ struct PlanArenaPass
   /// still those of `func`'s body. True when the body cannot be analysed:
   /// certifying it again would not help.
   static bool peaksMatch(func::FuncOp func, CertificateAttr cert) {
-    SizeModel sizes = getSizeModel(cert);
+    SizeModel sizes = getSizeModel(cert, func);
     BodyLifetimes body(func, sizes);
     if (!body.isSupported())
       return true;
@@ -474,13 +475,13 @@ struct PlanArenaPass
       }
       return success();
     }
-    cert = CertificateAttr::get(func.getContext(), cert.getPeak(),
-                                cert.getLowerBound(), cert.getBoundKind(),
-                                cert.getBoundOp(), cert.getCut(),
-                                cert.getSizeModel(), *memory, arenaSize,
-                                cert.getBlock(), cert.getSpaces(),
-                                cert.getRematOps(), cert.getExtraComputePpm(),
-                                cert.getSearchBudget());
+    cert = CertificateAttr::get(
+        func.getContext(), cert.getPeak(), cert.getLowerBound(),
+        cert.getBoundKind(), cert.getBoundOp(), cert.getCut(),
+        cert.getSizeModel(), *memory, arenaSize, cert.getBlock(),
+        cert.getSpaces(), cert.getRematOps(), cert.getExtraComputePpm(),
+        cert.getSearchBudget(), cert.getSizesAt(), cert.getPeakExpr(),
+        cert.getLowerBoundExpr());
     setCertificate(func, cert);
     if (report) {
       report->arenaSize = arenaSize;

@@ -5,6 +5,7 @@
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
 #include "Transforms/MemSched/Placement.h"
+#include "Transforms/MemSched/ScheduleRange.h"
 
 #include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/MemorySpaces.h"
@@ -89,6 +90,36 @@ struct SchedulePass
                   body.hasSeveralBlocks() ? ".bb" + std::to_string(i) : "")))
             return signalPassFailure();
     }
+    // Dynamic sizes: one order for their whole ranges (docs/dynamic.md).
+    FailureOr<RangeScheduleResult> range = scheduleOverRange(func, options);
+    if (failed(range))
+      return signalPassFailure();
+    std::string atUpperBound;
+    switch (range->status) {
+    case RangeScheduleResult::Status::NotSymbolic:
+      break;
+    case RangeScheduleResult::Status::AtUpperBound: {
+      // Sizes at the upper ends of their ranges, declared ones included.
+      atUpperBound = range->reason;
+      auto point = std::make_shared<SizePointHolder>();
+      point->symbols = range->symbols;
+      point->point.symbols = &point->symbols;
+      point->point.values = range->high;
+      options.sizes.point =
+          std::shared_ptr<const SizePoint>(point, &point->point);
+      break;
+    }
+    case RangeScheduleResult::Status::Unsupported:
+      ++numUnsupported;
+      reportUnsupported("memsched-schedule", func, range->unsupportedOp,
+                        range->reason, strict);
+      if (strict)
+        signalPassFailure();
+      return;
+    case RangeScheduleResult::Status::Scheduled:
+      reportRange(func, *range, options);
+      return;
+    }
     FailureOr<ScheduleFunctionResult> result = scheduleFunction(func, options);
     if (failed(result))
       return signalPassFailure();
@@ -148,6 +179,9 @@ struct SchedulePass
                  << " ops: a larger state-budget searches further";
             break;
           }
+      if (!atUpperBound.empty())
+        diag << "; dynamic sizes at their upper bounds ("
+             << range->symbols.describeRanges() << "): " << atUpperBound;
       if (unsigned n = result->nestedBodiesReordered)
         diag << "; " << n << " loop or branch bod" << (n == 1 ? "y" : "ies")
              << " reordered";
@@ -159,6 +193,51 @@ struct SchedulePass
                                 &result->transientsBefore)))
       return signalPassFailure();
     changed |= result->reordered;
+  }
+
+  /// After a body was scheduled over the ranges of its dynamic sizes: its
+  /// certificate (at the upper ends of the ranges, with the peak and a
+  /// lower bound over the ranges) and the remark.
+  void reportRange(func::FuncOp func, const RangeScheduleResult &range,
+                   const ScheduleFunctionOptions &options) {
+    ++numFunctions;
+    if (range.reordered)
+      ++numImproved;
+    changed |= range.reordered;
+    const SizeSymbols &symbols = range.symbols;
+    RangeCertificate rc;
+    if (options.certify)
+      rc = certifyOverRange(func, options.sizes, !options.moveAllocations,
+                            symbols);
+    const CertifyFunctionResult &cert = rc.cert;
+    if (!cert.certificate && range.reordered && getCertificate(func))
+      func->removeAttr(MemSchedDialect::getCertificateAttrName());
+    if (!emitRemarks)
+      return;
+    InFlightDiagnostic diag = emitRemark(func.getLoc());
+    diag << "memsched-schedule: over " << symbols.describeRanges() << ": peak "
+         << range.peakBefore;
+    if (range.reordered)
+      diag << " -> " << range.peakAfter
+           << " bytes, never above the order as written (proved)";
+    else
+      diag << " bytes, order as written kept";
+    diag << "; at " << symbols.describePoint(range.high) << ": "
+         << range.peakBeforeHigh << " -> " << range.peakAfterHigh
+         << " bytes; at " << symbols.describePoint(range.low) << ": "
+         << range.peakBeforeLow << " -> " << range.peakAfterLow << " bytes";
+    if (cert.certificate) {
+      diag << "; certificate at " << symbols.describePoint(range.high)
+           << ": lower bound " << cert.bound.value << " bytes"
+           << (cert.certificate.isOptimal() ? " (optimal)" : "");
+      if (!rc.boundExpr.empty())
+        diag << "; over the ranges: lower bound " << rc.boundExpr << " bytes"
+             << (rc.optimalOverRange ? " (optimal at every size)" : "");
+    } else if (options.certify) {
+      diag << "; no certificate: " << rc.why;
+    }
+    if (!range.kept.empty())
+      diag << "; " << range.kept;
   }
 
   bool changed = false;

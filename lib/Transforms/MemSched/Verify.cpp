@@ -1,10 +1,11 @@
 //===- Verify.cpp - check certificates against the IR -----------*- C++ -*-===//
 
+#include "Analysis/MemSched/CallGraph.h"
 #include "Analysis/MemSched/MemorySpaces.h"
 #include "Transforms/MemSched/Arena.h"
-#include "Analysis/MemSched/CallGraph.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/Passes.h"
+#include "Transforms/MemSched/ScheduleRange.h"
 
 namespace mlir {
 namespace memsched {
@@ -63,7 +64,7 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
       }
     const Arena &arena = arenas->front();
     FailureOr<uint64_t> memory =
-        computeArenaMemory(func, arena, getSizeModel(cert), why);
+        computeArenaMemory(func, arena, getSizeModel(cert, func), why);
     if (failed(memory)) {
       func.emitError() << "memsched-verify: cannot check the certificate of '"
                        << func.getSymName() << "': " << why;
@@ -99,7 +100,7 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
         signalPassFailure();
       return;
     }
-    BodyLifetimes body(func, getSizeModel(cert));
+    BodyLifetimes body(func, getSizeModel(cert, func));
     if (!body.isSupported()) {
       InFlightDiagnostic diag = func.emitError();
       diag << "memsched-verify: cannot check the certificate of '"
@@ -144,7 +145,86 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
     }
     if (failed(verifySpaces(func, cert)))
       return signalPassFailure();
+    if (cert.getPeakExpr() && failed(verifyRangeFields(func, cert)))
+      return signalPassFailure();
     ++numVerified;
+  }
+
+  /// `peak_expr` and `lower_bound_expr`: the first the body's peak at every
+  /// size of the ranges, the second at most a lower bound every order
+  /// meets, both proved over the ranges (docs/dynamic.md).
+  LogicalResult verifyRangeFields(func::FuncOp func, CertificateAttr cert) {
+    auto fail = [&](const std::string &what) {
+      func.emitError() << "memsched-verify: invalid certificate on '"
+                       << func.getSymName() << "': " << what;
+      return failure();
+    };
+    std::string why;
+    FailureOr<SizeSymbols> symbols = SizeSymbols::collect(func, why);
+    if (failed(symbols))
+      return fail(why);
+    std::vector<uint64_t> low, high;
+    getRangeEnds(*symbols, low, high);
+    SizeModel sizes = getSizeModel(cert, func);
+    sizes.point.reset();
+    Operation *where = nullptr;
+    FailureOr<RangeBody> body =
+        getRangeBody(func, sizes, false, *symbols, {high, low}, where, why);
+    if (failed(body))
+      return fail("its sizes over the ranges cannot be recomputed: " + why);
+    const std::vector<std::string> &names = symbols->getNames();
+    FailureOr<std::vector<::memsched_core::SizePoly>> peak =
+        parseMaxOfPolys(cert.getPeakExpr().getValue(), names, why);
+    if (failed(peak))
+      return fail("peak_expr: " + why);
+    std::vector<::memsched_core::SizePoly> bound;
+    if (cert.getLowerBoundExpr()) {
+      FailureOr<std::vector<::memsched_core::SizePoly>> parsed =
+          parseMaxOfPolys(cert.getLowerBoundExpr().getValue(), names, why);
+      if (failed(parsed))
+        return fail("lower_bound_expr: " + why);
+      bound = std::move(*parsed);
+    }
+    const std::vector<::memsched_core::SymbolRange> &ranges =
+        symbols->getRanges();
+    auto prove = [&](const std::vector<::memsched_core::SizePoly> &lhs,
+                     const std::vector<::memsched_core::SizePoly> &rhs,
+                     std::string &at) {
+      ::memsched_core::MaxComparison c =
+          ::memsched_core::proveMaxAtMost(lhs, rhs, ranges, kRangeProofBudget);
+      if (c.result == ::memsched_core::ProofResult::Refuted)
+        at =
+            " at " + symbols->describePoint(c.counterexample) + ": " +
+            std::to_string(
+                ::memsched_core::evaluateMax(lhs, c.counterexample)) +
+            " against " +
+            std::to_string(::memsched_core::evaluateMax(rhs, c.counterexample));
+      else if (c.result == ::memsched_core::ProofResult::Unknown)
+        at = " (the comparison stopped at its work limit)";
+      return c.result == ::memsched_core::ProofResult::Proved;
+    };
+    std::string at;
+    std::string body_peak = describeMaxOfPolys(body->profile, names, SIZE_MAX);
+    if (!prove(body->profile, *peak, at) || !prove(*peak, body->profile, at))
+      return fail("peak_expr " + cert.getPeakExpr().getValue().str() +
+                  " is not the body's peak " + body_peak + " over the ranges" +
+                  at);
+    std::vector<std::vector<uint64_t>> ends{high, low};
+    for (auto [point, written] : llvm::zip(ends, body->writtenPeaks))
+      if (::memsched_core::evaluateMax(*peak, point) != written)
+        return fail("peak_expr is " +
+                    std::to_string(::memsched_core::evaluateMax(*peak, point)) +
+                    " bytes at " + symbols->describePoint(point) +
+                    ", but the body as written peaks at " +
+                    std::to_string(written) +
+                    " bytes there (allocations not at their first uses)");
+    if (!bound.empty() && !prove(bound, body->floors, at))
+      return fail("lower_bound_expr " +
+                  cert.getLowerBoundExpr().getValue().str() +
+                  " is not proved: it is not below what the ops need in "
+                  "every order, " +
+                  describeMaxOfPolys(body->floors, names, SIZE_MAX) + at);
+    return success();
   }
 
   /// The `spaces` entries: the same spaces as the body allocates in, each
@@ -176,7 +256,7 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
       return failure();
     }
     for (SpaceAttr entry : cert.getSpaces().getAsRange<SpaceAttr>()) {
-      SizeModel sizes = getSizeModel(cert);
+      SizeModel sizes = getSizeModel(cert, func);
       sizes.memorySpace = entry.getMemorySpace();
       std::string space = describeMemorySpace(entry.getMemorySpace());
       BodyLifetimes body(func, sizes);

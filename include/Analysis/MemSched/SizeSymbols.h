@@ -1,0 +1,115 @@
+//===- SizeSymbols.h - dynamic sizes as symbols with ranges -----*- C++ -*-===//
+//
+// A dynamic dimension of an allocation is a symbol: the SSA value that sizes
+// it, with the values it may take. Two allocations sized by the same value
+// (or by `memref.dim`/`tensor.dim` of the same value and dimension) share a
+// symbol, so their sizes stay equal; distinct values are distinct symbols,
+// whatever relation they may have (unknown relations stay unknown, which is
+// sound: a claim proved for independent values holds for related ones).
+//
+// A symbol's range is the intersection of
+//  - the range declared on the function argument it comes from: the
+//    argument attribute `memsched.range = array<i64: lo, hi>` on an index
+//    or integer argument, or one `lo, hi` pair per dynamic dimension, in
+//    order, on a memref or tensor argument; `hi = -1` for no upper bound;
+//  - the constant bounds ValueBoundsConstraintSet derives from the IR
+//    (`affine.min` clamps, constants, ...);
+//  - [0, unbounded).
+// docs/dynamic.md describes how the schedule pass uses them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMSCHED_ANALYSIS_SIZESYMBOLS_H
+#define MEMSCHED_ANALYSIS_SIZESYMBOLS_H
+
+#include "Analysis/Graph/SymbolicSize.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace memsched {
+
+/// The argument attribute that declares ranges of dynamic sizes.
+constexpr llvm::StringLiteral kRangeAttrName = "memsched.range";
+
+/// The symbols of the dynamic sizes of a function's allocations.
+class SizeSymbols {
+public:
+  /// A symbol is identified by a value and a dimension: (v, -1) for an
+  /// index value v, (s, d) for dimension d of a shaped value s.
+  using Key = std::pair<Value, int64_t>;
+
+  /// The symbols of the dynamic sizes of the allocations of `func`'s body
+  /// and of the regions nested in it, in body order. Fails, with `why`, on
+  /// a malformed `memsched.range` attribute or a declared range the IR's
+  /// bounds exclude.
+  static FailureOr<SizeSymbols> collect(Operation *func, std::string &why);
+
+  size_t size() const { return keys.size(); }
+  bool empty() const { return keys.empty(); }
+  const std::vector<::memsched_core::SymbolRange> &getRanges() const {
+    return ranges;
+  }
+  /// Names for expressions: `argN` (an index argument), `argN.dD` (the
+  /// D-th dimension of a shaped argument), `sK` otherwise.
+  const std::vector<std::string> &getNames() const { return names; }
+  /// Where symbol `s` comes from, for remarks ("%arg0", "dimension 1 of
+  /// %arg2", "the result of affine.min at LOC").
+  const std::string &getOrigin(unsigned s) const { return origins[s]; }
+  /// Whether symbol `s` is an argument of the function or a dimension of
+  /// one (its name then stays the same whatever the order of the ops).
+  bool isArgument(unsigned s) const { return fromArgument[s]; }
+  /// The symbol of a dynamic size operand, if it is one of them.
+  std::optional<unsigned> lookup(Value sizeOperand) const;
+  /// Whether some symbol has no upper bound.
+  bool hasUnbounded() const;
+
+  /// `name in [lo, hi]` for each symbol, joined by ", ".
+  std::string describeRanges() const;
+  /// `name = v` for each symbol of `point`, joined by ", ".
+  std::string describePoint(const std::vector<uint64_t> &point) const;
+
+  /// The canonical key of a size operand (looking through `memref.dim` and
+  /// `tensor.dim` with a constant index), or none for a constant.
+  static std::optional<Key> getKey(Value sizeOperand);
+
+private:
+  std::vector<Key> keys;
+  llvm::DenseMap<Key, unsigned> index;
+  std::vector<::memsched_core::SymbolRange> ranges;
+  std::vector<std::string> names, origins;
+  std::vector<bool> fromArgument;
+};
+
+/// A value of SizePoint::values that leaves the symbol at its constant
+/// upper bound.
+constexpr uint64_t kNotAtPoint = UINT64_MAX;
+
+/// Values of the symbols at which the analysis sizes allocations (one per
+/// symbol; kNotAtPoint for one left at its constant upper bound).
+struct SizePoint {
+  const SizeSymbols *symbols = nullptr;
+  std::vector<uint64_t> values;
+};
+
+/// A point that owns its symbols.
+struct SizePointHolder {
+  SizeSymbols symbols;
+  SizePoint point;
+};
+
+/// The dynamic size operand of dimension `dim` of the allocation `allocOp`
+/// (memref.alloc, memref.alloca, memref.realloc), or null.
+Value getDynamicSizeOperand(Operation *allocOp, unsigned dim);
+
+} // namespace memsched
+} // namespace mlir
+
+#endif // MEMSCHED_ANALYSIS_SIZESYMBOLS_H

@@ -1,0 +1,214 @@
+//===- SizeSymbols.cpp - dynamic sizes as symbols with ranges ---*- C++ -*-===//
+
+#include "Analysis/MemSched/SizeSymbols.h"
+#include "Analysis/MemSched/OpClassification.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::memsched;
+using ::memsched_core::SymbolRange;
+
+Value mlir::memsched::getDynamicSizeOperand(Operation *allocOp, unsigned dim) {
+  auto type = dyn_cast<MemRefType>(allocOp->getResult(0).getType());
+  if (!type || dim >= type.getRank() || !type.isDynamicDim(dim))
+    return {};
+  unsigned k = type.getDynamicDimIndex(dim);
+  if (auto alloc = dyn_cast<memref::AllocOp>(allocOp))
+    return k < alloc.getDynamicSizes().size() ? alloc.getDynamicSizes()[k]
+                                              : Value();
+  if (auto alloca = dyn_cast<memref::AllocaOp>(allocOp))
+    return k < alloca.getDynamicSizes().size() ? alloca.getDynamicSizes()[k]
+                                               : Value();
+  if (auto realloc = dyn_cast<memref::ReallocOp>(allocOp))
+    return realloc.getDynamicResultSize();
+  return {};
+}
+
+std::optional<SizeSymbols::Key> SizeSymbols::getKey(Value v) {
+  if (!v || matchPattern(v, m_Constant()))
+    return std::nullopt;
+  Value source;
+  Value dimIndex;
+  if (auto dim = v.getDefiningOp<memref::DimOp>()) {
+    source = dim.getSource();
+    dimIndex = dim.getIndex();
+  } else if (auto dim = v.getDefiningOp<tensor::DimOp>()) {
+    source = dim.getSource();
+    dimIndex = dim.getIndex();
+  }
+  APInt index;
+  if (source && matchPattern(dimIndex, m_ConstantInt(&index)))
+    return Key{source, index.getSExtValue()};
+  return Key{v, -1};
+}
+
+std::optional<unsigned> SizeSymbols::lookup(Value sizeOperand) const {
+  std::optional<Key> key = getKey(sizeOperand);
+  if (!key)
+    return std::nullopt;
+  auto it = index.find(*key);
+  if (it == index.end())
+    return std::nullopt;
+  return it->second;
+}
+
+bool SizeSymbols::hasUnbounded() const {
+  return llvm::any_of(ranges, [](const SymbolRange &r) { return !r.hi; });
+}
+
+std::string SizeSymbols::describeRanges() const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  for (unsigned i = 0; i < keys.size(); ++i) {
+    if (i)
+      os << ", ";
+    os << names[i] << " in [" << ranges[i].lo << ", ";
+    if (ranges[i].hi)
+      os << *ranges[i].hi << "]";
+    else
+      os << "inf)";
+  }
+  return s;
+}
+
+std::string
+SizeSymbols::describePoint(const std::vector<uint64_t> &point) const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  for (unsigned i = 0; i < keys.size() && i < point.size(); ++i)
+    os << (i ? ", " : "") << names[i] << " = " << point[i];
+  return s;
+}
+
+/// The range declared for `key` by a `memsched.range` attribute of the
+/// function argument it comes from, if any.
+static FailureOr<std::optional<SymbolRange>>
+getDeclaredRange(FunctionOpInterface func, SizeSymbols::Key key,
+                 std::string &why) {
+  auto arg = dyn_cast<BlockArgument>(key.first);
+  if (!arg || arg.getOwner() != &func.getFunctionBody().front())
+    return std::optional<SymbolRange>();
+  Attribute attr = func.getArgAttr(arg.getArgNumber(), kRangeAttrName);
+  if (!attr)
+    return std::optional<SymbolRange>();
+  // The dialect's verifier checked the attribute's form.
+  auto values = dyn_cast<DenseI64ArrayAttr>(attr);
+  unsigned pair = 0;
+  if (auto shaped = dyn_cast<ShapedType>(arg.getType()))
+    for (int64_t d = 0; shaped.hasRank() && d < key.second; ++d)
+      pair += shaped.isDynamicDim(d);
+  if (!values || (key.second >= 0) != isa<ShapedType>(arg.getType()) ||
+      int64_t(values.size()) < 2 * (pair + 1)) {
+    why = "malformed `" + kRangeAttrName.str() + "` on argument " +
+          std::to_string(arg.getArgNumber());
+    return failure();
+  }
+  int64_t lo = values[2 * pair], hi = values[2 * pair + 1];
+  if (lo < 0 || hi < -1 || (hi >= 0 && hi < lo)) {
+    why = "malformed `" + kRangeAttrName.str() + "` on argument " +
+          std::to_string(arg.getArgNumber());
+    return failure();
+  }
+  SymbolRange range;
+  range.lo = static_cast<uint64_t>(lo);
+  if (hi >= 0)
+    range.hi = static_cast<uint64_t>(hi);
+  return std::optional<SymbolRange>(range);
+}
+
+FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why) {
+  SizeSymbols symbols;
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func || func.isExternal())
+    return symbols;
+  // Allocations in the body's blocks and in the regions nested in them,
+  // in body order.
+  SmallVector<Operation *> allocations;
+  func.getFunctionBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<memref::AllocOp, memref::AllocaOp, memref::ReallocOp>(op) &&
+        isAllocation(op))
+      allocations.push_back(op);
+  });
+  for (Operation *alloc : allocations) {
+    {
+      auto type = cast<MemRefType>(alloc->getResult(0).getType());
+      for (unsigned dim = 0; dim < type.getRank(); ++dim) {
+        std::optional<Key> key = getKey(getDynamicSizeOperand(alloc, dim));
+        if (!key || symbols.index.count(*key))
+          continue;
+        FailureOr<std::optional<SymbolRange>> declared =
+            getDeclaredRange(func, *key, why);
+        if (failed(declared))
+          return failure();
+        ValueBoundsConstraintSet::Variable var =
+            key->second < 0
+                ? ValueBoundsConstraintSet::Variable(key->first)
+                : ValueBoundsConstraintSet::Variable(key->first, key->second);
+        SymbolRange range;
+        if (*declared)
+          range = **declared;
+        // A lower bound from the op that defines the size alone (one through
+        // a long chain of index arithmetic costs a projection per value of
+        // the chain; 0 is always sound).
+        Value self = key->first;
+        auto shallow = [self](Value v, std::optional<int64_t>,
+                              ValueBoundsConstraintSet &) { return v != self; };
+        FailureOr<int64_t> lb = ValueBoundsConstraintSet::computeConstantBound(
+            presburger::BoundType::LB, var, shallow);
+        if (succeeded(lb) && *lb > 0)
+          range.lo = std::max<uint64_t>(range.lo, *lb);
+        FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
+            presburger::BoundType::UB, var, /*stopCondition=*/nullptr,
+            /*closedUB=*/true);
+        if (succeeded(ub) && *ub >= 0)
+          range.hi = range.hi ? std::min<uint64_t>(*range.hi, *ub)
+                              : static_cast<uint64_t>(*ub);
+        if (range.hi && *range.hi < range.lo) {
+          // The declared range and the IR's bounds do not meet: only the
+          // IR's bounds hold.
+          why = "the declared range of a dynamic size does not meet the "
+                "bounds the IR gives it";
+          return failure();
+        }
+        std::string name, origin;
+        llvm::raw_string_ostream nameOs(name), originOs(origin);
+        auto arg = dyn_cast<BlockArgument>(key->first);
+        if (arg && arg.getOwner() == &func.getFunctionBody().front()) {
+          nameOs << "arg" << arg.getArgNumber();
+          originOs << "%arg" << arg.getArgNumber();
+          if (key->second >= 0) {
+            nameOs << ".d" << key->second;
+            origin =
+                "dimension " + std::to_string(key->second) + " of " + origin;
+          }
+        } else {
+          nameOs << "s" << symbols.keys.size();
+          if (Operation *def = key->first.getDefiningOp())
+            originOs << "the result of " << def->getName() << " at "
+                     << def->getLoc();
+          else
+            originOs << "a block argument";
+          if (key->second >= 0)
+            origin =
+                "dimension " + std::to_string(key->second) + " of " + origin;
+        }
+        symbols.index[*key] = symbols.keys.size();
+        symbols.keys.push_back(*key);
+        symbols.ranges.push_back(range);
+        symbols.names.push_back(name);
+        symbols.origins.push_back(origin);
+        symbols.fromArgument.push_back(
+            arg && arg.getOwner() == &func.getFunctionBody().front());
+      }
+    }
+  }
+  return symbols;
+}

@@ -1,0 +1,438 @@
+//===- ScheduleRange.cpp - one order for a range of dynamic sizes -*- C++
+//-*-===//
+
+#include "Transforms/MemSched/ScheduleRange.h"
+
+#include "Analysis/MemSched/AllocationSize.h"
+#include "Analysis/MemSched/BodyLifetimes.h"
+#include "Analysis/MemSched/MemorySpaces.h"
+#include "Analysis/MemSched/PhaseTimes.h"
+#include "Transforms/MemSched/Certificate.h"
+#include "Transforms/MemSched/Reorder.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <memory>
+
+using namespace mlir;
+using namespace mlir::memsched;
+using ::memsched_core::MaxComparison;
+using ::memsched_core::NodeId;
+using ::memsched_core::ProofResult;
+using ::memsched_core::SizePoly;
+
+static constexpr uint64_t kProofBudget = kRangeProofBudget;
+
+/// A symbol without an upper bound is scheduled at this many times its
+/// lower end (at least 1): a size far above the lower end, where the
+/// buffers it sizes dominate.
+static constexpr uint64_t kUnboundedScale = 1024;
+
+std::string
+mlir::memsched::describeMaxOfPolys(const std::vector<SizePoly> &polys,
+                                   const std::vector<std::string> &names,
+                                   size_t limit) {
+  if (polys.empty())
+    return "0";
+  if (polys.size() == 1)
+    return polys[0].str(names);
+  std::string s = "max(";
+  for (size_t i = 0; i < polys.size() && i < limit; ++i)
+    s += (i ? ", " : "") + polys[i].str(names);
+  if (polys.size() > limit)
+    s += ", ... " + std::to_string(polys.size() - limit) + " more";
+  return s + ")";
+}
+
+namespace {
+/// The analysis of the body with the symbols at one point.
+struct PointAnalysis {
+  std::vector<uint64_t> point;
+  std::unique_ptr<BodyLifetimes> body;
+};
+
+/// The sizes of one analysed block as polynomials: one per graph buffer,
+/// and the nodes' transient bytes (constants).
+struct SymbolicBlock {
+  std::vector<SizePoly> buffers, transients;
+};
+} // namespace
+
+static std::unique_ptr<BodyLifetimes>
+analyseAt(Operation *func, SizeModel sizes, bool pinAllocations,
+          const SizeSymbols &symbols, const std::vector<uint64_t> &point) {
+  auto at = std::make_shared<SizePoint>();
+  at->symbols = &symbols;
+  at->values = point;
+  sizes.point = std::move(at);
+  return std::make_unique<BodyLifetimes>(func, sizes, pinAllocations);
+}
+
+/// The block's sizes as polynomials, checked against the analyses at every
+/// point; fails with `why` where the body is outside what ranges model.
+static FailureOr<SymbolicBlock>
+getSymbolicBlock(ArrayRef<PointAnalysis> points, const SizeSymbols &symbols,
+                 const SizeModel &sizes, Operation *&where, std::string &why) {
+  const BufferLifetimeAnalysis &first = points.front().body->getBlock(0);
+  const ::memsched_core::MemoryGraph &graph = first.getGraph();
+  SymbolicBlock out;
+  for (const BufferInfo &b : first.getBuffers()) {
+    if (b.unobservable || !b.sizedBy) {
+      out.buffers.push_back(SizePoly::constant(b.unobservable ? 0 : b.size));
+      continue;
+    }
+    FailureOr<SizePoly> poly =
+        getSymbolicAllocationSize(b.sizedBy, DataLayout::closest(b.sizedBy),
+                                  sizes, symbols, b.sizeTimes, why);
+    if (failed(poly)) {
+      where = b.allocOp;
+      return failure();
+    }
+    out.buffers.push_back(std::move(*poly));
+  }
+  if (!first.getLiveIn().empty() || out.buffers.size() != graph.numBuffers()) {
+    where = first.getBlock()->getParentOp();
+    why = "buffers live into the block";
+    return failure();
+  }
+  for (const NodeInfo &node : first.getNodes())
+    out.transients.push_back(SizePoly::constant(node.transient));
+  // Every point's analysis must be this one at that point: the same graph,
+  // each size the polynomial's value, the same transient bytes (nested
+  // allocations sized by a symbol make them vary: not modelled).
+  for (const PointAnalysis &p : points) {
+    const BufferLifetimeAnalysis &a = p.body->getBlock(0);
+    const ::memsched_core::MemoryGraph &g = a.getGraph();
+    if (g.numNodes() != graph.numNodes() ||
+        g.numBuffers() != graph.numBuffers() ||
+        g.numEdges() != graph.numEdges() ||
+        g.numTouches() != graph.numTouches()) {
+      where = first.getBlock()->getParentOp();
+      why = "its dependences differ from one size to another";
+      return failure();
+    }
+    for (size_t n = 0; n < a.getNodes().size(); ++n)
+      if (a.getNodes()[n].transient != first.getNodes()[n].transient) {
+        where = a.getNodes()[n].op;
+        why = "the memory " + where->getName().getStringRef().str() +
+              " allocates inside depends on the dynamic sizes (" +
+              std::to_string(first.getNodes()[n].transient) + " bytes at " +
+              symbols.describePoint(points.front().point) + ", " +
+              std::to_string(a.getNodes()[n].transient) + " at " +
+              symbols.describePoint(p.point) +
+              "): ranges cover the allocations of the function's body, "
+              "not those nested in its ops";
+        return failure();
+      }
+    for (size_t b = 0; b < out.buffers.size(); ++b)
+      if (out.buffers[b].evaluate(p.point) != g.bufferSize(b)) {
+        where = a.getBuffers()[b].allocOp;
+        why = "its size " + out.buffers[b].str(symbols.getNames()) +
+              " does not match the analysis at " +
+              symbols.describePoint(p.point) + " (" +
+              std::to_string(g.bufferSize(b)) + " bytes)";
+        return failure();
+      }
+  }
+  return out;
+}
+
+FailureOr<RangeScheduleResult>
+mlir::memsched::scheduleOverRange(Operation *func,
+                                  const ScheduleFunctionOptions &options) {
+  RangeScheduleResult result;
+  std::string why;
+  FailureOr<SizeSymbols> symbols = SizeSymbols::collect(func, why);
+  if (failed(symbols)) {
+    result.status = RangeScheduleResult::Status::Unsupported;
+    result.unsupportedOp = func;
+    result.reason = why;
+    return result;
+  }
+  if (symbols->empty())
+    return result;
+  result.symbols = std::move(*symbols);
+  const SizeSymbols &syms = result.symbols;
+  getRangeEnds(syms, result.low, result.high);
+  // Outside what ranges model: at the upper bounds when there are some.
+  auto outside = [&](Operation *op, std::string reason) {
+    result.status = syms.hasUnbounded()
+                        ? RangeScheduleResult::Status::Unsupported
+                        : RangeScheduleResult::Status::AtUpperBound;
+    result.unsupportedOp = op;
+    result.reason = std::move(reason);
+    return result;
+  };
+  Region &body = func->getRegion(0);
+  if (!body.hasOneBlock())
+    return outside(func, "dynamic sizes over a range are scheduled in "
+                         "bodies of one block");
+  if (!hasOnlyDefaultSpace(collectMemorySpaces(func)) || options.memorySpace)
+    return outside(func, "dynamic sizes over a range are scheduled in "
+                         "bodies that allocate in one memory space");
+
+  SmallVector<PointAnalysis, 2> points;
+  for (const std::vector<uint64_t> *p : {&result.high, &result.low}) {
+    if (!points.empty() && *p == points.front().point)
+      break;
+    PointAnalysis a;
+    a.point = *p;
+    {
+      PhaseScope phase("analysis over the range");
+      a.body =
+          analyseAt(func, options.sizes, !options.moveAllocations, syms, *p);
+    }
+    if (!a.body->isSupported()) {
+      result.status = RangeScheduleResult::Status::Unsupported;
+      result.unsupportedOp = a.body->getUnsupportedOp();
+      result.reason = a.body->getUnsupportedReason().str();
+      return result;
+    }
+    points.push_back(std::move(a));
+  }
+  Operation *where = nullptr;
+  FailureOr<SymbolicBlock> sym =
+      getSymbolicBlock(points, syms, options.sizes, where, why);
+  if (failed(sym))
+    return outside(where, why);
+
+  const std::vector<::memsched_core::SymbolRange> &ranges = syms.getRanges();
+  const BufferLifetimeAnalysis &high = points.front().body->getBlock(0);
+  const ::memsched_core::MemoryGraph &graph = high.getGraph();
+  std::vector<NodeId> input = graph.programOrder();
+  std::vector<SizePoly> inputProfile = ::memsched_core::getMemoryProfile(
+      graph, input, sym->buffers, sym->transients);
+  result.peakBefore = result.peakAfter =
+      describeMaxOfPolys(inputProfile, syms.getNames());
+  // The peaks as written (allocations where they stand) at the two points;
+  // the profile counts each buffer from its first use to its last.
+  result.peakBeforeHigh = result.peakAfterHigh =
+      points.front().body->getPeakAsWritten();
+  result.peakBeforeLow = result.peakAfterLow =
+      points.back().body->getPeakAsWritten();
+  bool loose = result.peakBeforeHigh !=
+                   ::memsched_core::evaluateMax(inputProfile, result.high) ||
+               result.peakBeforeLow !=
+                   ::memsched_core::evaluateMax(inputProfile, result.low);
+  result.status = RangeScheduleResult::Status::Scheduled;
+
+  // Candidates: the scheduler's order at each point.
+  std::vector<NodeId> best = input;
+  std::vector<SizePoly> bestProfile = inputProfile;
+  for (const PointAnalysis &p : points) {
+    std::vector<NodeId> order;
+    {
+      PhaseScope phase("search over the range");
+      order = planNodeOrder(p.body->getBlock(0), options);
+    }
+    if (order == input || order == best)
+      continue;
+    std::vector<SizePoly> profile = ::memsched_core::getMemoryProfile(
+        graph, order, sym->buffers, sym->transients);
+    std::pair<uint64_t, uint64_t> score{
+        ::memsched_core::evaluateMax(profile, result.high),
+        ::memsched_core::evaluateMax(profile, result.low)};
+    std::pair<uint64_t, uint64_t> bestScore{
+        ::memsched_core::evaluateMax(bestProfile, result.high),
+        ::memsched_core::evaluateMax(bestProfile, result.low)};
+    if (score >= bestScore)
+      continue;
+    MaxComparison proof;
+    {
+      PhaseScope phase("comparison over the range");
+      proof = ::memsched_core::proveMaxAtMost(profile, inputProfile, ranges,
+                                              kProofBudget);
+    }
+    if (proof.result == ProofResult::Proved) {
+      best = std::move(order);
+      bestProfile = std::move(profile);
+      continue;
+    }
+    // Lower at this point but not proved never above the order as written.
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "the order best at " << syms.describePoint(p.point);
+    if (proof.result == ProofResult::Refuted)
+      os << " needs "
+         << ::memsched_core::evaluateMax(profile, proof.counterexample)
+         << " bytes at " << syms.describePoint(proof.counterexample)
+         << ", the order as written "
+         << ::memsched_core::evaluateMax(inputProfile, proof.counterexample);
+    else
+      os << " could not be proved never above the order as written (the "
+            "comparison stopped at its work limit)";
+    if (result.kept.empty())
+      result.kept = s;
+  }
+  // The order as written with allocations moved to their uses is never
+  // above it either.
+  if (best == input && !(loose && options.moveAllocations))
+    return result;
+
+  // Apply the order, then check the body as it now stands: analysed again,
+  // its peak proved never above the one as written.
+  SmallVector<unsigned> order(best.begin(), best.end());
+  FailureOr<SmallVector<Operation *>> planned = planBlockOrder(high, order);
+  if (failed(planned))
+    return failure();
+  Operation *saved = func->clone();
+  applyBlockOrder(high, *planned);
+  points.clear();
+  FailureOr<RangeBody> now =
+      getRangeBody(func, options.sizes, !options.moveAllocations, syms,
+                   {result.high, result.low}, where, why);
+  // Proved on the polynomials (allocations at their first uses), and the
+  // peak as written at both ends not above the one before.
+  if (succeeded(now) && now->writtenPeaks.front() <= result.peakBeforeHigh &&
+      now->writtenPeaks.back() <= result.peakBeforeLow &&
+      ::memsched_core::proveMaxAtMost(now->profile, inputProfile, ranges,
+                                      kProofBudget)
+              .result == ProofResult::Proved) {
+    result.reordered = true;
+    result.peakAfter = describeMaxOfPolys(now->profile, syms.getNames());
+    result.peakAfterHigh = now->writtenPeaks.front();
+    result.peakAfterLow = now->writtenPeaks.back();
+  } else {
+    restoreBody(func, saved);
+  }
+  saved->erase();
+  return result;
+}
+
+void mlir::memsched::getRangeEnds(const SizeSymbols &symbols,
+                                  std::vector<uint64_t> &low,
+                                  std::vector<uint64_t> &high) {
+  low.clear();
+  high.clear();
+  for (const ::memsched_core::SymbolRange &r : symbols.getRanges()) {
+    low.push_back(r.lo);
+    high.push_back(r.hi ? *r.hi
+                        : std::max<uint64_t>(r.lo, 1) * kUnboundedScale);
+  }
+}
+
+FailureOr<RangeBody>
+mlir::memsched::getRangeBody(Operation *func, const SizeModel &sizes,
+                             bool pinAllocations, const SizeSymbols &symbols,
+                             ArrayRef<std::vector<uint64_t>> at,
+                             Operation *&where, std::string &why) {
+  SmallVector<PointAnalysis, 2> points;
+  std::vector<uint64_t> writtenPeaks;
+  for (const std::vector<uint64_t> &p : at) {
+    if (!points.empty() && p == points.front().point) {
+      writtenPeaks.push_back(writtenPeaks.front());
+      continue;
+    }
+    PointAnalysis a;
+    a.point = p;
+    a.body = analyseAt(func, sizes, pinAllocations, symbols, p);
+    if (!a.body->isSupported()) {
+      where = a.body->getUnsupportedOp();
+      why = a.body->getUnsupportedReason().str();
+      return failure();
+    }
+    if (a.body->hasSeveralBlocks()) {
+      where = func;
+      why = "dynamic sizes over a range are modelled in bodies of one block";
+      return failure();
+    }
+    writtenPeaks.push_back(a.body->getPeakAsWritten());
+    points.push_back(std::move(a));
+  }
+  if (points.empty()) {
+    where = func;
+    why = "no point to analyse the body at";
+    return failure();
+  }
+  FailureOr<SymbolicBlock> sym =
+      getSymbolicBlock(points, symbols, sizes, where, why);
+  if (failed(sym))
+    return failure();
+  const ::memsched_core::MemoryGraph &g =
+      points.front().body->getBlock(0).getGraph();
+  RangeBody out;
+  out.writtenPeaks = std::move(writtenPeaks);
+  out.profile = ::memsched_core::getMemoryProfile(
+      g, g.programOrder(), sym->buffers, sym->transients);
+  out.floors = ::memsched_core::getNodeFloors(g, sym->buffers, sym->transients);
+  return out;
+}
+
+FailureOr<std::vector<SizePoly>> mlir::memsched::parseMaxOfPolys(
+    StringRef text, const std::vector<std::string> &names, std::string &why) {
+  text = text.trim();
+  std::vector<SizePoly> polys;
+  if (text.consume_front("max(")) {
+    if (!text.consume_back(")")) {
+      why = "`max(` without its `)`";
+      return failure();
+    }
+  }
+  SmallVector<StringRef> parts;
+  text.split(parts, ',');
+  for (StringRef part : parts) {
+    std::optional<SizePoly> poly =
+        ::memsched_core::parseSizePoly(part.trim().str(), names, &why);
+    if (!poly)
+      return failure();
+    polys.push_back(std::move(*poly));
+  }
+  return polys;
+}
+
+RangeCertificate mlir::memsched::certifyOverRange(Operation *func,
+                                                  const SizeModel &sizes,
+                                                  bool pinAllocations,
+                                                  const SizeSymbols &symbols,
+                                                  uint64_t searchBudget) {
+  RangeCertificate out;
+  for (unsigned s = 0; s < symbols.size(); ++s)
+    if (!symbols.isArgument(s) && !symbols.getRanges()[s].hi) {
+      out.why = "the size " + symbols.getNames()[s] + " (" +
+                symbols.getOrigin(s) + ") has no upper bound";
+      return out;
+    }
+  std::vector<uint64_t> low, high;
+  getRangeEnds(symbols, low, high);
+  // The numbers at the upper ends of the ranges (recorded in `sizes_at`).
+  SizeModel atHigh = sizes;
+  auto point = std::make_shared<SizePoint>();
+  point->symbols = &symbols;
+  point->values = high;
+  atHigh.point = std::move(point);
+  out.cert = certifyFunction(func, atHigh, /*attach=*/true, searchBudget);
+  if (!out.cert.certificate) {
+    out.why = out.cert.reason.empty() ? "the body cannot be certified"
+                                      : out.cert.reason;
+    return out;
+  }
+  Operation *where = nullptr;
+  std::string why;
+  FailureOr<RangeBody> body =
+      getRangeBody(func, sizes, pinAllocations, symbols, {high, low}, where,
+                   why);
+  // The expressions hold where the peak as written is the profile's
+  // (allocations at their first uses), checked at both ends.
+  if (failed(body) ||
+      ::memsched_core::evaluateMax(body->profile, high) !=
+          body->writtenPeaks.front() ||
+      ::memsched_core::evaluateMax(body->profile, low) !=
+          body->writtenPeaks.back())
+    return out;
+  const std::vector<std::string> &names = symbols.getNames();
+  out.boundExpr = describeMaxOfPolys(body->floors, names);
+  out.optimalOverRange =
+      ::memsched_core::proveMaxAtMost(body->profile, body->floors,
+                                      symbols.getRanges(), kRangeProofBudget)
+          .result == ProofResult::Proved;
+  Builder b(func->getContext());
+  out.cert.certificate = withRangeFields(
+      out.cert.certificate,
+      b.getStringAttr(describeMaxOfPolys(body->profile, names, SIZE_MAX)),
+      b.getStringAttr(describeMaxOfPolys(body->floors, names, SIZE_MAX)));
+  setCertificate(func, out.cert.certificate);
+  return out;
+}
