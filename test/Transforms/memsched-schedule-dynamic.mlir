@@ -239,3 +239,30 @@ func.func @nested_unbounded(%n: index, %o: memref<?xf32>) {
   memref.dealloc %u : memref<?xf32>
   return
 }
+
+// -----
+
+// A callee sizes the buffer it returns with its argument: at each call the
+// size is the caller's %n (4*n bytes). As written both results are live
+// together (8*n); each copied and freed before the next call, 4*n.
+// REMARK: remark: memsched-schedule: over arg0 in [1, 100]: peak 8*arg0 -> 4*arg0 bytes, never above the order as written (proved); at arg0 = 100: 800 -> 400 bytes; at arg0 = 1: 8 -> 4 bytes; certificate at arg0 = 100: lower bound 400 bytes (optimal); over the ranges: lower bound 4*arg0 bytes (optimal at every size)
+// CHECK-LABEL: func.func @through_calls
+// CHECK-NEXT: %[[A:.*]] = call @make(%arg0)
+// CHECK-NEXT: memref.copy %[[A]]
+// CHECK-NEXT: memref.dealloc %[[A]]
+// CHECK-NEXT: %[[B:.*]] = call @make(%arg0)
+func.func @through_calls(%n: index {memsched.range = array<i64: 1, 100>}, %o: memref<?xf32>) {
+  %a = call @make(%n) : (index) -> memref<?xf32>
+  %b = call @make(%n) : (index) -> memref<?xf32>
+  memref.copy %a, %o : memref<?xf32> to memref<?xf32>
+  memref.copy %b, %o : memref<?xf32> to memref<?xf32>
+  memref.dealloc %a : memref<?xf32>
+  memref.dealloc %b : memref<?xf32>
+  return
+}
+func.func private @make(%n: index) -> memref<?xf32> {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc(%n) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  return %a : memref<?xf32>
+}

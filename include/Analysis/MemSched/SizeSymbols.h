@@ -26,6 +26,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -47,7 +48,9 @@ public:
   using Key = std::pair<Value, int64_t>;
 
   /// The symbols of the dynamic sizes of the allocations of `func`'s body
-  /// and of the regions nested in it, in body order. Fails, with `why`, on
+  /// and of the regions nested in it, in body order, and of the arguments
+  /// it passes to callees that size their allocations with them (such a
+  /// size of the callee is then the caller's symbol). Fails, with `why`, on
   /// a malformed `memsched.range` attribute or a declared range the IR's
   /// bounds exclude.
   static FailureOr<SizeSymbols> collect(Operation *func, std::string &why);
@@ -81,8 +84,15 @@ public:
   static std::optional<Key> getKey(Value sizeOperand);
 
 private:
+  /// The symbol of `key` (a size of `func`), added with its range if new.
+  FailureOr<unsigned> addSymbol(FunctionOpInterface func, Key key,
+                                std::string &why);
+
   std::vector<Key> keys;
   llvm::DenseMap<Key, unsigned> index;
+  /// Sizes of callees' allocations that are the callee's arguments, mapped
+  /// to the symbol of the value every call of this body passes.
+  llvm::DenseMap<Key, unsigned> aliases;
   std::vector<::memsched_core::SymbolRange> ranges;
   std::vector<std::string> names, origins;
   std::vector<bool> fromArgument;

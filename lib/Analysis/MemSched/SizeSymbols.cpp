@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/Support/raw_ostream.h"
@@ -54,10 +55,11 @@ std::optional<unsigned> SizeSymbols::lookup(Value sizeOperand) const {
   std::optional<Key> key = getKey(sizeOperand);
   if (!key)
     return std::nullopt;
-  auto it = index.find(*key);
-  if (it == index.end())
-    return std::nullopt;
-  return it->second;
+  if (auto it = index.find(*key); it != index.end())
+    return it->second;
+  if (auto it = aliases.find(*key); it != aliases.end())
+    return it->second;
+  return std::nullopt;
 }
 
 bool SizeSymbols::hasUnbounded() const {
@@ -124,91 +126,131 @@ getDeclaredRange(FunctionOpInterface func, SizeSymbols::Key key,
   return std::optional<SymbolRange>(range);
 }
 
-FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why) {
-  SizeSymbols symbols;
-  auto func = dyn_cast<FunctionOpInterface>(op);
-  if (!func || func.isExternal())
-    return symbols;
-  // Allocations in the body's blocks and in the regions nested in them,
-  // in body order.
+FailureOr<unsigned> SizeSymbols::addSymbol(FunctionOpInterface func, Key key,
+                                           std::string &why) {
+  if (auto it = index.find(key); it != index.end())
+    return it->second;
+  FailureOr<std::optional<SymbolRange>> declared =
+      getDeclaredRange(func, key, why);
+  if (failed(declared))
+    return failure();
+  ValueBoundsConstraintSet::Variable var =
+      key.second < 0
+          ? ValueBoundsConstraintSet::Variable(key.first)
+          : ValueBoundsConstraintSet::Variable(key.first, key.second);
+  SymbolRange range;
+  if (*declared)
+    range = **declared;
+  // A lower bound from the op that defines the size alone (one through a
+  // long chain of index arithmetic costs a projection per value of the
+  // chain; 0 is always sound).
+  Value self = key.first;
+  auto shallow = [self](Value v, std::optional<int64_t>,
+                        ValueBoundsConstraintSet &) { return v != self; };
+  FailureOr<int64_t> lb = ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::LB, var, shallow);
+  if (succeeded(lb) && *lb > 0)
+    range.lo = std::max<uint64_t>(range.lo, *lb);
+  FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::UB, var, /*stopCondition=*/nullptr,
+      /*closedUB=*/true);
+  if (succeeded(ub) && *ub >= 0)
+    range.hi = range.hi ? std::min<uint64_t>(*range.hi, *ub)
+                        : static_cast<uint64_t>(*ub);
+  if (range.hi && *range.hi < range.lo) {
+    why = "the declared range of a dynamic size does not meet the bounds "
+          "the IR gives it";
+    return failure();
+  }
+  std::string name, origin;
+  llvm::raw_string_ostream nameOs(name), originOs(origin);
+  auto arg = dyn_cast<BlockArgument>(key.first);
+  bool isArg = arg && arg.getOwner() == &func.getFunctionBody().front();
+  if (isArg) {
+    nameOs << "arg" << arg.getArgNumber();
+    originOs << "%arg" << arg.getArgNumber();
+  } else {
+    nameOs << "s" << keys.size();
+    if (Operation *def = key.first.getDefiningOp())
+      originOs << "the result of " << def->getName() << " at " << def->getLoc();
+    else
+      originOs << "a block argument";
+  }
+  if (key.second >= 0) {
+    if (isArg)
+      nameOs << ".d" << key.second;
+    origin = "dimension " + std::to_string(key.second) + " of " + origin;
+  }
+  index[key] = keys.size();
+  keys.push_back(key);
+  ranges.push_back(range);
+  names.push_back(name);
+  origins.push_back(origin);
+  fromArgument.push_back(isArg);
+  return keys.size() - 1;
+}
+
+/// The allocations of a function body (nested regions included), in order.
+static SmallVector<Operation *> getAllocations(FunctionOpInterface func) {
   SmallVector<Operation *> allocations;
   func.getFunctionBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<memref::AllocOp, memref::AllocaOp, memref::ReallocOp>(op) &&
         isAllocation(op))
       allocations.push_back(op);
   });
-  for (Operation *alloc : allocations) {
-    {
+  return allocations;
+}
+
+FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why) {
+  SizeSymbols symbols;
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func || func.isExternal())
+    return symbols;
+  for (Operation *alloc : getAllocations(func)) {
+    auto type = cast<MemRefType>(alloc->getResult(0).getType());
+    for (unsigned dim = 0; dim < type.getRank(); ++dim)
+      if (std::optional<Key> key = getKey(getDynamicSizeOperand(alloc, dim)))
+        if (failed(symbols.addSymbol(func, *key, why)))
+          return failure();
+  }
+  // Sizes of a callee's allocations that are its arguments (or their
+  // dimensions) are the caller's values at the call: the size of a buffer a
+  // call returns, or what the callee needs while it runs. A callee argument
+  // that calls in this body pass different values stays at its bound.
+  DenseMap<Key, std::optional<unsigned>> calleeArgs;
+  func.getFunctionBody().walk([&](CallOpInterface call) {
+    auto callee = dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
+    if (!callee || callee.isExternal() || callee == func)
+      return WalkResult::advance();
+    Block &entry = callee.getFunctionBody().front();
+    for (Operation *alloc : getAllocations(callee)) {
       auto type = cast<MemRefType>(alloc->getResult(0).getType());
       for (unsigned dim = 0; dim < type.getRank(); ++dim) {
         std::optional<Key> key = getKey(getDynamicSizeOperand(alloc, dim));
-        if (!key || symbols.index.count(*key))
+        auto arg = key ? dyn_cast<BlockArgument>(key->first) : BlockArgument();
+        if (!arg || arg.getOwner() != &entry ||
+            arg.getArgNumber() >= call.getArgOperands().size())
           continue;
-        FailureOr<std::optional<SymbolRange>> declared =
-            getDeclaredRange(func, *key, why);
-        if (failed(declared))
-          return failure();
-        ValueBoundsConstraintSet::Variable var =
-            key->second < 0
-                ? ValueBoundsConstraintSet::Variable(key->first)
-                : ValueBoundsConstraintSet::Variable(key->first, key->second);
-        SymbolRange range;
-        if (*declared)
-          range = **declared;
-        // A lower bound from the op that defines the size alone (one through
-        // a long chain of index arithmetic costs a projection per value of
-        // the chain; 0 is always sound).
-        Value self = key->first;
-        auto shallow = [self](Value v, std::optional<int64_t>,
-                              ValueBoundsConstraintSet &) { return v != self; };
-        FailureOr<int64_t> lb = ValueBoundsConstraintSet::computeConstantBound(
-            presburger::BoundType::LB, var, shallow);
-        if (succeeded(lb) && *lb > 0)
-          range.lo = std::max<uint64_t>(range.lo, *lb);
-        FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
-            presburger::BoundType::UB, var, /*stopCondition=*/nullptr,
-            /*closedUB=*/true);
-        if (succeeded(ub) && *ub >= 0)
-          range.hi = range.hi ? std::min<uint64_t>(*range.hi, *ub)
-                              : static_cast<uint64_t>(*ub);
-        if (range.hi && *range.hi < range.lo) {
-          // The declared range and the IR's bounds do not meet: only the
-          // IR's bounds hold.
-          why = "the declared range of a dynamic size does not meet the "
-                "bounds the IR gives it";
-          return failure();
+        Value operand = call.getArgOperands()[arg.getArgNumber()];
+        std::optional<Key> callerKey =
+            key->second < 0 ? getKey(operand) : Key{operand, key->second};
+        std::optional<unsigned> s;
+        if (callerKey) {
+          std::string ignored;
+          FailureOr<unsigned> added =
+              symbols.addSymbol(func, *callerKey, ignored);
+          if (succeeded(added))
+            s = *added;
         }
-        std::string name, origin;
-        llvm::raw_string_ostream nameOs(name), originOs(origin);
-        auto arg = dyn_cast<BlockArgument>(key->first);
-        if (arg && arg.getOwner() == &func.getFunctionBody().front()) {
-          nameOs << "arg" << arg.getArgNumber();
-          originOs << "%arg" << arg.getArgNumber();
-          if (key->second >= 0) {
-            nameOs << ".d" << key->second;
-            origin =
-                "dimension " + std::to_string(key->second) + " of " + origin;
-          }
-        } else {
-          nameOs << "s" << symbols.keys.size();
-          if (Operation *def = key->first.getDefiningOp())
-            originOs << "the result of " << def->getName() << " at "
-                     << def->getLoc();
-          else
-            originOs << "a block argument";
-          if (key->second >= 0)
-            origin =
-                "dimension " + std::to_string(key->second) + " of " + origin;
-        }
-        symbols.index[*key] = symbols.keys.size();
-        symbols.keys.push_back(*key);
-        symbols.ranges.push_back(range);
-        symbols.names.push_back(name);
-        symbols.origins.push_back(origin);
-        symbols.fromArgument.push_back(
-            arg && arg.getOwner() == &func.getFunctionBody().front());
+        auto [it, inserted] = calleeArgs.try_emplace(*key, s);
+        if (!inserted && it->second != s)
+          it->second.reset();
       }
     }
-  }
+    return WalkResult::advance();
+  });
+  for (auto &[key, s] : calleeArgs)
+    if (s)
+      symbols.aliases[key] = *s;
   return symbols;
 }

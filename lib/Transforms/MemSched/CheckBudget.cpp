@@ -1,14 +1,15 @@
 //===- CheckBudget.cpp - fail when the peak exceeds a budget ----*- C++ -*-===//
 
-#include "Transforms/MemSched/Placement.h"
 #include "Analysis/Graph/Scheduler.h"
+#include "Analysis/MemSched/CallGraph.h"
 #include "Analysis/MemSched/MemorySpaces.h"
 #include "Analysis/MemSched/OpClassification.h"
 #include "Transforms/MemSched/Arena.h"
-#include "Analysis/MemSched/CallGraph.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/Passes.h"
+#include "Transforms/MemSched/Placement.h"
 #include "Transforms/MemSched/Reorder.h"
+#include "Transforms/MemSched/ScheduleRange.h"
 
 namespace mlir {
 namespace memsched {
@@ -60,6 +61,98 @@ struct CheckBudgetPass
         runOnFunction(func, space, budget);
   }
 
+  /// Checks `func`, whose allocations have the dynamic sizes `symbols`,
+  /// against `budget` over their ranges, with the body's peak and the ops'
+  /// floors as polynomials: every polynomial grows with every size, so the
+  /// peak at the upper ends is the most over the ranges. Returns false,
+  /// having reported nothing, where the body is not modelled over the
+  /// ranges.
+  bool checkOverRange(func::FuncOp func, const SizeSymbols &symbols,
+                      const SizeModel &sizes, uint64_t budget) {
+    std::vector<uint64_t> low, high;
+    getRangeEnds(symbols, low, high);
+    Operation *where = nullptr;
+    std::string why;
+    FailureOr<RangeBody> body =
+        getRangeBody(func, sizes, false, symbols, {high, low}, where, why);
+    using ::memsched_core::evaluateMax;
+    using ::memsched_core::SizePoly;
+    if (failed(body) ||
+        evaluateMax(body->profile, high) != body->writtenPeaks.front() ||
+        evaluateMax(body->profile, low) != body->writtenPeaks.back())
+      return false;
+    const std::vector<::memsched_core::SymbolRange> &ranges =
+        symbols.getRanges();
+    // Symbols without an upper end that the peak grows with.
+    std::string growsWith;
+    for (const SizePoly &p : body->profile)
+      for (const SizePoly::Term &t : p.terms())
+        for (::memsched_core::SymbolId s : t.monomial)
+          if (!ranges[s].hi && growsWith.empty())
+            growsWith = symbols.getNames()[s];
+    uint64_t worst = evaluateMax(body->profile, high);
+    if (growsWith.empty() && worst <= budget)
+      return true;
+    InFlightDiagnostic diag = func.emitError();
+    diag << "memsched-check-budget: '" << func.getSymName()
+         << "' does not fit the budget of " << budget
+         << " bytes at every size of " << symbols.describeRanges() << ": ";
+    if (!growsWith.empty())
+      diag << "its peak grows without bound with " << growsWith;
+    else
+      diag << "it peaks at " << worst << " bytes at "
+           << symbols.describePoint(high);
+    // With one size: up to which size it fits as written, and from which
+    // size no order of the ops does (the ops' floors exceed the budget).
+    // Both are monotone in the size: the first size above the budget is
+    // found by bisection.
+    auto firstAbove =
+        [&](const std::vector<SizePoly> &polys) -> std::optional<uint64_t> {
+      uint64_t lo = ranges[0].lo;
+      uint64_t hi = high[0];
+      if (!ranges[0].hi)
+        while (evaluateMax(polys, {hi}) <= budget && hi < (UINT64_MAX >> 2))
+          hi *= 2;
+      if (evaluateMax(polys, {hi}) <= budget)
+        return std::nullopt;
+      if (evaluateMax(polys, {lo}) > budget)
+        return lo;
+      while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        (evaluateMax(polys, {mid}) > budget ? hi : lo) = mid;
+      }
+      return hi;
+    };
+    const std::string &name = symbols.getNames()[0];
+    if (symbols.size() == 1) {
+      std::optional<uint64_t> written = firstAbove(body->profile);
+      std::optional<uint64_t> never = firstAbove(body->floors);
+      if (written && *written == ranges[0].lo)
+        diag << "; as written it fits at no size";
+      else if (written)
+        diag << "; as written it fits for " << name << " <= " << *written - 1;
+      if (never && *never == ranges[0].lo)
+        diag << "; no order of these ops fits at any size: every order needs "
+             << evaluateMax(body->floors, low) << " bytes at "
+             << symbols.describePoint(low);
+      else if (never)
+        diag << "; no order of these ops fits for " << name << " >= " << *never
+             << " (every order needs " << evaluateMax(body->floors, {*never})
+             << " bytes there)";
+      else
+        diag << "; reordering or a smaller size may fit";
+    } else {
+      diag << "; at " << symbols.describePoint(low) << " it peaks at "
+           << evaluateMax(body->profile, low) << " bytes";
+      if (evaluateMax(body->floors, low) > budget)
+        diag << "; no order of these ops fits at any size: every order needs "
+             << evaluateMax(body->floors, low) << " bytes at "
+             << symbols.describePoint(low);
+    }
+    signalPassFailure();
+    return true;
+  }
+
   /// Checks `func` against `budget` bytes of memory space `space` (every
   /// space together when unset).
   void runOnFunction(func::FuncOp func, std::optional<Attribute> space,
@@ -83,6 +176,27 @@ struct CheckBudgetPass
     sizes.memorySpace = space;
     std::string inSpace =
         space ? " in memory space " + describeMemorySpace(*space) : "";
+    // Dynamic sizes: the budget over their ranges (docs/dynamic.md), or at
+    // their upper ends where the body is not modelled over the ranges.
+    std::string why;
+    FailureOr<SizeSymbols> symbols = SizeSymbols::collect(func, why);
+    if (failed(symbols)) {
+      func.emitError() << "memsched-check-budget: cannot check '"
+                       << func.getSymName() << "' against the budget: " << why;
+      signalPassFailure();
+      return;
+    }
+    if (!symbols->empty()) {
+      if (!space && checkOverRange(func, *symbols, sizes, budget))
+        return;
+      std::vector<uint64_t> low, high;
+      getRangeEnds(*symbols, low, high);
+      auto point = std::make_shared<SizePointHolder>();
+      point->symbols = *symbols;
+      point->point.symbols = &point->symbols;
+      point->point.values = high;
+      sizes.point = std::shared_ptr<const SizePoint>(point, &point->point);
+    }
     BodyLifetimes body(func, sizes);
     if (!body.isSupported()) {
       InFlightDiagnostic diag = func.emitError();
@@ -96,7 +210,6 @@ struct CheckBudgetPass
     // A function planned into an arena needs what its arena and the buffers
     // outside it take (for an argument or a global arena, more than its peak
     // as it stands counts).
-    std::string why;
     FailureOr<SmallVector<Arena, 1>> arenas = findArenas(func, why);
     if (succeeded(arenas) && !arenas->empty()) {
       FailureOr<uint64_t> memory =
