@@ -3,6 +3,9 @@
 // RUN: not memsched-opt %s "--memsched-check-budget=bytes=40000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WRITTEN
 // RUN: not memsched-opt %s --memsched-schedule "--memsched-check-budget=bytes=40000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCHEDULED
 // RUN: not memsched-opt %s "--memsched-check-budget=bytes=1000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NEVER
+// RUN: memsched-opt %s "--memsched-check-budget=bytes=40000 ranges=@two_temporaries:arg0=1:19" -o /dev/null
+// RUN: not memsched-opt %s "--memsched-check-budget=bytes=40000 ranges=arg0=1:20" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not memsched-opt %s "--memsched-check-budget=bytes=40000 ranges=arg0=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MALFORMED
 
 // Tests the budget check over the range of a dynamic size
 // (docs/dynamic.md). Two temporaries of 1024*n bytes each (256 x n
@@ -14,6 +17,11 @@
 //    no order from n = 40 on (1024*40 = 40960; 1024*39 = 39936 fits);
 //    scheduled (1024*n) up to n = 39;
 //  - 1000: no order at any size (1024 at n = 1).
+// The range given by the `ranges` option narrows the attribute's: n in
+// [1, 19] fits 40000 (2048*19 = 38912); in [1, 20] it does not at n = 20
+// (40960), while every order needs only 1024*20 = 20480 there.
+// OPTION: error: memsched-check-budget: 'two_temporaries' does not fit the budget of 40000 bytes at every size of arg0 in [1, 20]: it peaks at 40960 bytes at arg0 = 20; as written it fits for arg0 <= 19; reordering or a smaller size may fit
+// MALFORMED: error: memsched-check-budget: ranges entry 'arg0=1': expected [@FUNC:]argN=LO:HI or [@FUNC:]argN.dD=LO:HI (HI empty for no upper bound)
 // JUST: error: memsched-check-budget: 'two_temporaries' does not fit the budget of 131071 bytes at every size of arg0 in [1, 64]: it peaks at 131072 bytes at arg0 = 64; as written it fits for arg0 <= 63; reordering or a smaller size may fit
 // WRITTEN: error: memsched-check-budget: 'two_temporaries' does not fit the budget of 40000 bytes at every size of arg0 in [1, 64]: it peaks at 131072 bytes at arg0 = 64; as written it fits for arg0 <= 19; no order of these ops fits for arg0 >= 40 (every order needs 40960 bytes there)
 // SCHEDULED: error: memsched-check-budget: 'two_temporaries' does not fit the budget of 40000 bytes at every size of arg0 in [1, 64]: it peaks at 65536 bytes at arg0 = 64; as written it fits for arg0 <= 39; no order of these ops fits for arg0 >= 40 (every order needs 40960 bytes there)

@@ -29,6 +29,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <optional>
 #include <string>
@@ -39,6 +40,20 @@ namespace memsched {
 
 /// The argument attribute that declares ranges of dynamic sizes.
 constexpr llvm::StringLiteral kRangeAttrName = "memsched.range";
+
+/// Ranges given outside the IR (a pass option, docs/dynamic.md), by
+/// function name ("" for every function) and symbol name (argN, argN.dD).
+struct DeclaredRanges {
+  llvm::StringMap<llvm::StringMap<::memsched_core::SymbolRange>> byFunction;
+  bool empty() const { return byFunction.empty(); }
+  /// Adds the entries `[@FUNC:]NAME=LO:HI` (HI empty for no upper bound);
+  /// fails with `why` naming a malformed entry.
+  LogicalResult parse(llvm::ArrayRef<std::string> entries, std::string &why);
+  /// The range given for `name` in function `func`, if any (one given for
+  /// the function narrows one given for every function).
+  std::optional<::memsched_core::SymbolRange>
+  lookup(llvm::StringRef func, llvm::StringRef name) const;
+};
 
 /// The symbols of the dynamic sizes of a function's allocations.
 class SizeSymbols {
@@ -53,7 +68,8 @@ public:
   /// size of the callee is then the caller's symbol). Fails, with `why`, on
   /// a malformed `memsched.range` attribute or a declared range the IR's
   /// bounds exclude.
-  static FailureOr<SizeSymbols> collect(Operation *func, std::string &why);
+  static FailureOr<SizeSymbols> collect(Operation *func, std::string &why,
+                                        const DeclaredRanges *given = nullptr);
 
   size_t size() const { return keys.size(); }
   bool empty() const { return keys.empty(); }
@@ -86,7 +102,7 @@ public:
 private:
   /// The symbol of `key` (a size of `func`), added with its range if new.
   FailureOr<unsigned> addSymbol(FunctionOpInterface func, Key key,
-                                std::string &why);
+                                const DeclaredRanges *given, std::string &why);
 
   std::vector<Key> keys;
   llvm::DenseMap<Key, unsigned> index;

@@ -13,9 +13,10 @@
 #ifndef MEMSCHED_TRANSFORMS_MEMSCHED_H
 #define MEMSCHED_TRANSFORMS_MEMSCHED_H
 
-#include "Analysis/MemSched/BufferLifetimeAnalysis.h"
 #include "Analysis/Graph/LowerBound.h"
 #include "Analysis/Graph/Scheduler.h"
+#include "Analysis/MemSched/BufferLifetimeAnalysis.h"
+#include "Analysis/MemSched/SizeSymbols.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
 #include "Transforms/MemSched/Reorder.h"
 #include "Transforms/MemSched/Report.h"
@@ -49,6 +50,8 @@ struct ScheduleFunctionOptions {
   /// candidates (each a sequence of the block's ops; ops that are not
   /// scheduled nodes are skipped; an invalid order is ignored).
   std::vector<std::vector<Operation *>> orderHints;
+  /// Ranges of dynamic sizes given outside the IR (docs/dynamic.md).
+  const DeclaredRanges *ranges = nullptr;
 };
 
 /// One memory space of a body that allocates in several.

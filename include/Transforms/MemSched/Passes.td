@@ -22,6 +22,16 @@ defvar SizeModelOptions = SizeOption # [
          "Turn the remark for an unsupported function into an error">,
 ];
 
+// Ranges of dynamic sizes given on the command line (docs/dynamic.md).
+defvar RangesOption = [
+  ListOption<"ranges", "ranges", "std::string",
+             "Ranges of dynamic sizes, for functions whose arguments do not "
+             "carry `memsched.range`: entries `[@FUNC:]argN=LO:HI` or "
+             "`[@FUNC:]argN.dD=LO:HI` (dimension D of argument N; HI empty "
+             "for no upper bound), for every function or @FUNC alone; an "
+             "attribute on the argument narrows it further">,
+];
+
 def Schedule : Pass<"memsched-schedule", "::mlir::ModuleOp"> {
   let summary = "Reorder a lowered function's ops for minimum peak memory";
   let description = [{
@@ -102,7 +112,7 @@ def Schedule : Pass<"memsched-schedule", "::mlir::ModuleOp"> {
     memref.dealloc %b : memref<1024xf32>
     ```
   }];
-  let options = SizeModelOptions # [
+  let options = SizeModelOptions # RangesOption # [
     Option<"stateBudget", "state-budget", "uint64_t", /*default=*/"1000000",
            "Search states the exact search may expand per graph segment "
            "(in proportion fewer above 256 ops) before the heuristic "
@@ -182,7 +192,7 @@ def Certify : Pass<"memsched-certify", "::mlir::ModuleOp"> {
                               cut = [1, 2]>}
     ```
   }];
-  let options = SizeModelOptions # [
+  let options = SizeModelOptions # RangesOption # [
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark per function with the peak, the bound and the gap">,
     Option<"searchBudget", "search-budget", "uint64_t", /*default=*/"0",
@@ -278,7 +288,7 @@ def CheckBudget : Pass<"memsched-check-budget", "::mlir::ModuleOp"> {
     and when it does not, the same diagnosis is made for that space. At
     least one of the two is required.
   }];
-  let options = SizeOption # [
+  let options = SizeOption # RangesOption # [
     Option<"bytes", "bytes", "uint64_t", /*default=*/"0",
            "The budget in bytes for all memory spaces together">,
     ListOption<"spaceBytes", "space-bytes", "std::string",

@@ -55,6 +55,10 @@ struct RangeScheduleResult {
   uint64_t peakBeforeLow = 0, peakAfterLow = 0;
   uint64_t peakBeforeHigh = 0, peakAfterHigh = 0;
   bool reordered = false;
+  /// The body as written holds some buffers beyond their uses (allocated
+  /// before the first, freed after the last): `peakBefore` counts them from
+  /// use to use, the numbers at the points as written.
+  bool allocationsMoved = false;
   /// When an order lower at one of the points was not taken: why (the
   /// point where it is worse, or that the comparison ran out of work).
   std::string kept;

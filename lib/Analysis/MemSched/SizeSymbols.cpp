@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
@@ -127,6 +128,7 @@ getDeclaredRange(FunctionOpInterface func, SizeSymbols::Key key,
 }
 
 FailureOr<unsigned> SizeSymbols::addSymbol(FunctionOpInterface func, Key key,
+                                           const DeclaredRanges *given,
                                            std::string &why) {
   if (auto it = index.find(key); it != index.end())
     return it->second;
@@ -141,6 +143,23 @@ FailureOr<unsigned> SizeSymbols::addSymbol(FunctionOpInterface func, Key key,
   SymbolRange range;
   if (*declared)
     range = **declared;
+  // A range given outside the IR, for an argument.
+  auto argOf = dyn_cast<BlockArgument>(key.first);
+  if (given && argOf && argOf.getOwner() == &func.getFunctionBody().front()) {
+    std::string argName = "arg" + std::to_string(argOf.getArgNumber());
+    if (key.second >= 0)
+      argName += ".d" + std::to_string(key.second);
+    if (std::optional<SymbolRange> r = given->lookup(
+            SymbolTable::getSymbolName(func).getValue(), argName)) {
+      range.lo = std::max(range.lo, r->lo);
+      if (r->hi)
+        range.hi = range.hi ? std::min(*range.hi, *r->hi) : *r->hi;
+    }
+  }
+  if (range.hi && *range.hi < range.lo) {
+    why = "the ranges given for a dynamic size do not meet";
+    return failure();
+  }
   // A lower bound from the op that defines the size alone (one through a
   // long chain of index arithmetic costs a projection per value of the
   // chain; 0 is always sound).
@@ -201,7 +220,8 @@ static SmallVector<Operation *> getAllocations(FunctionOpInterface func) {
   return allocations;
 }
 
-FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why) {
+FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why,
+                                            const DeclaredRanges *given) {
   SizeSymbols symbols;
   auto func = dyn_cast<FunctionOpInterface>(op);
   if (!func || func.isExternal())
@@ -210,7 +230,7 @@ FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why) {
     auto type = cast<MemRefType>(alloc->getResult(0).getType());
     for (unsigned dim = 0; dim < type.getRank(); ++dim)
       if (std::optional<Key> key = getKey(getDynamicSizeOperand(alloc, dim)))
-        if (failed(symbols.addSymbol(func, *key, why)))
+        if (failed(symbols.addSymbol(func, *key, given, why)))
           return failure();
   }
   // Sizes of a callee's allocations that are its arguments (or their
@@ -238,7 +258,7 @@ FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why) {
         if (callerKey) {
           std::string ignored;
           FailureOr<unsigned> added =
-              symbols.addSymbol(func, *callerKey, ignored);
+              symbols.addSymbol(func, *callerKey, given, ignored);
           if (succeeded(added))
             s = *added;
         }
@@ -253,4 +273,69 @@ FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why) {
     if (s)
       symbols.aliases[key] = *s;
   return symbols;
+}
+
+LogicalResult DeclaredRanges::parse(ArrayRef<std::string> entries,
+                                    std::string &why) {
+  for (StringRef entry : entries) {
+    StringRef text = entry.trim();
+    StringRef func;
+    if (text.consume_front("@")) {
+      std::tie(func, text) = text.split(':');
+      if (func.empty() || text.empty()) {
+        why = "ranges entry '" + entry.str() + "': expected @FUNC:argN=LO:HI";
+        return failure();
+      }
+    }
+    auto [name, bounds] = text.split('=');
+    auto [loText, hiText] = bounds.split(':');
+    SymbolRange range;
+    uint64_t hi = 0;
+    bool nameOk = name.consume_front("arg") && !name.empty();
+    StringRef number = name, dim;
+    if (nameOk && name.contains(".d"))
+      std::tie(number, dim) = name.split(".d");
+    unsigned parsed;
+    nameOk = nameOk && !number.getAsInteger(10, parsed) &&
+             (dim.empty() || !dim.getAsInteger(10, parsed));
+    if (!nameOk || !bounds.contains(':') ||
+        loText.trim().getAsInteger(10, range.lo) ||
+        (!hiText.trim().empty() && hiText.trim().getAsInteger(10, hi))) {
+      why = "ranges entry '" + entry.str() +
+            "': expected [@FUNC:]argN=LO:HI or [@FUNC:]argN.dD=LO:HI (HI "
+            "empty for no upper bound)";
+      return failure();
+    }
+    if (!hiText.trim().empty()) {
+      if (hi < range.lo) {
+        why = "ranges entry '" + entry.str() + "': HI below LO";
+        return failure();
+      }
+      range.hi = hi;
+    }
+    std::string key = text.split('=').first.str();
+    byFunction[func][key] = range;
+  }
+  return success();
+}
+
+std::optional<SymbolRange> DeclaredRanges::lookup(StringRef func,
+                                                  StringRef name) const {
+  std::optional<SymbolRange> out;
+  for (StringRef f : {StringRef(), func}) {
+    auto it = byFunction.find(f);
+    if (it == byFunction.end())
+      continue;
+    auto r = it->second.find(name);
+    if (r == it->second.end())
+      continue;
+    if (!out) {
+      out = r->second;
+      continue;
+    }
+    out->lo = std::max(out->lo, r->second.lo);
+    if (r->second.hi)
+      out->hi = out->hi ? std::min(*out->hi, *r->second.hi) : *r->second.hi;
+  }
+  return out;
 }

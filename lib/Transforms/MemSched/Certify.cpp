@@ -23,10 +23,16 @@ struct CertifyPass : public mlir::memsched::impl::CertifyBase<CertifyPass> {
   using CertifyBase::CertifyBase;
 
   void runOnOperation() override {
+    std::string why;
+    if (failed(givenRanges.parse(ranges, why))) {
+      getOperation().emitError() << "memsched-certify: " << why;
+      return signalPassFailure();
+    }
     for (func::FuncOp func : getFunctionsCalleesFirst(getOperation()))
       runOnFunction(func);
     markAllAnalysesPreserved();
   }
+  DeclaredRanges givenRanges;
 
   void runOnFunction(func::FuncOp func) {
     if (func.isExternal())
@@ -42,7 +48,8 @@ struct CertifyPass : public mlir::memsched::impl::CertifyBase<CertifyPass> {
     // Dynamic sizes: at the upper ends of their ranges, with the
     // expressions over the ranges (docs/dynamic.md).
     std::string why;
-    FailureOr<SizeSymbols> symbols = SizeSymbols::collect(func, why);
+    FailureOr<SizeSymbols> symbols =
+        SizeSymbols::collect(func, why, &givenRanges);
     RangeCertificate range;
     CertifyFunctionResult result;
     if (failed(symbols)) {

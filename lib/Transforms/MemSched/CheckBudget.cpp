@@ -56,10 +56,16 @@ struct CheckBudgetPass
              "--memsched-check-budget=\"space-bytes=SPACE:N,...\"";
       return signalPassFailure();
     }
+    std::string why;
+    if (failed(givenRanges.parse(ranges, why))) {
+      getOperation().emitError() << "memsched-check-budget: " << why;
+      return signalPassFailure();
+    }
     for (func::FuncOp func : getFunctionsCalleesFirst(getOperation()))
       for (auto [space, budget] : budgets)
         runOnFunction(func, space, budget);
   }
+  DeclaredRanges givenRanges;
 
   /// Checks `func`, whose allocations have the dynamic sizes `symbols`,
   /// against `budget` over their ranges, with the body's peak and the ops'
@@ -179,7 +185,8 @@ struct CheckBudgetPass
     // Dynamic sizes: the budget over their ranges (docs/dynamic.md), or at
     // their upper ends where the body is not modelled over the ranges.
     std::string why;
-    FailureOr<SizeSymbols> symbols = SizeSymbols::collect(func, why);
+    FailureOr<SizeSymbols> symbols =
+        SizeSymbols::collect(func, why, &givenRanges);
     if (failed(symbols)) {
       func.emitError() << "memsched-check-budget: cannot check '"
                        << func.getSymName() << "' against the budget: " << why;

@@ -37,6 +37,11 @@ struct SchedulePass
     if (failed(parseMemorySpaceOption(memorySpace, getOperation(),
                                       "memsched-schedule", chosenSpace)))
       return signalPassFailure();
+    std::string why;
+    if (failed(givenRanges.parse(ranges, why))) {
+      getOperation().emitError() << "memsched-schedule: " << why;
+      return signalPassFailure();
+    }
     for (func::FuncOp func : getFunctionsCalleesFirst(getOperation()))
       runOnFunction(func);
     if (!changed)
@@ -61,6 +66,7 @@ struct SchedulePass
     options.certify = attachCertificate;
     options.skipCertified = skipCertified;
     options.memorySpace = chosenSpace;
+    options.ranges = &givenRanges;
     PhaseTimes phases;
     std::optional<ActivePhaseTimes> timing;
     if (phaseTimes)
@@ -215,8 +221,11 @@ struct SchedulePass
     if (!emitRemarks)
       return;
     InFlightDiagnostic diag = emitRemark(func.getLoc());
-    diag << "memsched-schedule: over " << symbols.describeRanges() << ": peak "
-         << range.peakBefore;
+    diag << "memsched-schedule: over " << symbols.describeRanges() << ": peak ";
+    if (range.allocationsMoved && range.reordered)
+      diag << "as written";
+    else
+      diag << range.peakBefore;
     if (range.reordered)
       diag << " -> " << range.peakAfter
            << " bytes, never above the order as written (proved)";
@@ -242,5 +251,6 @@ struct SchedulePass
 
   bool changed = false;
   std::optional<Attribute> chosenSpace;
+  DeclaredRanges givenRanges;
 };
 } // namespace

@@ -145,7 +145,8 @@ mlir::memsched::scheduleOverRange(Operation *func,
                                   const ScheduleFunctionOptions &options) {
   RangeScheduleResult result;
   std::string why;
-  FailureOr<SizeSymbols> symbols = SizeSymbols::collect(func, why);
+  FailureOr<SizeSymbols> symbols =
+      SizeSymbols::collect(func, why, options.ranges);
   if (failed(symbols)) {
     result.status = RangeScheduleResult::Status::Unsupported;
     result.unsupportedOp = func;
@@ -217,6 +218,7 @@ mlir::memsched::scheduleOverRange(Operation *func,
                    ::memsched_core::evaluateMax(inputProfile, result.high) ||
                result.peakBeforeLow !=
                    ::memsched_core::evaluateMax(inputProfile, result.low);
+  result.allocationsMoved = loose;
   result.status = RangeScheduleResult::Status::Scheduled;
 
   // Candidates: the scheduler's order at each point.
