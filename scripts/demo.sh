@@ -173,6 +173,27 @@ blocks() {
   echo
 }
 
+# A dynamic batch: one order for every batch size in the declared range,
+# proved never worse at any size, and a budget checked over the range.
+dynamic() {
+  local src="$MEMSCHED_ROOT/test/Pipelines/dynamic-batch-heads.mlir"
+  echo "=== a dynamic batch B in [1, 64] (memsched.range on the argument): two heads of B x 1024 floats"
+  "$OPT" "$src" \
+    --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
+    --buffer-deallocation-pipeline --convert-bufferization-to-memref -o "$OUT/dynamic-batch.mlir"
+  "$OPT" "$OUT/dynamic-batch.mlir" --memsched-schedule=remarks --memsched-verify \
+    --mlir-print-op-on-diagnostic=false -o "$OUT/dynamic-batch.scheduled.mlir" 2>&1 |
+    sed -n 's/.*remark: memsched-schedule: //p' | tr ';' '\n' | sed 's/^ */  /'
+  grep -o 'peak_expr = "[^"]*", lower_bound_expr = "[^"]*"' "$OUT/dynamic-batch.scheduled.mlir"
+  echo "a budget of 100000 bytes, over the range:"
+  "$OPT" "$OUT/dynamic-batch.scheduled.mlir" --memsched-check-budget=bytes=100000 \
+    --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 |
+    sed -n 's/.*error: memsched-check-budget: //p' | tr ';' '\n' | sed 's/^ */  /'
+  echo "(arg0.d0 is B; the expressions hold at every B in the range, --memsched-verify proves them;"
+  echo " docs/dynamic.md)"
+  echo
+}
+
 # Two memory pools: host (default space) and device (memory space 1). Each
 # space has its own peak and bound; the order minimises the chosen space and
 # raises no other.
@@ -277,5 +298,6 @@ peers train_step_resnet8
 budget
 branches
 blocks
+dynamic
 spaces
 remat

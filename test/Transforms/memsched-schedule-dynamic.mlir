@@ -242,6 +242,51 @@ func.func @nested_unbounded(%n: index, %o: memref<?xf32>) {
 
 // -----
 
+// A branch hands out a buffer allocated on either side with dynamic
+// sizes: its size is the largest of the two, 4*n or 4*m, which changes
+// with the sizes, so the body is scheduled at the upper ends (n = m = 8:
+// 32 bytes).
+// REMARK: remark: memsched-schedule: peak 32 -> 32 bytes, lower bound 32 bytes (optimal); dynamic sizes at their upper bounds (arg0 in [1, 8], arg1 in [1, 8]): a buffer this loop or branch hands out has allocations of different dynamic sizes (the largest may change with the sizes)
+// CHECK-LABEL: func.func @handed_out
+// CHECK-SAME: sizes_at = {arg0 = 8 : i64, arg1 = 8 : i64}
+func.func @handed_out(%n: index {memsched.range = array<i64: 1, 8>}, %m: index {memsched.range = array<i64: 1, 8>}, %c: i1, %o: memref<?xf32>) {
+  %r = scf.if %c -> memref<?xf32> {
+    %a = memref.alloc(%n) : memref<?xf32>
+    memref.copy %o, %a : memref<?xf32> to memref<?xf32>
+    scf.yield %a : memref<?xf32>
+  } else {
+    %b = memref.alloc(%m) : memref<?xf32>
+    memref.copy %o, %b : memref<?xf32> to memref<?xf32>
+    scf.yield %b : memref<?xf32>
+  }
+  memref.copy %r, %o : memref<?xf32> to memref<?xf32>
+  memref.dealloc %r : memref<?xf32>
+  return
+}
+
+// -----
+
+// The same with one size on both sides, 4*n: the handed out buffer is
+// 4*n at every n, modelled over the range.
+// REMARK: remark: memsched-schedule: over arg0 in [1, 8]: peak 4*arg0 bytes, order as written kept; at arg0 = 8: 32 -> 32 bytes; at arg0 = 1: 4 -> 4 bytes; certificate at arg0 = 8: lower bound 32 bytes (optimal); over the ranges: lower bound 4*arg0 bytes (optimal at every size)
+// CHECK-LABEL: func.func @handed_out_one_size
+func.func @handed_out_one_size(%n: index {memsched.range = array<i64: 1, 8>}, %c: i1, %o: memref<?xf32>) {
+  %r = scf.if %c -> memref<?xf32> {
+    %a = memref.alloc(%n) : memref<?xf32>
+    memref.copy %o, %a : memref<?xf32> to memref<?xf32>
+    scf.yield %a : memref<?xf32>
+  } else {
+    %b = memref.alloc(%n) : memref<?xf32>
+    memref.copy %o, %b : memref<?xf32> to memref<?xf32>
+    scf.yield %b : memref<?xf32>
+  }
+  memref.copy %r, %o : memref<?xf32> to memref<?xf32>
+  memref.dealloc %r : memref<?xf32>
+  return
+}
+
+// -----
+
 // A callee sizes the buffer it returns with its argument: at each call the
 // size is the caller's %n (4*n bytes). As written both results are live
 // together (8*n); each copied and freed before the next call, 4*n.

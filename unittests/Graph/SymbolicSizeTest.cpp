@@ -917,3 +917,90 @@ TEST(SymbolicSizeProfile, NodeFloorsBelowEveryOrder) {
   // The floors are a bound that is often met, not a trivial one.
   EXPECT_GT(tight, 1000u);
 }
+
+// Stretches: graphs of 2 to 4 blocks of 2 to 4 nodes, each block after a
+// barrier node that follows every node of the block before, buffers within
+// a block; sizes in one symbol in [1, 6]. The input is the program order,
+// the candidate a random valid order. The spliced order must be valid,
+// never above the input at any point of the range (every point checked),
+// never above the best order it started from at the upper end; and when
+// one stretch of the candidate alone, spliced into the input, is never
+// above it and lower at the upper end, at least one stretch is taken.
+TEST(SymbolicSizeProfile, SpliceProvedStretches) {
+  std::vector<SymbolRange> ranges{{1, 6}};
+  std::vector<uint64_t> high{6};
+  unsigned cases = 0, withTaken = 0;
+  for (uint64_t k = 0; k < 3000; ++k) {
+    uint64_t seed = kBaseSeed + 9000 + k;
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    GraphShape shape;
+    unsigned blocks = 2 + rng() % 3;
+    std::vector<std::pair<NodeId, NodeId>> blockNodes; // [first, last]
+    NodeId next = 0;
+    for (unsigned b = 0; b < blocks; ++b) {
+      NodeId barrier = next++;
+      if (b)
+        for (NodeId v = blockNodes.back().first; v <= blockNodes.back().second;
+             ++v)
+          shape.edges.push_back({v, barrier});
+      unsigned size = 2 + rng() % 3;
+      NodeId first = next;
+      next += size;
+      shape.edges.push_back({barrier, first});
+      for (NodeId v = first + 1; v < next; ++v)
+        shape.edges.push_back({barrier, v});
+      blockNodes.push_back({first, next - 1});
+      unsigned bufs = 1 + rng() % 4;
+      for (unsigned i = 0; i < bufs; ++i) {
+        GraphShape::Buf buf;
+        unsigned touches = 1 + rng() % 2;
+        for (unsigned t = 0; t < touches; ++t)
+          buf.touchers.push_back(first + rng() % size);
+        shape.buffers.push_back(buf);
+      }
+    }
+    shape.numNodes = next;
+    std::vector<SizePoly> sizes;
+    for (size_t b = 0; b < shape.buffers.size(); ++b)
+      sizes.push_back(SizePoly::symbol(0, rng() % 5) +
+                      SizePoly::constant(rng() % 12));
+    MemoryGraph g = buildGraph(shape, std::vector<uint64_t>(sizes.size()), {});
+    std::vector<NodeId> input = g.programOrder();
+    std::vector<NodeId> candidate = randomOrder(g, rng);
+    ASSERT_TRUE(g.isValidOrder(candidate));
+    std::vector<SizePoly> inputProfile = getMemoryProfile(g, input, sizes, {});
+    auto neverAbove = [&](const std::vector<SizePoly> &p) {
+      for (uint64_t x = 1; x <= 6; ++x)
+        if (evaluateMax(p, {x}) > evaluateMax(inputProfile, {x}))
+          return false;
+      return true;
+    };
+    // Does one stretch alone (between barriers) improve the input?
+    bool single = false;
+    for (auto [first, last] : blockNodes) {
+      std::vector<NodeId> trial = input;
+      std::copy(candidate.begin() + first, candidate.begin() + last + 1,
+                trial.begin() + first);
+      std::vector<SizePoly> p = getMemoryProfile(g, trial, sizes, {});
+      single |= trial != input && neverAbove(p) &&
+                evaluateMax(p, high) < evaluateMax(inputProfile, high);
+    }
+    std::vector<NodeId> best = input;
+    std::vector<SizePoly> bestProfile = inputProfile;
+    unsigned taken =
+        spliceProvedStretches(g, sizes, {}, inputProfile, ranges, high,
+                              candidate, best, bestProfile, 64, 1000000);
+    ++cases;
+    withTaken += taken > 0;
+    EXPECT_TRUE(g.isValidOrder(best));
+    EXPECT_EQ(bestProfile, getMemoryProfile(g, best, sizes, {}));
+    EXPECT_TRUE(neverAbove(bestProfile));
+    EXPECT_LE(evaluateMax(bestProfile, high), evaluateMax(inputProfile, high));
+    EXPECT_EQ(taken > 0, best != input);
+    if (single)
+      EXPECT_GT(taken, 0u);
+  }
+  // The path is exercised, not only the checks.
+  EXPECT_GT(withTaken, cases / 30);
+}

@@ -163,6 +163,26 @@ std::vector<SizePoly> getNodeFloors(const MemoryGraph &graph,
                                     const std::vector<SizePoly> &bufferSizes,
                                     const std::vector<SizePoly> &transients);
 
+/// Takes the stretches of `candidate` that keep `best` proved never above
+/// `inputProfile` over `ranges`. A stretch lies between two positions where
+/// `candidate` and `best` have run the same nodes (so either order of it
+/// makes a valid order with the rest). Each stretch of the candidate that
+/// differs is spliced into `best` in turn and kept when the whole order's
+/// peak is lower at `high` and proved never above `inputProfile`
+/// (`bestProfile` is kept the profile of `best`). Nothing is tried when
+/// there is one stretch or more than `maxStretches`. Returns the number
+/// of stretches taken.
+unsigned spliceProvedStretches(const MemoryGraph &graph,
+                               const std::vector<SizePoly> &bufferSizes,
+                               const std::vector<SizePoly> &transients,
+                               const std::vector<SizePoly> &inputProfile,
+                               const std::vector<SymbolRange> &ranges,
+                               const std::vector<uint64_t> &high,
+                               const std::vector<NodeId> &candidate,
+                               std::vector<NodeId> &best,
+                               std::vector<SizePoly> &bestProfile,
+                               size_t maxStretches, uint64_t proofBudget);
+
 } // namespace memsched_core
 
 #endif // MEMSCHED_ANALYSIS_SYMBOLICSIZE_H

@@ -59,6 +59,8 @@ struct RangeScheduleResult {
   /// before the first, freed after the last): `peakBefore` counts them from
   /// use to use, the numbers at the points as written.
   bool allocationsMoved = false;
+  /// Stretches of a candidate not proved as a whole that were taken.
+  unsigned stretchesTaken = 0;
   /// When an order lower at one of the points was not taken: why (the
   /// point where it is worse, or that the comparison ran out of work).
   std::string kept;

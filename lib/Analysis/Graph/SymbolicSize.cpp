@@ -912,3 +912,46 @@ uint64_t memsched_core::evaluateMax(const std::vector<SizePoly> &polys,
     m = std::max(m, p.evaluate(point));
   return m;
 }
+
+unsigned memsched_core::spliceProvedStretches(
+    const MemoryGraph &graph, const std::vector<SizePoly> &bufferSizes,
+    const std::vector<SizePoly> &transients,
+    const std::vector<SizePoly> &inputProfile,
+    const std::vector<SymbolRange> &ranges, const std::vector<uint64_t> &high,
+    const std::vector<NodeId> &candidate, std::vector<NodeId> &best,
+    std::vector<SizePoly> &bestProfile, size_t maxStretches,
+    uint64_t proofBudget) {
+  assert(candidate.size() == best.size() && "orders of the same nodes");
+  // A cut after position i when both orders have run the same nodes: no
+  // node is then in one prefix alone.
+  std::vector<size_t> cuts{0};
+  std::vector<char> seen(graph.numNodes(), 0);
+  int64_t inOne = 0;
+  for (size_t i = 0; i < candidate.size(); ++i) {
+    inOne += ++seen[candidate[i]] == 1 ? 1 : -1;
+    inOne += ++seen[best[i]] == 1 ? 1 : -1;
+    if (inOne == 0)
+      cuts.push_back(i + 1);
+  }
+  if (cuts.size() <= 2 || cuts.size() > maxStretches + 1)
+    return 0;
+  unsigned taken = 0;
+  for (size_t k = 0; k + 1 < cuts.size(); ++k) {
+    if (std::equal(best.begin() + cuts[k], best.begin() + cuts[k + 1],
+                   candidate.begin() + cuts[k]))
+      continue;
+    std::vector<NodeId> trial = best;
+    std::copy(candidate.begin() + cuts[k], candidate.begin() + cuts[k + 1],
+              trial.begin() + cuts[k]);
+    std::vector<SizePoly> profile =
+        getMemoryProfile(graph, trial, bufferSizes, transients);
+    if (evaluateMax(profile, high) >= evaluateMax(bestProfile, high) ||
+        proveMaxAtMost(profile, inputProfile, ranges, proofBudget).result !=
+            ProofResult::Proved)
+      continue;
+    best = std::move(trial);
+    bestProfile = std::move(profile);
+    ++taken;
+  }
+  return taken;
+}

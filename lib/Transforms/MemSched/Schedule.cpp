@@ -246,7 +246,11 @@ struct SchedulePass
       diag << "; no certificate: " << rc.why;
     }
     if (!range.kept.empty())
-      diag << "; " << range.kept;
+      diag << "; " << range.kept
+           << (range.stretchesTaken
+                   ? "; " + std::to_string(range.stretchesTaken) +
+                         " of its stretches taken"
+                   : std::string());
   }
 
   bool changed = false;

@@ -1,5 +1,4 @@
-//===- ScheduleRange.cpp - one order for a range of dynamic sizes -*- C++
-//-*-===//
+//===- ScheduleRange.cpp - one order for a range of dynamic sizes -------===//
 
 #include "Transforms/MemSched/ScheduleRange.h"
 
@@ -7,6 +6,7 @@
 #include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/MemorySpaces.h"
 #include "Analysis/MemSched/PhaseTimes.h"
+#include "Analysis/MemSched/RegionYields.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/Reorder.h"
 
@@ -25,6 +25,9 @@ using ::memsched_core::ProofResult;
 using ::memsched_core::SizePoly;
 
 static constexpr uint64_t kProofBudget = kRangeProofBudget;
+
+/// Stretches of a candidate tried one by one, at most.
+static constexpr size_t kMaxStretches = 64;
 
 /// A symbol without an upper bound is scheduled at this many times its
 /// lower end (at least 1): a size far above the lower end, where the
@@ -71,6 +74,26 @@ analyseAt(Operation *func, SizeModel sizes, bool pinAllocations,
   return std::make_unique<BodyLifetimes>(func, sizes, pinAllocations);
 }
 
+/// Whether every allocation `op` (a loop or branch) may hand out as its
+/// result `value` has the size `poly`.
+static bool haveOneSize(Operation *op, Value value, const SizeModel &sizes,
+                        const SizeSymbols &symbols, uint64_t times,
+                        const SizePoly &poly) {
+  for (const FreshYield &fy : findFreshYields(op)) {
+    if (op->getResult(fy.position) != value)
+      continue;
+    for (Operation *alloc : fy.allocs) {
+      std::string why;
+      FailureOr<SizePoly> size = getSymbolicAllocationSize(
+          alloc, DataLayout::closest(alloc), sizes, symbols, times, why);
+      if (failed(size) || *size != poly)
+        return false;
+    }
+    return true;
+  }
+  return false;
+}
+
 /// The block's sizes as polynomials, checked against the analyses at every
 /// point; fails with `why` where the body is outside what ranges model.
 static FailureOr<SymbolicBlock>
@@ -89,6 +112,19 @@ getSymbolicBlock(ArrayRef<PointAnalysis> points, const SizeSymbols &symbols,
                                   sizes, symbols, b.sizeTimes, why);
     if (failed(poly)) {
       where = b.allocOp;
+      return failure();
+    }
+    // A loop or branch that hands out a buffer is sized by the largest of
+    // the allocations it may hand out, chosen at one point: with sizes
+    // that vary, another may be the largest elsewhere, unless they all have
+    // the same size.
+    if (b.allocatedByNode && b.allocOp->getNumRegions() &&
+        !poly->isConstant() &&
+        !haveOneSize(b.allocOp, b.value, sizes, symbols, b.sizeTimes, *poly)) {
+      where = b.allocOp;
+      why = "a buffer this loop or branch hands out has allocations of "
+            "different dynamic sizes (the largest may change with the "
+            "sizes)";
       return failure();
     }
     out.buffers.push_back(std::move(*poly));
@@ -222,6 +258,7 @@ mlir::memsched::scheduleOverRange(Operation *func,
   result.status = RangeScheduleResult::Status::Scheduled;
 
   // Candidates: the scheduler's order at each point.
+  std::vector<std::vector<NodeId>> refuted;
   std::vector<NodeId> best = input;
   std::vector<SizePoly> bestProfile = inputProfile;
   for (const PointAnalysis &p : points) {
@@ -268,7 +305,14 @@ mlir::memsched::scheduleOverRange(Operation *func,
             "comparison stopped at its work limit)";
     if (result.kept.empty())
       result.kept = s;
+    refuted.push_back(std::move(order));
   }
+  // A candidate not proved as a whole may be on some stretches
+  // (spliceProvedStretches).
+  for (const std::vector<NodeId> &candidate : refuted)
+    result.stretchesTaken += ::memsched_core::spliceProvedStretches(
+        graph, sym->buffers, sym->transients, inputProfile, ranges, result.high,
+        candidate, best, bestProfile, kMaxStretches, kProofBudget);
   // The order as written with allocations moved to their uses is never
   // above it either.
   if (best == input && !(loose && options.moveAllocations))
