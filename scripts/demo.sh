@@ -186,8 +186,9 @@ dynamic() {
     sed -n 's/.*remark: memsched-schedule: //p' | tr ';' '\n' | sed 's/^ */  /'
   grep -o 'peak_expr = "[^"]*", lower_bound_expr = "[^"]*"' "$OUT/dynamic-batch.scheduled.mlir"
   echo "a budget of 100000 bytes, over the range:"
-  "$OPT" "$OUT/dynamic-batch.scheduled.mlir" --memsched-check-budget=bytes=100000 \
-    --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 |
+  # Above the budget at some sizes: the check fails, and says where.
+  { "$OPT" "$OUT/dynamic-batch.scheduled.mlir" --memsched-check-budget=bytes=100000 \
+      --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 || true; } |
     sed -n 's/.*error: memsched-check-budget: //p' | tr ';' '\n' | sed 's/^ */  /'
   echo "(arg0.d0 is B; the expressions hold at every B in the range, --memsched-verify proves them;"
   echo " docs/dynamic.md)"
