@@ -212,9 +212,16 @@ struct SchedulePass
     changed |= range.reordered;
     const SizeSymbols &symbols = range.symbols;
     RangeCertificate rc;
-    if (options.certify)
+    // The symbols of the body as it now stands: names of sizes that are not
+    // arguments follow the order of the allocations, which may have moved.
+    std::string why;
+    FailureOr<SizeSymbols> final =
+        SizeSymbols::collect(func, why, options.ranges);
+    if (options.certify && succeeded(final))
       rc = certifyOverRange(func, options.sizes, !options.moveAllocations,
-                            symbols);
+                            *final);
+    else if (options.certify)
+      rc.why = why;
     const CertifyFunctionResult &cert = rc.cert;
     if (!cert.certificate && range.reordered && getCertificate(func))
       func->removeAttr(MemSchedDialect::getCertificateAttrName());
