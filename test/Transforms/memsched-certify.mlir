@@ -58,9 +58,27 @@ func.func @branches(%x: memref<64xf32> {llvm.noalias}, %out: memref<128xf32> {ll
 // could record) without an upper bound.
 // CHECK-LABEL: func.func @unbounded
 // CHECK-NOT: memsched.certificate
-// expected-remark @+1 {{memsched-certify: 'unbounded' left unchanged: the size s0 (the result of arith.muli at}}
+// expected-remark @+1 {{memsched-certify: 'unbounded' left unchanged: the size s0 (the result of arith.divui at}}
 func.func @unbounded(%n: index) {
-  %m = arith.muli %n, %n : index
+  %c3 = arith.constant 3 : index
+  %m = arith.divui %n, %c3 : index
+  %a = memref.alloc(%m) : memref<?xf32>
+  memref.dealloc %a : memref<?xf32>
+  return
+}
+
+// -----
+
+// Tests that a size computed from arguments by additions and products is
+// an expression of them, certified over their ranges: n * n + 16 floats,
+// 4*n^2 + 64 bytes, 4*1024^2 + 64 = 4194368 at n = 1024.
+// CHECK-LABEL: func.func @product_of_arguments
+// CHECK-SAME: #memsched.certificate<peak = 4194368, lower_bound = 4194368, {{.*}}sizes_at = {arg0 = 1024 : i64}, peak_expr = "4*arg0^2 + 64", lower_bound_expr = "4*arg0^2 + 64">
+// expected-remark @+1 {{over the ranges of the dynamic sizes: lower bound 4*arg0^2 + 64 bytes (optimal at every size)}}
+func.func @product_of_arguments(%n: index) {
+  %c16 = arith.constant 16 : index
+  %sq = arith.muli %n, %n : index
+  %m = arith.addi %sq, %c16 : index
   %a = memref.alloc(%m) : memref<?xf32>
   memref.dealloc %a : memref<?xf32>
   return

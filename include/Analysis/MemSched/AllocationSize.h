@@ -54,6 +54,12 @@ struct SizeModel {
   /// When set, a dynamic size that is one of these symbols takes its value
   /// at this point instead of its constant upper bound (SizeSymbols.h).
   std::shared_ptr<const SizePoint> point;
+  /// A size computed as the max of expressions (an arena memsched-plan-arena
+  /// sized for a range of sizes, getSizeExpression): unset, the max; set to
+  /// k, its k-th alternative (the last when it has fewer), so that the
+  /// memory with such sizes is the max over k of polynomials in the
+  /// symbols (docs/dynamic.md).
+  std::optional<unsigned> maxChoice;
 };
 
 /// The alignment the stock lowering (`finalize-memref-to-llvm`) gives a

@@ -85,6 +85,8 @@ public:
   /// Whether symbol `s` is an argument of the function or a dimension of
   /// one (its name then stays the same whatever the order of the ops).
   bool isArgument(unsigned s) const { return fromArgument[s]; }
+  /// The value (and dimension, or -1) symbol `s` stands for.
+  Key getSymbolKey(unsigned s) const { return keys[s]; }
   /// The symbol of a dynamic size operand, if it is one of them.
   std::optional<unsigned> lookup(Value sizeOperand) const;
   /// Whether some symbol has no upper bound.
@@ -113,6 +115,28 @@ private:
   std::vector<std::string> names, origins;
   std::vector<bool> fromArgument;
 };
+
+/// Whether `v` is computed from other index values by arith.addi,
+/// arith.muli or arith.maxui: a size expression, whose leaves (the values
+/// it is computed from that are not constants nor such ops) are the
+/// symbols rather than `v` itself.
+bool isSizeExpression(Value v);
+
+/// The leaves of the size expression `v` (see isSizeExpression), each once.
+void getSizeExpressionLeaves(Value v, SmallVectorImpl<Value> &leaves);
+
+/// The value of `v` (a constant, a symbol, or a size expression of those)
+/// as the max of polynomials in `symbols` (one polynomial when no
+/// arith.maxui is involved): the form memsched-plan-arena writes an arena's
+/// size and offsets in. None for anything else, or an expression of more
+/// than 64 alternatives.
+std::optional<std::vector<::memsched_core::SizePoly>>
+getSizeExpression(Value v, const SizeSymbols &symbols);
+
+/// The same, with the symbol of each leaf given by `leafSymbol` (none: not
+/// an expression of the symbols).
+std::optional<std::vector<::memsched_core::SizePoly>> getSizeExpression(
+    Value v, llvm::function_ref<std::optional<unsigned>(Value)> leafSymbol);
 
 /// A value of SizePoint::values that leaves the symbol at its constant
 /// upper bound.

@@ -4,9 +4,11 @@
 // `memref.alloc` of i8 in the body (or several, by phase, never live
 // together), a function argument, or a `memref.global`, marked
 // `memsched.arena`, of which every placed buffer is a `memref.view` at a
-// constant byte offset. These helpers find that arena,
-// compute the memory the planned function needs, and check a placement as it
-// stands in the IR; the pass and `--memsched-verify` share them.
+// constant byte offset (for an arena sized for a range of dynamic sizes, at
+// an offset computed from them at the function's entry). These helpers find
+// that arena, compute the memory the planned function needs, and check a
+// placement as it stands in the IR; the pass and `--memsched-verify` share
+// them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,12 +28,22 @@ namespace memsched {
 
 enum class ArenaKind { Alloc, Argument, Global };
 
+/// Work each proof about an arena sized for a range of dynamic sizes may
+/// spend (proveMaxAtMost's units).
+constexpr uint64_t kArenaProofBudget = 2000000;
+
 struct Arena {
   ArenaKind kind = ArenaKind::Alloc;
   /// The arena in the body: the allocation's result, the argument, or the
   /// `memref.get_global` of the global.
   Value value;
+  /// The arena's bytes; 0 when they are dynamic.
   uint64_t size = 0;
+  /// An arena sized for a range of dynamic sizes (kind Alloc): its size
+  /// operand, the max of polynomials in the function's dynamic sizes
+  /// (getSizeExpression); its views are at offsets that are polynomials
+  /// of them (docs/dynamic.md).
+  Value dynamicSize;
   /// The global (kind Global).
   memref::GlobalOp global;
 };

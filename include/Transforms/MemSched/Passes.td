@@ -498,8 +498,21 @@ def PlanArena : Pass<"memsched-plan-arena", "::mlir::ModuleOp"> {
     (A >= peak >= lower_bound). Each allocation left outside gets a remark
     that says why. A function the analysis does not support is left
     unchanged with its remark.
+
+    Buffers sized by the function's dynamic sizes (its index arguments and
+    the dimensions of its arguments, with their ranges: `memsched.range`
+    or the `ranges` option, docs/dynamic.md) are placed, with arena=alloc,
+    for every size of the ranges at once: their offsets are polynomials in
+    those sizes, computed where each view is made, and the arena's size the
+    max of polynomials, computed before it is allocated; no two buffers
+    live at the same time share a byte at any size. A public function
+    `@<name>_arena_size` (one index argument per dynamic size, in argument
+    order) returns the arena's bytes for given sizes. The plan is kept only
+    when the planned function is proved never to need more memory than the
+    unplanned one at any size of the ranges; the certificate's numbers are
+    those at `sizes_at`.
   }];
-  let options = SizeModelOptions # [
+  let options = SizeModelOptions # RangesOption # [
     Option<"arenaKind", "arena", "std::string", /*default=*/"\"alloc\"",
            "Where the arena comes from: alloc, argument or global">,
     Option<"alignment", "alignment", "uint64_t", /*default=*/"16",

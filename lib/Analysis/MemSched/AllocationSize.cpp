@@ -147,11 +147,33 @@ static FailureOr<int64_t> getDimExtent(Operation *allocOp, MemRefType type,
   if (!ShapedType::isDynamic(extent))
     return extent;
   if (sizes.point && sizes.point->symbols)
-    if (Value operand = getDynamicSizeOperand(allocOp, dim))
+    if (Value operand = getDynamicSizeOperand(allocOp, dim)) {
+      const std::vector<uint64_t> &values = sizes.point->values;
       if (std::optional<unsigned> s = sizes.point->symbols->lookup(operand))
-        if (*s < sizes.point->values.size() &&
-            sizes.point->values[*s] <= uint64_t(INT64_MAX))
-          return static_cast<int64_t>(sizes.point->values[*s]);
+        if (*s < values.size() && values[*s] <= uint64_t(INT64_MAX))
+          return static_cast<int64_t>(values[*s]);
+      // An expression of the symbols, all of them at the point.
+      if (isSizeExpression(operand))
+        if (std::optional<std::vector<::memsched_core::SizePoly>> expr =
+                getSizeExpression(operand, *sizes.point->symbols)) {
+          bool atPoint = true;
+          for (const ::memsched_core::SizePoly &p : *expr)
+            atPoint = atPoint && p.numSymbolsUsed() <= values.size() &&
+                      llvm::all_of(p.terms(), [&](const auto &t) {
+                        return llvm::all_of(t.monomial, [&](unsigned s) {
+                          return values[s] != kNotAtPoint;
+                        });
+                      });
+          uint64_t v = !atPoint ? UINT64_MAX
+                       : sizes.maxChoice
+                           ? (*expr)[std::min<size_t>(*sizes.maxChoice,
+                                                      expr->size() - 1)]
+                                 .evaluate(values)
+                           : ::memsched_core::evaluateMax(*expr, values);
+          if (v <= uint64_t(INT64_MAX))
+            return static_cast<int64_t>(v);
+        }
+    }
   FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
       presburger::BoundType::UB,
       ValueBoundsConstraintSet::Variable(allocOp->getResult(0), dim),
@@ -256,12 +278,34 @@ FailureOr<::memsched_core::SizePoly> mlir::memsched::getSymbolicAllocationSize(
     why = "allocation of a non-memref type";
     return failure();
   }
-  SmallVector<unsigned> dimSymbols;
-  for (int64_t dim = 0, e = type.getRank(); dim < e; ++dim)
-    if (Value operand = getDynamicSizeOperand(allocOp, dim))
-      if (std::optional<unsigned> s = symbols.lookup(operand))
-        dimSymbols.push_back(*s);
-  if (dimSymbols.empty() || !inCountedSpace(allocOp, sizes)) {
+  // The dynamic sizes that are symbols or expressions of them.
+  SmallVector<SizePoly> dimPolys;
+  llvm::SmallDenseSet<Value> symbolic;
+  for (int64_t dim = 0, e = type.getRank(); dim < e; ++dim) {
+    Value operand = getDynamicSizeOperand(allocOp, dim);
+    if (!operand)
+      continue;
+    if (std::optional<unsigned> s = symbols.lookup(operand)) {
+      dimPolys.push_back(SizePoly::symbol(*s));
+      symbolic.insert(operand);
+      continue;
+    }
+    if (!isSizeExpression(operand))
+      continue;
+    std::optional<std::vector<SizePoly>> expr =
+        getSizeExpression(operand, symbols);
+    if (!expr)
+      continue;
+    if (expr->size() > 1 && !sizes.maxChoice) {
+      why = "its size is the max of several expressions of the dynamic "
+            "sizes (an arena planned for a range of sizes)";
+      return failure();
+    }
+    dimPolys.push_back((*expr)[std::min<size_t>(sizes.maxChoice.value_or(0),
+                                                expr->size() - 1)]);
+    symbolic.insert(operand);
+  }
+  if (dimPolys.empty() || !inCountedSpace(allocOp, sizes)) {
     FailureOr<uint64_t> size =
         getAllocationSize(allocOp, layout, sizes, isBound, why);
     if (failed(size))
@@ -290,7 +334,7 @@ FailureOr<::memsched_core::SizePoly> mlir::memsched::getSymbolicAllocationSize(
   std::optional<uint64_t> scaled = llvm::checkedMulUnsigned(factor, times);
   for (int64_t dim = 0, e = type.getRank(); scaled && dim < e; ++dim) {
     Value operand = getDynamicSizeOperand(allocOp, dim);
-    if (operand && symbols.lookup(operand))
+    if (operand && symbolic.contains(operand))
       continue;
     FailureOr<int64_t> extent =
         getDimExtent(allocOp, type, dim, sizes, isBound, why);
@@ -305,7 +349,7 @@ FailureOr<::memsched_core::SizePoly> mlir::memsched::getSymbolicAllocationSize(
     return failure();
   }
   SizePoly poly = SizePoly::constant(*scaled);
-  for (unsigned s : dimSymbols)
-    poly = poly * SizePoly::symbol(s);
+  for (const SizePoly &p : dimPolys)
+    poly = poly * p;
   return poly + SizePoly::constant(*padding);
 }

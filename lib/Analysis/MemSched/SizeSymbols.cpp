@@ -3,6 +3,7 @@
 #include "Analysis/MemSched/SizeSymbols.h"
 #include "Analysis/MemSched/OpClassification.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -32,6 +33,73 @@ Value mlir::memsched::getDynamicSizeOperand(Operation *allocOp, unsigned dim) {
   if (auto realloc = dyn_cast<memref::ReallocOp>(allocOp))
     return realloc.getDynamicResultSize();
   return {};
+}
+
+bool mlir::memsched::isSizeExpression(Value v) {
+  return v && isa_and_nonnull<arith::AddIOp, arith::MulIOp, arith::MaxUIOp>(
+                  v.getDefiningOp());
+}
+
+void mlir::memsched::getSizeExpressionLeaves(Value v,
+                                             SmallVectorImpl<Value> &leaves) {
+  SmallVector<Value> work{v};
+  llvm::SmallDenseSet<Value> seen{v};
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (matchPattern(x, m_Constant()))
+      continue;
+    if (!isSizeExpression(x)) {
+      leaves.push_back(x);
+      continue;
+    }
+    for (Value operand : x.getDefiningOp()->getOperands())
+      if (seen.insert(operand).second)
+        work.push_back(operand);
+  }
+}
+
+std::optional<std::vector<::memsched_core::SizePoly>>
+mlir::memsched::getSizeExpression(Value v, const SizeSymbols &symbols) {
+  return getSizeExpression(v, [&](Value leaf) { return symbols.lookup(leaf); });
+}
+
+std::optional<std::vector<::memsched_core::SizePoly>>
+mlir::memsched::getSizeExpression(
+    Value v, llvm::function_ref<std::optional<unsigned>(Value)> leafSymbol) {
+  using ::memsched_core::SizePoly;
+  constexpr size_t kMaxAlternatives = 64;
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c))) {
+    if (c.isNegative() || c.getActiveBits() > 64)
+      return std::nullopt;
+    return std::vector<SizePoly>{SizePoly::constant(c.getZExtValue())};
+  }
+  if (!isSizeExpression(v)) {
+    std::optional<unsigned> s = leafSymbol(v);
+    if (!s)
+      return std::nullopt;
+    return std::vector<SizePoly>{SizePoly::symbol(*s)};
+  }
+  Operation *op = v.getDefiningOp();
+  auto lhs = getSizeExpression(op->getOperand(0), leafSymbol);
+  auto rhs =
+      lhs ? getSizeExpression(op->getOperand(1), leafSymbol) : std::nullopt;
+  if (!rhs)
+    return std::nullopt;
+  std::vector<SizePoly> out;
+  if (isa<arith::MaxUIOp>(op)) {
+    out = *lhs;
+    out.insert(out.end(), rhs->begin(), rhs->end());
+  } else {
+    // Sums and products distribute over max (every value is >= 0).
+    for (const SizePoly &a : *lhs)
+      for (const SizePoly &b : *rhs)
+        out.push_back(isa<arith::AddIOp>(op) ? a + b : a * b);
+  }
+  out = ::memsched_core::pruneDominated(out);
+  if (out.size() > kMaxAlternatives)
+    return std::nullopt;
+  return out;
 }
 
 std::optional<SizeSymbols::Key> SizeSymbols::getKey(Value v) {
@@ -228,11 +296,41 @@ FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why,
     return symbols;
   for (Operation *alloc : getAllocations(func)) {
     auto type = cast<MemRefType>(alloc->getResult(0).getType());
-    for (unsigned dim = 0; dim < type.getRank(); ++dim)
-      if (std::optional<Key> key = getKey(getDynamicSizeOperand(alloc, dim)))
-        if (failed(symbols.addSymbol(func, *key, given, why)))
-          return failure();
+    for (unsigned dim = 0; dim < type.getRank(); ++dim) {
+      Value operand = getDynamicSizeOperand(alloc, dim);
+      SmallVector<Value> leaves;
+      if (isSizeExpression(operand))
+        getSizeExpressionLeaves(operand, leaves);
+      else
+        leaves.push_back(operand);
+      for (Value leaf : leaves)
+        if (std::optional<Key> key = getKey(leaf))
+          if (failed(symbols.addSymbol(func, *key, given, why)))
+            return failure();
+    }
   }
+  // The sizes and offsets of the views of an arena sized for a range of
+  // sizes (memsched-plan-arena): their leaves, so that the arena's
+  // placement can be checked over the same symbols.
+  WalkResult viewsWalk = func.getFunctionBody().walk([&](memref::ViewOp view) {
+    Operation *source = view.getSource().getDefiningOp();
+    if (!source || !source->hasAttr("memsched.arena"))
+      return WalkResult::advance();
+    SmallVector<Value> leaves;
+    for (Value operand : view->getOperands().drop_front()) {
+      if (isSizeExpression(operand))
+        getSizeExpressionLeaves(operand, leaves);
+      else
+        leaves.push_back(operand);
+    }
+    for (Value leaf : leaves)
+      if (std::optional<Key> key = getKey(leaf))
+        if (failed(symbols.addSymbol(func, *key, given, why)))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (viewsWalk.wasInterrupted())
+    return failure();
   // Sizes of a callee's allocations that are its arguments (or their
   // dimensions) are the caller's values at the call: the size of a buffer a
   // call returns, or what the callee needs while it runs. A callee argument

@@ -168,10 +168,14 @@ SpaceAttr CertificateAttr::getSpaceEntry(Attribute space) const {
   return {};
 }
 
-static bool isByteArena(Type type) {
+/// A 1-D memref of i8 with the identity layout; static unless `dynamicOk`
+/// (an allocated arena sized for a range of dynamic sizes).
+static bool isByteArena(Type type, bool dynamicOk) {
   auto memref = dyn_cast<MemRefType>(type);
-  return memref && memref.getRank() == 1 && memref.hasStaticShape() &&
-         memref.getElementType().isInteger(8) && memref.getLayout().isIdentity();
+  return memref && memref.getRank() == 1 &&
+         (memref.hasStaticShape() || dynamicOk) &&
+         memref.getElementType().isInteger(8) &&
+         memref.getLayout().isIdentity();
 }
 
 LogicalResult MemSchedDialect::verifyOperationAttribute(Operation *op,
@@ -181,16 +185,16 @@ LogicalResult MemSchedDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << getArenaAttrName()
                              << "' must be a unit attribute";
     Type type;
-    if (op->getName().getStringRef() == "memref.alloc" &&
-        op->getNumResults() == 1)
+    bool isAlloc = op->getName().getStringRef() == "memref.alloc";
+    if (isAlloc && op->getNumResults() == 1)
       type = op->getResult(0).getType();
     else if (op->getName().getStringRef() == "memref.global")
       if (auto typeAttr = op->getAttrOfType<TypeAttr>("type"))
         type = typeAttr.getValue();
-    if (!type || !isByteArena(type))
+    if (!type || !isByteArena(type, isAlloc))
       return op->emitError() << "'" << getArenaAttrName()
-                             << "' marks a memref.alloc or memref.global of a "
-                                "static 1-D memref of i8";
+                             << "' marks a memref.alloc of a 1-D memref of i8 "
+                                "or a memref.global of a static one";
     return success();
   }
   if (attr.getName() == getExtraComputeAttrName()) {
@@ -266,7 +270,7 @@ LogicalResult MemSchedDialect::verifyRegionArgAttribute(Operation *op,
                            << "' must be a unit attribute";
   auto func = dyn_cast<FunctionOpInterface>(op);
   if (!func || regionIndex != 0 || argIndex >= func.getNumArguments() ||
-      !isByteArena(func.getArgumentTypes()[argIndex]))
+      !isByteArena(func.getArgumentTypes()[argIndex], /*dynamicOk=*/false))
     return op->emitError() << "'" << getArenaAttrName()
                            << "' marks a function argument of a static 1-D "
                               "memref of i8";

@@ -2,10 +2,13 @@
 
 #include "Transforms/MemSched/Arena.h"
 
+#include "Analysis/Graph/ArenaRange.h"
 #include "Analysis/MemSched/AllocationSize.h"
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
 #include "Analysis/MemSched/OpClassification.h"
+#include "Analysis/MemSched/SizeSymbols.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
+#include "Transforms/MemSched/ScheduleRange.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -29,7 +32,8 @@ bool mlir::memsched::runsRegionsSequentially(Operation *op) {
 }
 
 static uint64_t getStaticBytes(MemRefType type) {
-  return static_cast<uint64_t>(type.getNumElements());
+  return type.hasStaticShape() ? static_cast<uint64_t>(type.getNumElements())
+                               : 0;
 }
 
 FailureOr<SmallVector<Arena, 1>>
@@ -53,6 +57,8 @@ mlir::memsched::findArenas(func::FuncOp func, std::string &why) {
           a.kind = ArenaKind::Alloc;
           a.value = alloc.getResult();
           a.size = getStaticBytes(alloc.getType());
+          if (!alloc.getDynamicSizes().empty())
+            a.dynamicSize = alloc.getDynamicSizes().front();
           found.push_back(a);
         }
       } else if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
@@ -236,6 +242,201 @@ static SmallVector<Block *> getEnclosingBlocks(Operation *op,
   return blocks;
 }
 
+/// checkArenaPlacement for an arena sized for a range of dynamic sizes:
+/// every offset and size a polynomial in the function's symbols, each view
+/// proved within the arena and apart from every view used at a common time
+/// for every value of the symbols in their ranges.
+static LogicalResult checkPlacementOverRange(func::FuncOp func,
+                                             const Arena &arena,
+                                             std::string &why, Operation *&at) {
+  using ::memsched_core::SizePoly;
+  at = func;
+  FailureOr<SizeSymbols> symbols = SizeSymbols::collect(func, why);
+  if (failed(symbols))
+    return failure();
+  std::optional<std::vector<SizePoly>> arenaSize =
+      getSizeExpression(arena.dynamicSize, *symbols);
+  if (!arenaSize) {
+    why = "the arena's size is not computed from the function's dynamic "
+          "sizes by additions, products and maxima";
+    return failure();
+  }
+  const std::vector<::memsched_core::SymbolRange> &ranges =
+      symbols->getRanges();
+  auto describe = [&](const std::vector<uint64_t> &point) {
+    return symbols->describePoint(point);
+  };
+  DataLayout layout = DataLayout::closest(func);
+  struct View {
+    memref::ViewOp op;
+    SizePoly offset, size;
+    SmallVector<Operation *> users;
+    unsigned first = 0, last = 0;
+  };
+  if (!func.getBody().hasOneBlock()) {
+    why = "an arena sized for a range of dynamic sizes in a body of several "
+          "blocks";
+    return failure();
+  }
+  Block *body = &func.getBody().front();
+  DenseMap<Operation *, unsigned> position;
+  for (auto [k, op] : llvm::enumerate(body->getOperations()))
+    position[&op] = k;
+  std::vector<View> views;
+  for (OpOperand &use : arena.value.getUses()) {
+    Operation *user = use.getOwner();
+    at = user;
+    if (isa<memref::DeallocOp>(user))
+      continue;
+    auto view = dyn_cast<memref::ViewOp>(user);
+    if (!view || use.getOperandNumber() != 0) {
+      why = "the arena is used by " + user->getName().getStringRef().str() +
+            ", not only by memref.view ops";
+      return failure();
+    }
+    View v;
+    v.op = view;
+    std::optional<std::vector<SizePoly>> offset =
+        getSizeExpression(view.getByteShift(), *symbols);
+    if (!offset || offset->size() != 1) {
+      why = "a view of the arena at an offset that is not a polynomial in "
+            "the function's dynamic sizes";
+      return failure();
+    }
+    v.offset = offset->front();
+    MemRefType type = view.getType();
+    llvm::TypeSize bits = layout.getTypeSizeInBits(type.getElementType());
+    if (bits.isScalable()) {
+      why = "a view of the arena of scalable elements";
+      return failure();
+    }
+    v.size = SizePoly::constant(llvm::divideCeil(bits.getFixedValue(), 8));
+    unsigned dynamic = 0;
+    for (int64_t extent : type.getShape()) {
+      if (!ShapedType::isDynamic(extent)) {
+        v.size = v.size * SizePoly::constant(static_cast<uint64_t>(extent));
+        continue;
+      }
+      std::optional<std::vector<SizePoly>> e =
+          getSizeExpression(view.getSizes()[dynamic++], *symbols);
+      if (!e || e->size() != 1) {
+        why = "a view of the arena whose size is not a polynomial in the "
+              "function's dynamic sizes";
+        return failure();
+      }
+      v.size = v.size * e->front();
+    }
+    uint64_t align = getElementTypeAlignment(type, layout);
+    for (const SizePoly::Term &t : v.offset.terms())
+      if (t.coef % align != 0) {
+        why = "a view of the arena of element type " +
+              typeName(type.getElementType()) + " at offset " +
+              v.offset.str(symbols->getNames()) + ", not a multiple of the " +
+              std::to_string(align) +
+              " bytes the lowering aligns such elements to at every size";
+        return failure();
+      }
+    if (getArenaAlignment(arena) < align) {
+      why = "a view of the arena of element type " +
+            typeName(type.getElementType()) + " needs " +
+            std::to_string(align) +
+            "-byte alignment but the arena is aligned "
+            "to " +
+            std::to_string(getArenaAlignment(arena)) + " bytes";
+      return failure();
+    }
+    ::memsched_core::MaxComparison within = ::memsched_core::proveMaxAtMost(
+        {v.offset + v.size}, *arenaSize, ranges, kArenaProofBudget);
+    if (within.result != ::memsched_core::ProofResult::Proved) {
+      why = "a view of the arena at [" + v.offset.str(symbols->getNames()) +
+            ", " + (v.offset + v.size).str(symbols->getNames()) +
+            ") is not within its size " +
+            describeMaxOfPolys(*arenaSize, symbols->getNames()) +
+            (within.result == ::memsched_core::ProofResult::Refuted
+                 ? " at " + describe(within.counterexample)
+                 : std::string(" (not proved within the work budget)"));
+      return failure();
+    }
+    for (Operation *p = view->getParentOp(); p != func; p = p->getParentOp())
+      if (!runsRegionsSequentially(p)) {
+        why = "a view of the arena inside " +
+              p->getName().getStringRef().str() +
+              ", whose regions may run at the same time or out of order";
+        return failure();
+      }
+    if (failed(collectArenaUses(view.getResult(), /*free=*/nullptr, v.users,
+                                why, at)))
+      return failure();
+    v.first = v.last = position.lookup(body->findAncestorOpInBlock(*view));
+    for (Operation *u : v.users) {
+      unsigned k = position.lookup(body->findAncestorOpInBlock(*u));
+      v.first = std::min(v.first, k);
+      v.last = std::max(v.last, k);
+    }
+    views.push_back(std::move(v));
+  }
+  // Whether two views are used at no common time: in the innermost block
+  // holding both, their uses do not meet (or they are in different regions
+  // of one op there, which run one at a time).
+  auto usedApart = [&](const View &v, const View &w) {
+    SmallVector<Block *> vBlocks = getEnclosingBlocks(v.op, func);
+    SmallVector<Block *> wBlocks = getEnclosingBlocks(w.op, func);
+    Block *common = nullptr;
+    for (Block *b : vBlocks)
+      if (llvm::is_contained(wBlocks, b)) {
+        common = b;
+        break;
+      }
+    if (!common)
+      return false;
+    auto interval = [&](const View &x, Operation *&first,
+                        Operation *&last) -> bool {
+      first = last = common->findAncestorOpInBlock(*x.op);
+      if (!first)
+        return false;
+      for (Operation *u : x.users) {
+        Operation *a = common->findAncestorOpInBlock(*u);
+        if (!a)
+          return false;
+        if (last->isBeforeInBlock(a))
+          last = a;
+      }
+      return true;
+    };
+    Operation *vFirst, *vLast, *wFirst, *wLast;
+    if (!interval(v, vFirst, vLast) || !interval(w, wFirst, wLast))
+      return false;
+    if (vFirst == wFirst && vFirst != v.op && vFirst != w.op &&
+        runsRegionsSequentially(vFirst))
+      return true;
+    return vLast->isBeforeInBlock(wFirst) || wLast->isBeforeInBlock(vFirst);
+  };
+  // Views used at a common time must be apart at every size.
+  for (size_t i = 0; i < views.size(); ++i)
+    for (size_t j = i + 1; j < views.size(); ++j) {
+      const View &v = views[i], &w = views[j];
+      if (v.last < w.first || w.last < v.first || v.size.isZero() ||
+          w.size.isZero() || usedApart(v, w))
+        continue;
+      uint64_t work = 0;
+      if (::memsched_core::provedAtLeast(w.offset, v.offset + v.size, ranges,
+                                         kArenaProofBudget, work) ||
+          ::memsched_core::provedAtLeast(v.offset, w.offset + w.size, ranges,
+                                         kArenaProofBudget, work))
+        continue;
+      at = w.op;
+      why = "two views of the arena, at [" + v.offset.str(symbols->getNames()) +
+            ", " + (v.offset + v.size).str(symbols->getNames()) + ") and [" +
+            w.offset.str(symbols->getNames()) + ", " +
+            (w.offset + w.size).str(symbols->getNames()) +
+            "), are used at a common time and are not proved apart at every "
+            "size";
+      return failure();
+    }
+  at = func;
+  return success();
+}
+
 LogicalResult mlir::memsched::checkArenaPlacement(func::FuncOp func,
                                                   const Arena &arena,
                                                   std::string &why,
@@ -245,6 +446,8 @@ LogicalResult mlir::memsched::checkArenaPlacement(func::FuncOp func,
     why = "the arena is not in the body";
     return failure();
   }
+  if (arena.dynamicSize)
+    return checkPlacementOverRange(func, arena, why, at);
   DataLayout layout = DataLayout::closest(func);
   std::vector<ArenaView> views;
   for (OpOperand &use : arena.value.getUses()) {

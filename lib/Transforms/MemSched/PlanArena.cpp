@@ -12,17 +12,21 @@
 #include "Analysis/Graph/ArenaOrder.h"
 #include "Analysis/Graph/ArenaPhases.h"
 #include "Analysis/Graph/ArenaPlanner.h"
-#include "Analysis/MemSched/RegionYields.h"
+#include "Analysis/Graph/ArenaRange.h"
 #include "Analysis/MemSched/AllocationSize.h"
 #include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/BufferLifetimeAnalysis.h"
+#include "Analysis/MemSched/CallGraph.h"
+#include "Analysis/MemSched/RegionYields.h"
+#include "Analysis/MemSched/SizeSymbols.h"
 #include "Dialect/MemSched/MemSchedDialect.h"
 #include "Transforms/MemSched/Arena.h"
-#include "Analysis/MemSched/CallGraph.h"
+#include "Transforms/MemSched/ArenaOverRange.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/MemSched.h"
 #include "Transforms/MemSched/Passes.h"
 #include "Transforms/MemSched/Reorder.h"
+#include "Transforms/MemSched/ScheduleRange.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -58,12 +62,31 @@ struct Item {
   Operation *dealloc = nullptr;  // Alloc
   std::vector<std::unique_ptr<BlockPlan>> children; // Slot
   uint64_t size = 0, alignment = 1, first = 0, last = 0, offset = 0;
+  /// Placed for a range of dynamic sizes: the size and offset as
+  /// polynomials in the function's symbols (`size` and `offset` are their
+  /// values at the upper ends).
+  std::optional<::memsched_core::SizePoly> sizePoly, offsetPoly;
 };
 
 struct BlockPlan {
   std::vector<Item> items;
   uint64_t size = 0, alignment = 1;
   ::memsched_core::ArenaPlan plan;
+  /// Placed for a range of dynamic sizes: the arena's size, the max of
+  /// these.
+  std::vector<::memsched_core::SizePoly> sizeExpr;
+};
+
+/// A function whose buffers are sized by its dynamic sizes: planned for
+/// every size of their ranges (docs/dynamic.md).
+struct RangeMode {
+  SizeSymbols symbols;
+  /// The analysis at the upper ends of the ranges (where the numbers of the
+  /// certificate are).
+  SizeModel atHigh;
+  std::vector<uint64_t> low, high;
+  /// The memory of the body as written, over the ranges.
+  std::vector<::memsched_core::SizePoly> unplanned;
 };
 
 /// Whether the placement search of `block`, or of a block nested in its
@@ -126,6 +149,14 @@ struct PlanArenaPass
   uint64_t oneArenaMemory = 0, oneArenaSize = 0, oneArenaIdeal = 0;
   bool oneArenaProved = false;
   bool quiet = false;
+  DeclaredRanges givenRanges;
+  /// Set while a function with buffers sized by its dynamic sizes is
+  /// planned.
+  std::shared_ptr<RangeMode> range;
+  /// How the function being planned is analysed: `sizes`, or at the upper
+  /// ends of its ranges.
+  SizeModel model;
+  func::FuncOp currentFunc;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -162,6 +193,11 @@ struct PlanArenaPass
             << heuristic << "'";
         return signalPassFailure();
       }
+    }
+    std::string rangesWhy;
+    if (failed(givenRanges.parse(ranges, rangesWhy))) {
+      module.emitError() << "memsched-plan-arena: " << rangesWhy;
+      return signalPassFailure();
     }
     sizes.countAlignmentPadding = countAlignmentPadding;
     callGraph = std::make_shared<ModuleCallGraph>(module);
@@ -270,7 +306,11 @@ struct PlanArenaPass
                      "allocations (its schedule and certificate stand)");
       return success();
     }
-    BufferLifetimeAnalysis analysis(func, sizes);
+    range.reset();
+    model = sizes;
+    if (!setUpRange(func))
+      return success();
+    BufferLifetimeAnalysis analysis(func, model);
     if (!analysis.isSupported()) {
       leaveUnchanged(func, analysis.getUnsupportedOp(),
                      analysis.getUnsupportedReason());
@@ -342,11 +382,24 @@ struct PlanArenaPass
         }))
       funcKind = ArenaKind::Alloc;
     CertificateAttr cert = certificates.lookup(func);
+    if (range) {
+      // The certificate over the ranges, its numbers at the upper ends.
+      RangeCertificate certified = certifyOverRange(
+          func, sizes, /*pinAllocations=*/false, range->symbols);
+      cert = certified.cert.certificate;
+      if (!cert) {
+        leaveUnchanged(func, func,
+                       "its buffers could not be certified over the ranges "
+                       "of its dynamic sizes: " +
+                           certified.why);
+        return success();
+      }
+    }
     if (!cert) {
       leaveUnchanged(func, func, "its buffers could not be certified");
       return success();
     }
-    if (reorder && top.size > top.plan.ideal &&
+    if (!range && reorder && top.size > top.plan.ideal &&
         reorderForArena(func, analysis)) {
       // Same ops in another order: analysed, certified and placed again.
       BufferLifetimeAnalysis reordered(func, sizes);
@@ -386,6 +439,9 @@ struct PlanArenaPass
                              "they are";
       return success();
     }
+    if (range)
+      for (BlockPlan &phase : phases)
+        placeOverRange(phase);
     // The largest arena (phases' arenas never live together).
     uint64_t arenaSize = 0;
     for (const BlockPlan &phase : phases)
@@ -422,7 +478,7 @@ struct PlanArenaPass
     SmallVector<Arena> arenas;
     for (BlockPlan &phase : phases) {
       arenas.push_back(createArena(module, func, phase));
-      rewriteBlock(phase, 0, arenas.back().value);
+      rewriteBlock(phase, ::memsched_core::SizePoly(), arenas.back().value);
     }
     std::string problem;
     Operation *at = nullptr;
@@ -431,7 +487,7 @@ struct PlanArenaPass
       return succeeded(checkArenaPlacement(func, arena, problem, at));
     });
     if (placementsValid)
-      memory = computeArenaMemory(func, arenas.front(), sizes, problem);
+      memory = computeArenaMemory(func, arenas.front(), model, problem);
     if (failed(memory)) {
       // Everything was placed by construction: a failure here is a bug.
       InFlightDiagnostic diag = func.emitError()
@@ -461,6 +517,16 @@ struct PlanArenaPass
         return item.kind == Item::Kind::Call;
       });
     });
+    // Over the ranges: never above the unplanned memory at any size.
+    std::string worseAt;
+    if (range && !holdsCalls && !neverAboveUnplanned(func, worseAt)) {
+      restoreBody(func, saved);
+      if (emitRemarks)
+        emitRemark(func.getLoc())
+            << "memsched-plan-arena: '" << func.getSymName()
+            << "' left without an arena: " << worseAt;
+      return success();
+    }
     if (funcKind == ArenaKind::Alloc && !holdsCalls && !chosenHeuristic &&
         *memory > cert.getPeak()) {
       restoreBody(func, saved);
@@ -483,6 +549,14 @@ struct PlanArenaPass
         cert.getSearchBudget(), cert.getSizesAt(), cert.getPeakExpr(),
         cert.getLowerBoundExpr());
     setCertificate(func, cert);
+    std::vector<std::vector<::memsched_core::SizePoly>> arenaExprs;
+    if (range)
+      for (const BlockPlan &phase : phases)
+        if (!phase.sizeExpr.empty() &&
+            !(phase.sizeExpr.size() == 1 && phase.sizeExpr[0].isConstant()))
+          arenaExprs.push_back(phase.sizeExpr);
+    if (!arenaExprs.empty())
+      createArenaSizeFunction(module, func, range->symbols, arenaExprs);
     if (report) {
       report->arenaSize = arenaSize;
       report->arenaMemory = *memory;
@@ -543,6 +617,19 @@ struct PlanArenaPass
              << (outside == 1 ? "" : "s") << " left outside";
       if (llvm::any_of(phases, searchStopped))
         diag << "; " << getBudgetStop();
+      if (!arenaExprs.empty()) {
+        std::vector<::memsched_core::SizePoly> all;
+        for (const auto &e : arenaExprs)
+          all.insert(all.end(), e.begin(), e.end());
+        diag << "; at the sizes " << range->symbols.describePoint(range->high)
+             << " (over the ranges " << range->symbols.describeRanges()
+             << ": arena "
+             << describeMaxOfPolys(::memsched_core::pruneDominated(all),
+                                   range->symbols.getNames())
+             << " bytes, given by @" << func.getSymName()
+             << "_arena_size; never more memory than without it, proved at "
+                "every size)";
+      }
       if (leftOut && oneArenaMemory > cert.getPeak()) {
         diag << " (one arena for all would be " << oneArenaSize
              << " bytes and need " << oneArenaMemory
@@ -564,6 +651,137 @@ struct PlanArenaPass
       }
     }
     return success();
+  }
+
+  /// The sizes placements are made at: each buffer's own bytes (no
+  /// allocator padding), dynamic sizes at the upper ends of their ranges
+  /// when the function is planned over them.
+  SizeModel getPlacementModel() const {
+    SizeModel m;
+    if (range)
+      m.point = range->atHigh.point;
+    return m;
+  }
+
+  /// Whether `top`'s arena is sized for a range of dynamic sizes.
+  bool isDynamicArena(const BlockPlan &top) const {
+    return range && !top.sizeExpr.empty() &&
+           !(top.sizeExpr.size() == 1 && top.sizeExpr.front().isConstant());
+  }
+
+  /// Decides how `func` is analysed (`model`): a function whose buffers
+  /// are sized by its dynamic sizes, every one an argument or a dimension
+  /// of one, is planned with arena=alloc for every size of their ranges
+  /// (`range`); otherwise dynamic sizes are at their constant bounds.
+  /// Returns false when the function is left unchanged (with its remark).
+  bool setUpRange(func::FuncOp func) {
+    currentFunc = func;
+    std::string why;
+    FailureOr<SizeSymbols> symbols =
+        SizeSymbols::collect(func, why, &givenRanges);
+    if (failed(symbols)) {
+      leaveUnchanged(func, func, why);
+      return false;
+    }
+    if (symbols->empty() || kind != ArenaKind::Alloc || chosenHeuristic)
+      return true;
+    for (unsigned s = 0; s < symbols->size(); ++s)
+      if (!symbols->isArgument(s))
+        return true;
+    auto r = std::make_shared<RangeMode>();
+    r->symbols = std::move(*symbols);
+    getRangeEnds(r->symbols, r->low, r->high);
+    FailureOr<std::vector<::memsched_core::SizePoly>> unplanned =
+        getMemoryOverRange(func, sizes, r->symbols.getNames(), why,
+                           &givenRanges);
+    if (failed(unplanned)) {
+      if (!r->symbols.hasUnbounded())
+        return true;
+      leaveUnchanged(func, func,
+                     "its buffers are sized by dynamic sizes without an "
+                     "upper bound and its memory over their ranges cannot be "
+                     "modelled: " +
+                         why);
+      return false;
+    }
+    r->unplanned = std::move(*unplanned);
+    auto point = std::make_shared<SizePoint>();
+    point->symbols = &r->symbols;
+    point->values = r->high;
+    r->atHigh = sizes;
+    r->atHigh.point = std::move(point);
+    model = r->atHigh;
+    range = std::move(r);
+    return true;
+  }
+
+  /// Places `phase`'s buffers for every size of the ranges (first fit over
+  /// polynomials in the order of their offsets at the upper ends;
+  /// Analysis/Graph/ArenaRange.h). A phase of buffers of constant sizes
+  /// keeps its placement.
+  void placeOverRange(BlockPlan &phase) {
+    using ::memsched_core::SizePoly;
+    std::vector<::memsched_core::RangeArenaBuffer> buffers;
+    std::vector<uint64_t> hint;
+    bool constant = true;
+    for (const Item &item : phase.items) {
+      SizePoly size =
+          item.sizePoly ? *item.sizePoly : SizePoly::constant(item.size);
+      constant = constant && size.isConstant();
+      buffers.push_back({size, item.first, item.last, item.alignment});
+      hint.push_back(item.offset);
+    }
+    if (constant) {
+      phase.sizeExpr = {SizePoly::constant(phase.size)};
+      return;
+    }
+    ::memsched_core::RangeArenaPlan plan = ::memsched_core::planOverRange(
+        buffers, range->symbols.getRanges(), hint, range->high, range->low,
+        kArenaProofBudget);
+    for (auto [i, item] : llvm::enumerate(phase.items)) {
+      item.offsetPoly = plan.offsets[i];
+      item.offset = plan.offsets[i].evaluate(range->high);
+    }
+    phase.sizeExpr = plan.size;
+    phase.size = ::memsched_core::evaluateMax(plan.size, range->high);
+    phase.plan.optimal =
+        phase.plan.optimal && phase.size <= phase.plan.arenaSize;
+    phase.plan.arenaSize = phase.size;
+  }
+
+  /// Whether the planned `func` is proved never to need more memory than
+  /// it did unplanned, at any size of the ranges; otherwise `why` says
+  /// where it would.
+  bool neverAboveUnplanned(func::FuncOp func, std::string &why) {
+    std::string problem;
+    FailureOr<std::vector<::memsched_core::SizePoly>> planned =
+        getMemoryOverRange(func, sizes, range->symbols.getNames(), problem,
+                           &givenRanges);
+    if (failed(planned)) {
+      why = "its memory once planned could not be modelled over the ranges "
+            "of its dynamic sizes (" +
+            problem + ")";
+      return false;
+    }
+    ::memsched_core::MaxComparison c = ::memsched_core::proveMaxAtMost(
+        *planned, range->unplanned, range->symbols.getRanges(),
+        kRangeProofBudget);
+    if (c.result == ::memsched_core::ProofResult::Proved)
+      return true;
+    if (c.result == ::memsched_core::ProofResult::Refuted)
+      why = "planned, it would need " +
+            std::to_string(
+                ::memsched_core::evaluateMax(*planned, c.counterexample)) +
+            " bytes at " + range->symbols.describePoint(c.counterexample) +
+            ", above the " +
+            std::to_string(::memsched_core::evaluateMax(range->unplanned,
+                                                        c.counterexample)) +
+            " bytes it needs without one";
+    else
+      why = "planned, it could not be proved never to need more memory than "
+            "without one at every size of the ranges (the comparison ran out "
+            "of work)";
+    return false;
   }
 
   /// What a remark says when a placement search stopped at its budget.
@@ -644,10 +862,11 @@ struct PlanArenaPass
   }
 
   /// Why an allocation cannot be placed in the block `block`, or empty.
-  std::string whyOutside(memref::AllocOp alloc, Block &block,
-                         const DenseMap<Operation *,
-                                        SmallVector<Operation *, 1>> &frees,
-                         uint64_t &size, Operation *&dealloc) {
+  std::string
+  whyOutside(memref::AllocOp alloc, Block &block,
+             const DenseMap<Operation *, SmallVector<Operation *, 1>> &frees,
+             uint64_t &size, Operation *&dealloc,
+             std::optional<::memsched_core::SizePoly> &sizePoly) {
     MemRefType type = alloc.getType();
     if (Attribute space = type.getMemorySpace()) {
       auto intSpace = dyn_cast<IntegerAttr>(space);
@@ -661,10 +880,29 @@ struct PlanArenaPass
     bool isBound = false;
     std::string why;
     FailureOr<uint64_t> bytes = getAllocationSize(
-        alloc, DataLayout::closest(alloc), SizeModel(), isBound, why);
+        alloc, DataLayout::closest(alloc), getPlacementModel(), isBound, why);
     if (failed(bytes))
-      return why + "; give the dynamic sizes a constant bound (e.g. "
-                   "affine.min) to place it";
+      return why +
+             "; give the dynamic sizes a constant bound (e.g. "
+             "affine.min) to place it" +
+             (kind == ArenaKind::Alloc
+                  ? ""
+                  : ", or declare their ranges and use arena=alloc, whose "
+                    "arena is sized for them at run time");
+    if (range) {
+      FailureOr<::memsched_core::SizePoly> poly = getSymbolicAllocationSize(
+          alloc, DataLayout::closest(alloc), SizeModel(), range->symbols,
+          /*times=*/1, why);
+      if (failed(poly))
+        return why;
+      if (!poly->isConstant() && block.getParentOp() != currentFunc)
+        return "its size depends on the function's dynamic sizes and it is "
+               "inside " +
+               block.getParentOp()->getName().getStringRef().str() +
+               ": an arena sized for a range of sizes places such buffers of "
+               "the function's body alone";
+      sizePoly = *poly;
+    }
     auto it = frees.find(alloc);
     if (it == frees.end()) {
       Operation *parent = alloc->getParentOp();
@@ -714,7 +952,9 @@ struct PlanArenaPass
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
         uint64_t size = 0;
         Operation *dealloc = nullptr;
-        std::string why = whyOutside(alloc, block, frees, size, dealloc);
+        std::optional<::memsched_core::SizePoly> sizePoly;
+        std::string why =
+            whyOutside(alloc, block, frees, size, dealloc, sizePoly);
         if (!why.empty()) {
           if (!quiet && emitRemarks)
             emitRemark(alloc.getLoc()) << "memsched-plan-arena: allocation left outside "
@@ -728,6 +968,7 @@ struct PlanArenaPass
         item.op = alloc;
         item.dealloc = dealloc;
         item.size = size;
+        item.sizePoly = sizePoly;
         item.alignment = getAlignment(alloc);
         item.first = pos;
         plan.items.push_back(std::move(item));
@@ -829,7 +1070,7 @@ struct PlanArenaPass
       bool isBound = false;
       std::string why;
       FailureOr<uint64_t> bytes =
-          getAllocationSize(&op, layout, SizeModel(), isBound, why);
+          getAllocationSize(&op, layout, getPlacementModel(), isBound, why);
       if (failed(bytes))
         continue;
       uint64_t last = end - 1;
@@ -914,8 +1155,10 @@ struct PlanArenaPass
     MLIRContext *ctx = func.getContext();
     Block &body = func.getBody().front();
     Location loc = func.getLoc();
-    auto type = MemRefType::get({static_cast<int64_t>(top.size)},
-                                IntegerType::get(ctx, 8));
+    bool dynamic = isDynamicArena(top);
+    auto type = MemRefType::get(
+        {dynamic ? ShapedType::kDynamic : static_cast<int64_t>(top.size)},
+        IntegerType::get(ctx, 8));
     OpBuilder b = OpBuilder::atBlockBegin(&body);
     StringRef marker = MemSchedDialect::getArenaAttrName();
     Arena arena;
@@ -938,12 +1181,20 @@ struct PlanArenaPass
         }
       }
       b.setInsertionPoint(firstOp);
-      auto alloc = memref::AllocOp::create(b, loc, type,
+      SmallVector<Value, 1> dynamicSizes;
+      if (dynamic)
+        dynamicSizes.push_back(
+            materializeMaxOfPolys(b, loc, top.sizeExpr, [&](unsigned s) {
+              return materializeSymbol(b, loc, func, range->symbols, s);
+            }));
+      auto alloc = memref::AllocOp::create(b, loc, type, dynamicSizes,
                                            b.getI64IntegerAttr(top.alignment));
       alloc->setAttr(marker, b.getUnitAttr());
       b.setInsertionPointAfter(lastOp);
       memref::DeallocOp::create(b, loc, alloc);
       arena.value = alloc;
+      if (dynamic)
+        arena.dynamicSize = dynamicSizes.front();
       break;
     }
     case ArenaKind::Argument: {
@@ -973,9 +1224,23 @@ struct PlanArenaPass
     return arena;
   }
 
-  void rewriteBlock(BlockPlan &plan, uint64_t base, Value arena) {
+  /// `offset` as index arithmetic at the builder's insertion point.
+  Value materializeOffset(OpBuilder &b, Location loc,
+                          const ::memsched_core::SizePoly &offset) {
+    if (offset.isConstant())
+      return arith::ConstantIndexOp::create(b, loc, offset.constantTerm());
+    return materializeMaxOfPolys(b, loc, {offset}, [&](unsigned s) {
+      return materializeSymbol(b, loc, currentFunc, range->symbols, s);
+    });
+  }
+
+  void rewriteBlock(BlockPlan &plan, const ::memsched_core::SizePoly &base,
+                    Value arena) {
     for (Item &item : plan.items) {
-      uint64_t offset = base + item.offset;
+      ::memsched_core::SizePoly offset =
+          base + (item.offsetPoly
+                      ? *item.offsetPoly
+                      : ::memsched_core::SizePoly::constant(item.offset));
       switch (item.kind) {
       case Item::Kind::Slot:
         for (auto &child : item.children)
@@ -984,7 +1249,7 @@ struct PlanArenaPass
       case Item::Kind::Alloc: {
         auto alloc = cast<memref::AllocOp>(item.op);
         OpBuilder b(alloc);
-        Value shift = arith::ConstantIndexOp::create(b, alloc.getLoc(), offset);
+        Value shift = materializeOffset(b, alloc.getLoc(), offset);
         Value view = memref::ViewOp::create(b, alloc.getLoc(), alloc.getType(),
                                             arena, shift,
                                             alloc.getDynamicSizes());
@@ -996,7 +1261,7 @@ struct PlanArenaPass
       case Item::Kind::Call: {
         OpBuilder b(item.op);
         Location loc = item.op->getLoc();
-        Value shift = arith::ConstantIndexOp::create(b, loc, offset);
+        Value shift = materializeOffset(b, loc, offset);
         auto type = MemRefType::get({static_cast<int64_t>(item.size)},
                                     b.getI8Type());
         Value view =

@@ -3,6 +3,7 @@
 #include "Analysis/MemSched/CallGraph.h"
 #include "Analysis/MemSched/MemorySpaces.h"
 #include "Transforms/MemSched/Arena.h"
+#include "Transforms/MemSched/ArenaOverRange.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/Passes.h"
 #include "Transforms/MemSched/ScheduleRange.h"
@@ -39,10 +40,45 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
                        << func.getSymName() << "' records an arena but " << why;
       return failure();
     }
-    // Arenas by phase: the certificate records the largest.
+    // Arenas by phase: the certificate records the largest. An arena sized
+    // for a range of dynamic sizes: at the sizes the certificate names.
     uint64_t size = 0;
-    for (const Arena &arena : *arenas)
-      size = std::max(size, arena.size);
+    SizeModel model = getSizeModel(cert, func);
+    std::vector<::memsched_core::SizePoly> dynamicArenas;
+    for (const Arena &arena : *arenas) {
+      uint64_t bytes = arena.size;
+      if (arena.dynamicSize) {
+        const SizePoint *point = model.point.get();
+        std::optional<std::vector<::memsched_core::SizePoly>> expr;
+        if (point && point->symbols)
+          expr = getSizeExpression(arena.dynamicSize, *point->symbols);
+        bool atPoint = expr && llvm::all_of(point->values, [](uint64_t v) {
+                         return v != kNotAtPoint;
+                       });
+        if (!atPoint) {
+          func.emitError()
+              << "memsched-verify: cannot check the certificate of '"
+              << func.getSymName()
+              << "': its arena's size is not computed from the dynamic sizes "
+                 "its `sizes_at` names";
+          return failure();
+        }
+        bytes = ::memsched_core::evaluateMax(*expr, point->values);
+        dynamicArenas.insert(dynamicArenas.end(), expr->begin(), expr->end());
+      }
+      size = std::max(size, bytes);
+    }
+    if (!dynamicArenas.empty()) {
+      func::FuncOp sizeFunc = getArenaSizeFunction(func);
+      if (sizeFunc &&
+          failed(checkArenaSizeFunction(
+              sizeFunc, *model.point->symbols,
+              ::memsched_core::pruneDominated(dynamicArenas), why))) {
+        func.emitError() << "memsched-verify: wrong size function of '"
+                         << func.getSymName() << "': " << why;
+        return failure();
+      }
+    }
     if (size != *cert.getArenaSize()) {
       func.emitError() << "memsched-verify: stale certificate on '"
                        << func.getSymName() << "': it records an arena of "

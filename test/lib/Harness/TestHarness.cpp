@@ -453,6 +453,9 @@ struct StripMemorySpacesPass
     replacer.recursivelyReplaceElementsIn(getOperation(), /*replaceAttrs=*/true,
                                           /*replaceLocs=*/false,
                                           /*replaceTypes=*/true);
+    // Nor certificates, which mlir-runner's context cannot parse.
+    getOperation()->walk(
+        [](FunctionOpInterface fn) { fn->removeAttr("memsched.certificate"); });
   }
 };
 } // namespace
