@@ -78,3 +78,89 @@ func.func @wrong_point(%n: index {memsched.range = array<i64: 1, 64>}, %o: memre
   memref.dealloc %a : memref<?x256xf32>
   return
 }
+
+// -----
+
+// An arena planned for n in [1, 64] (test/Transforms/memsched-plan-arena-
+// dynamic.mlir, @shares) with the second dynamic view moved to offset 8*n:
+// it then shares bytes with the first (at [0, 16*n)) while both are used.
+// expected-error @+1 {{memsched-verify: invalid arena placement in 'overlap': two views of the arena, at [0, 16*arg0) and [8*arg0, 24*arg0), are used at a common time and are not proved apart at every size}}
+func.func @overlap(%arg0: index {memsched.range = array<i64: 1, 64>}, %arg1: memref<?x4xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 2048, lower_bound = 2048, bound_kind = "trivial", bound_op = "memref.copy#2", cut = [1, 2], peak_with_arena = 2048, arena_size = 2048, sizes_at = {arg0 = 64 : i64}, peak_expr = "max(256, 32*arg0)", lower_bound_expr = "max(256, 32*arg0)">} {
+  %cst = arith.constant 1.000000e+00 : f32
+  %c256 = arith.constant 256 : index
+  %c32 = arith.constant 32 : index
+  %0 = arith.muli %c32, %arg0 : index
+  %1 = arith.maxui %c256, %0 : index
+  %alloc = memref.alloc(%1) {alignment = 16 : i64, memsched.arena} : memref<?xi8>
+  %c0 = arith.constant 0 : index
+  %view = memref.view %alloc[%c0][] : memref<?xi8> to memref<64xf32>
+  linalg.fill ins(%cst : f32) outs(%view : memref<64xf32>)
+  %view_1 = memref.view %alloc[%c0][%arg0] : memref<?xi8> to memref<?x4xf32>
+  linalg.fill ins(%cst : f32) outs(%view_1 : memref<?x4xf32>)
+  %c8 = arith.constant 8 : index
+  %2 = arith.muli %c8, %arg0 : index
+  // expected-note @+1 {{the op at fault}}
+  %view_2 = memref.view %alloc[%2][%arg0] : memref<?xi8> to memref<?x4xf32>
+  memref.copy %view_1, %view_2 : memref<?x4xf32> to memref<?x4xf32>
+  memref.copy %view_2, %arg1 : memref<?x4xf32> to memref<?x4xf32>
+  memref.dealloc %alloc : memref<?xi8>
+  return
+}
+
+// -----
+
+// The same arena, placed right, with a size function that returns 31*n
+// bytes instead of 32*n: wrong above n = 8 (at n = 64: 1984 against 2048).
+// expected-error @+1 {{memsched-verify: wrong size function of 'wrong_size': @wrong_size_arena_size returns max(256, 31*arg0) bytes but the arena needs max(256, 32*arg0) (at arg0 = 64: 1984 against 2048)}}
+func.func @wrong_size(%arg0: index {memsched.range = array<i64: 1, 64>}, %arg1: memref<?x4xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 2048, lower_bound = 2048, bound_kind = "trivial", bound_op = "memref.copy#2", cut = [1, 2], peak_with_arena = 2048, arena_size = 2048, sizes_at = {arg0 = 64 : i64}, peak_expr = "max(256, 32*arg0)", lower_bound_expr = "max(256, 32*arg0)">} {
+  %cst = arith.constant 1.000000e+00 : f32
+  %c256 = arith.constant 256 : index
+  %c32 = arith.constant 32 : index
+  %0 = arith.muli %c32, %arg0 : index
+  %1 = arith.maxui %c256, %0 : index
+  %alloc = memref.alloc(%1) {alignment = 16 : i64, memsched.arena} : memref<?xi8>
+  %c0 = arith.constant 0 : index
+  %view = memref.view %alloc[%c0][] : memref<?xi8> to memref<64xf32>
+  linalg.fill ins(%cst : f32) outs(%view : memref<64xf32>)
+  %view_1 = memref.view %alloc[%c0][%arg0] : memref<?xi8> to memref<?x4xf32>
+  linalg.fill ins(%cst : f32) outs(%view_1 : memref<?x4xf32>)
+  %c16 = arith.constant 16 : index
+  %2 = arith.muli %c16, %arg0 : index
+  %view_2 = memref.view %alloc[%2][%arg0] : memref<?xi8> to memref<?x4xf32>
+  memref.copy %view_1, %view_2 : memref<?x4xf32> to memref<?x4xf32>
+  memref.copy %view_2, %arg1 : memref<?x4xf32> to memref<?x4xf32>
+  memref.dealloc %alloc : memref<?xi8>
+  return
+}
+func.func @wrong_size_arena_size(%arg0: index) -> index {
+  %c256 = arith.constant 256 : index
+  %c31 = arith.constant 31 : index
+  %0 = arith.muli %c31, %arg0 : index
+  %1 = arith.maxui %c256, %0 : index
+  return %1 : index
+}
+
+// -----
+
+// The arena's size tampered to 16*n + 256 (the dynamic views end at 32*n,
+// beyond it from n = 17 on).
+// expected-error @+1 {{memsched-verify: invalid arena placement in 'too_small': a view of the arena at [16*arg0, 32*arg0) is not within its size 16*arg0 + 256 at arg0 = 64}}
+func.func @too_small(%arg0: index {memsched.range = array<i64: 1, 64>}, %arg1: memref<?x4xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 2048, lower_bound = 2048, bound_kind = "trivial", bound_op = "memref.copy#2", cut = [1, 2], peak_with_arena = 2048, arena_size = 1280, sizes_at = {arg0 = 64 : i64}, peak_expr = "max(256, 32*arg0)", lower_bound_expr = "max(256, 32*arg0)">} {
+  %cst = arith.constant 1.000000e+00 : f32
+  %c256 = arith.constant 256 : index
+  %c16 = arith.constant 16 : index
+  %0 = arith.muli %c16, %arg0 : index
+  %1 = arith.addi %c256, %0 : index
+  %alloc = memref.alloc(%1) {alignment = 16 : i64, memsched.arena} : memref<?xi8>
+  %c0 = arith.constant 0 : index
+  %view = memref.view %alloc[%c0][] : memref<?xi8> to memref<64xf32>
+  linalg.fill ins(%cst : f32) outs(%view : memref<64xf32>)
+  %view_1 = memref.view %alloc[%c0][%arg0] : memref<?xi8> to memref<?x4xf32>
+  linalg.fill ins(%cst : f32) outs(%view_1 : memref<?x4xf32>)
+  // expected-note @+1 {{the op at fault}}
+  %view_2 = memref.view %alloc[%0][%arg0] : memref<?xi8> to memref<?x4xf32>
+  memref.copy %view_1, %view_2 : memref<?x4xf32> to memref<?x4xf32>
+  memref.copy %view_2, %arg1 : memref<?x4xf32> to memref<?x4xf32>
+  memref.dealloc %alloc : memref<?xi8>
+  return
+}

@@ -59,9 +59,14 @@ validEverywhere(const std::vector<RangeArenaBuffer> &buffers,
     if (!failure.empty())
       return;
     uint64_t arena = evaluateMax(plan.size, x);
+    // Where each buffer is at run time: its offset, rounded up to its
+    // alignment when the plan says so.
+    auto at = [&](size_t i) {
+      uint64_t o = plan.offsets[i].evaluate(x), a = buffers[i].alignment;
+      return plan.roundUp[i] ? (o + a - 1) / a * a : o;
+    };
     for (size_t i = 0; i < buffers.size(); ++i) {
-      uint64_t oi = plan.offsets[i].evaluate(x),
-               si = buffers[i].size.evaluate(x);
+      uint64_t oi = at(i), si = buffers[i].size.evaluate(x);
       if (oi % buffers[i].alignment)
         failure = "unaligned offset of buffer " + std::to_string(i);
       if (oi + si > arena)
@@ -70,7 +75,7 @@ validEverywhere(const std::vector<RangeArenaBuffer> &buffers,
         const RangeArenaBuffer &a = buffers[i], &b = buffers[j];
         if (!(a.first <= b.last && b.first <= a.last))
           continue;
-        uint64_t oj = plan.offsets[j].evaluate(x), sj = b.size.evaluate(x);
+        uint64_t oj = at(j), sj = b.size.evaluate(x);
         if (si && sj && oi < oj + sj && oj < oi + si)
           failure = "buffers " + std::to_string(i) + " and " +
                     std::to_string(j) + " overlap";
@@ -195,6 +200,7 @@ TEST(ArenaRange, CheckRefusesOverlap) {
   std::vector<SymbolRange> ranges = {{0, 3}};
   RangeArenaPlan plan;
   plan.offsets = {SizePoly(), SizePoly::constant(8)};
+  plan.roundUp = {false, false};
   plan.size = {SizePoly::constant(16), SizePoly::symbol(0, 4)};
   // At n = 3 the first buffer is 12 bytes and reaches the second's offset.
   EXPECT_FALSE(checkPlanOverRange(buffers, ranges, plan, 100000));

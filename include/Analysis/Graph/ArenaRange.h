@@ -39,8 +39,14 @@ struct RangeArenaBuffer {
 };
 
 struct RangeArenaPlan {
-  /// One per buffer; each coefficient a multiple of the buffer's alignment.
+  /// One per buffer: where its slot starts. Unless roundUp[b], every
+  /// coefficient is a multiple of the buffer's alignment (so is the offset
+  /// at every point) and the slot is the buffer's size; with roundUp[b], the
+  /// buffer starts at the offset rounded up to its alignment at run time
+  /// and its slot is its size + alignment - 1 (a buffer of 4*n bytes
+  /// aligned to 16 costs 15 bytes more, not 12*n).
   std::vector<SizePoly> offsets;
+  std::vector<bool> roundUp;
   /// The arena's bytes: the max of these (offset + size of buffers, none
   /// dominated by another); empty for no buffer.
   std::vector<SizePoly> size;
@@ -52,6 +58,14 @@ struct RangeArenaPlan {
 /// multiple of it at every point, and the least such polynomial of the same
 /// monomials.
 SizePoly alignCoefficients(const SizePoly &p, uint64_t alignment);
+
+/// Whether every coefficient of `p` is a multiple of `alignment`.
+bool hasAlignedCoefficients(const SizePoly &p, uint64_t alignment);
+
+/// The bytes a buffer of `size` takes at `offset`: its size, or with
+/// `roundUp` (the offset rounded up to `alignment` at run time) its size +
+/// alignment - 1.
+SizePoly getSlot(const SizePoly &size, uint64_t alignment, bool roundUp);
 
 /// Whether a >= b at every point of `ranges`: coefficient by coefficient,
 /// else proved by proveMaxAtMost within `budget` (its work added to `work`).

@@ -24,6 +24,46 @@ SizePoly alignCoefficients(const SizePoly &p, uint64_t alignment) {
   return SizePoly::fromTerms(std::move(terms));
 }
 
+bool hasAlignedCoefficients(const SizePoly &p, uint64_t alignment) {
+  if (alignment <= 1)
+    return true;
+  for (const SizePoly::Term &t : p.terms())
+    if (t.coef % alignment)
+      return false;
+  return true;
+}
+
+SizePoly getSlot(const SizePoly &size, uint64_t alignment, bool roundUp) {
+  return roundUp && alignment > 1 ? size + SizePoly::constant(alignment - 1)
+                                  : size;
+}
+
+/// A candidate offset for a buffer of `alignment`: its constant term
+/// rounded up when that makes it aligned at every point (the other
+/// coefficients are multiples of the alignment); otherwise as it is, to be
+/// rounded up at run time.
+static std::pair<SizePoly, bool> alignCandidate(const SizePoly &p,
+                                                uint64_t alignment) {
+  if (alignment <= 1)
+    return {p, false};
+  bool others = true;
+  for (const SizePoly::Term &t : p.terms())
+    if (!t.monomial.empty() && t.coef % alignment)
+      others = false;
+  if (!others)
+    return {p, true};
+  SizePoly c = SizePoly::constant(p.constantTerm());
+  std::vector<SizePoly::Term> terms;
+  for (const SizePoly::Term &t : p.terms())
+    if (!t.monomial.empty())
+      terms.push_back(t);
+  uint64_t k = p.constantTerm(), r = k % alignment;
+  if (r)
+    k = k > UINT64_MAX - (alignment - r) ? UINT64_MAX : k + (alignment - r);
+  terms.push_back({k, {}});
+  return {SizePoly::fromTerms(std::move(terms)), false};
+}
+
 /// The coefficient-by-coefficient max of `a` and `b`: at least each of them
 /// at every point >= 0.
 static SizePoly maxCoefficients(const SizePoly &a, const SizePoly &b) {
@@ -61,6 +101,7 @@ RangeArenaPlan placeOverRange(const std::vector<RangeArenaBuffer> &buffers,
                               uint64_t proofBudget) {
   RangeArenaPlan plan;
   plan.offsets.assign(buffers.size(), SizePoly());
+  plan.roundUp.assign(buffers.size(), false);
   std::vector<SizePoly> ends(buffers.size());
   std::vector<uint32_t> placed;
   for (uint32_t b : order) {
@@ -70,44 +111,42 @@ RangeArenaPlan placeOverRange(const std::vector<RangeArenaBuffer> &buffers,
       if (liveTogether(buffer, buffers[c]) && !buffers[c].size.isZero())
         conflicts.push_back(c);
     // Candidates: 0, the end of each buffer it lives with, and the
-    // coefficient-wise max of those ends (above all of them at every point).
-    std::vector<SizePoly> candidates{SizePoly()};
+    // coefficient-wise max of those ends (above all of them at every
+    // point), each aligned where it can be.
+    std::vector<std::pair<SizePoly, bool>> candidates{{SizePoly(), false}};
     SizePoly above;
     for (uint32_t c : conflicts) {
-      SizePoly end = alignCoefficients(ends[c], buffer.alignment);
-      above = maxCoefficients(above, end);
-      candidates.push_back(std::move(end));
+      above = maxCoefficients(above, ends[c]);
+      candidates.push_back(alignCandidate(ends[c], buffer.alignment));
     }
-    candidates.push_back(above);
+    candidates.push_back(alignCandidate(above, buffer.alignment));
     std::vector<std::tuple<uint64_t, uint64_t, size_t>> byValue;
     for (size_t i = 0; i < candidates.size(); ++i)
-      byValue.emplace_back(candidates[i].evaluate(point),
-                           candidates[i].evaluate(low), i);
+      byValue.emplace_back(candidates[i].first.evaluate(point),
+                           candidates[i].first.evaluate(low), i);
     std::sort(byValue.begin(), byValue.end());
-    // Apart from `c` at a point: above its end or below its offset.
-    auto apartAt = [&](const SizePoly &offset, uint32_t c,
-                       const std::vector<uint64_t> &at) {
-      uint64_t o = offset.evaluate(at);
-      return o >= ends[c].evaluate(at) ||
-             plan.offsets[c].evaluate(at) >=
-                 (offset + buffer.size).evaluate(at);
-    };
     std::optional<size_t> chosen;
     for (auto &[atPoint, atLow, i] : byValue) {
       (void)atPoint;
       (void)atLow;
-      const SizePoly &offset = candidates[i];
+      const SizePoly &offset = candidates[i].first;
       if (buffer.size.isZero()) {
         chosen = i;
         break;
       }
+      SizePoly top =
+          offset + getSlot(buffer.size, buffer.alignment, candidates[i].second);
+      // Apart from `c` at a point: above its end or below its offset.
+      auto apartAt = [&](uint32_t c, const std::vector<uint64_t> &at) {
+        return offset.evaluate(at) >= ends[c].evaluate(at) ||
+               plan.offsets[c].evaluate(at) >= top.evaluate(at);
+      };
       bool fits =
           std::all_of(conflicts.begin(), conflicts.end(), [&](uint32_t c) {
-            return apartAt(offset, c, point) && apartAt(offset, c, low);
+            return apartAt(c, point) && apartAt(c, low);
           });
       if (!fits)
         continue;
-      SizePoly top = offset + buffer.size;
       fits = std::all_of(conflicts.begin(), conflicts.end(), [&](uint32_t c) {
         return provedAtLeast(offset, ends[c], ranges, proofBudget, plan.work) ||
                provedAtLeast(plan.offsets[c], top, ranges, proofBudget,
@@ -118,9 +157,12 @@ RangeArenaPlan placeOverRange(const std::vector<RangeArenaBuffer> &buffers,
         break;
       }
     }
-    // `above` always fits; the loop found it or a lower one.
-    plan.offsets[b] = chosen ? candidates[*chosen] : above;
-    ends[b] = plan.offsets[b] + buffer.size;
+    // The last candidate always fits; the loop found it or a lower one.
+    size_t pick = chosen ? *chosen : candidates.size() - 1;
+    plan.offsets[b] = candidates[pick].first;
+    plan.roundUp[b] = candidates[pick].second;
+    ends[b] = plan.offsets[b] +
+              getSlot(buffer.size, buffer.alignment, plan.roundUp[b]);
     placed.push_back(b);
   }
   std::vector<SizePoly> tops;
@@ -169,25 +211,28 @@ RangeArenaPlan planOverRange(const std::vector<RangeArenaBuffer> &buffers,
 bool checkPlanOverRange(const std::vector<RangeArenaBuffer> &buffers,
                         const std::vector<SymbolRange> &ranges,
                         const RangeArenaPlan &plan, uint64_t proofBudget) {
-  if (plan.offsets.size() != buffers.size())
+  if (plan.offsets.size() != buffers.size() ||
+      plan.roundUp.size() != buffers.size())
     return false;
   uint64_t work = 0;
+  auto end = [&](size_t i) {
+    return plan.offsets[i] +
+           getSlot(buffers[i].size, buffers[i].alignment, plan.roundUp[i]);
+  };
   for (size_t i = 0; i < buffers.size(); ++i) {
-    for (const SizePoly::Term &t : plan.offsets[i].terms())
-      if (buffers[i].alignment > 1 && t.coef % buffers[i].alignment)
-        return false;
+    if (!plan.roundUp[i] &&
+        !hasAlignedCoefficients(plan.offsets[i], buffers[i].alignment))
+      return false;
     if (buffers[i].size.isZero())
       continue;
-    SizePoly end = plan.offsets[i] + buffers[i].size;
-    if (proveMaxAtMost({end}, plan.size, ranges, proofBudget).result !=
+    if (proveMaxAtMost({end(i)}, plan.size, ranges, proofBudget).result !=
         ProofResult::Proved)
       return false;
     for (size_t j = i + 1; j < buffers.size(); ++j) {
       if (!liveTogether(buffers[i], buffers[j]) || buffers[j].size.isZero())
         continue;
-      if (!provedAtLeast(plan.offsets[j], end, ranges, proofBudget, work) &&
-          !provedAtLeast(plan.offsets[i], plan.offsets[j] + buffers[j].size,
-                         ranges, proofBudget, work))
+      if (!provedAtLeast(plan.offsets[j], end(i), ranges, proofBudget, work) &&
+          !provedAtLeast(plan.offsets[i], end(j), ranges, proofBudget, work))
         return false;
     }
   }

@@ -316,12 +316,20 @@ FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why,
     Operation *source = view.getSource().getDefiningOp();
     if (!source || !source->hasAttr("memsched.arena"))
       return WalkResult::advance();
-    SmallVector<Value> leaves;
-    for (Value operand : view->getOperands().drop_front()) {
-      if (isSizeExpression(operand))
-        getSizeExpressionLeaves(operand, leaves);
-      else
-        leaves.push_back(operand);
+    // (Offsets may be rounded up to an alignment: through arith.divui.)
+    SmallVector<Value> leaves, work(view->getOperands().drop_front());
+    llvm::SmallDenseSet<Value> seen(work.begin(), work.end());
+    while (!work.empty()) {
+      Value x = work.pop_back_val();
+      if (matchPattern(x, m_Constant()))
+        continue;
+      if (!isSizeExpression(x) && !x.getDefiningOp<arith::DivUIOp>()) {
+        leaves.push_back(x);
+        continue;
+      }
+      for (Value operand : x.getDefiningOp()->getOperands())
+        if (seen.insert(operand).second)
+          work.push_back(operand);
     }
     for (Value leaf : leaves)
       if (std::optional<Key> key = getKey(leaf))

@@ -11,6 +11,7 @@
 #include "Transforms/MemSched/ScheduleRange.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -18,8 +19,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <map>
 
@@ -242,6 +243,84 @@ static SmallVector<Block *> getEnclosingBlocks(Operation *op,
   return blocks;
 }
 
+namespace {
+/// Where a view of an arena sized for a range of sizes starts: at lo + k
+/// for some 0 <= k <= slack, a multiple of `align` at every point.
+struct OffsetRange {
+  ::memsched_core::SizePoly lo;
+  uint64_t slack = 0, align = 1;
+};
+} // namespace
+
+/// The largest power of two dividing every value of `p` (a large one for 0).
+static uint64_t getPolyAlignment(const ::memsched_core::SizePoly &p) {
+  uint64_t align = uint64_t(1) << 62;
+  for (const ::memsched_core::SizePoly::Term &t : p.terms())
+    align = std::min(align, t.coef & (~t.coef + 1));
+  return align;
+}
+
+/// `v` = alignUp(inner, a) written as ((inner + (a - 1)) / a) * a, as
+/// memsched-plan-arena writes an offset it rounds up at run time.
+static bool matchAlignUp(Value v, Value &inner, uint64_t &a) {
+  auto constantOf = [](Value x) -> std::optional<uint64_t> {
+    APInt c;
+    if (!matchPattern(x, m_ConstantInt(&c)) || c.isNegative() ||
+        c.getActiveBits() > 63)
+      return std::nullopt;
+    return c.getZExtValue();
+  };
+  auto mul = v.getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return false;
+  for (unsigned i = 0; i < 2; ++i) {
+    std::optional<uint64_t> k = constantOf(mul->getOperand(1 - i));
+    auto div = mul->getOperand(i).getDefiningOp<arith::DivUIOp>();
+    if (!k || !div || !llvm::isPowerOf2_64(*k) || constantOf(div.getRhs()) != k)
+      continue;
+    auto add = div.getLhs().getDefiningOp<arith::AddIOp>();
+    if (!add)
+      continue;
+    for (unsigned j = 0; j < 2; ++j)
+      if (constantOf(add->getOperand(1 - j)) == *k - 1) {
+        inner = add->getOperand(j);
+        a = *k;
+        return true;
+      }
+  }
+  return false;
+}
+
+/// The OffsetRange of `v`: sums of polynomials in the symbols and of such
+/// sums rounded up to an alignment.
+static std::optional<OffsetRange> getOffsetRange(Value v,
+                                                 const SizeSymbols &symbols) {
+  Value inner;
+  uint64_t a = 1;
+  if (matchAlignUp(v, inner, a)) {
+    std::optional<OffsetRange> r = getOffsetRange(inner, symbols);
+    if (!r)
+      return std::nullopt;
+    r->slack += a - 1;
+    r->align = std::max(r->align, a);
+    return r;
+  }
+  if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+    std::optional<OffsetRange> x = getOffsetRange(add.getLhs(), symbols);
+    std::optional<OffsetRange> y =
+        x ? getOffsetRange(add.getRhs(), symbols) : std::nullopt;
+    if (!y)
+      return std::nullopt;
+    return OffsetRange{x->lo + y->lo, x->slack + y->slack,
+                       std::min(x->align, y->align)};
+  }
+  std::optional<std::vector<::memsched_core::SizePoly>> e =
+      getSizeExpression(v, symbols);
+  if (!e || e->size() != 1)
+    return std::nullopt;
+  return OffsetRange{e->front(), 0, getPolyAlignment(e->front())};
+}
+
 /// checkArenaPlacement for an arena sized for a range of dynamic sizes:
 /// every offset and size a polynomial in the function's symbols, each view
 /// proved within the arena and apart from every view used at a common time
@@ -267,6 +346,8 @@ static LogicalResult checkPlacementOverRange(func::FuncOp func,
     return symbols->describePoint(point);
   };
   DataLayout layout = DataLayout::closest(func);
+  // A view's bytes lie in [offset, offset + size), its size including the
+  // slack of an offset rounded up at run time.
   struct View {
     memref::ViewOp op;
     SizePoly offset, size;
@@ -296,14 +377,15 @@ static LogicalResult checkPlacementOverRange(func::FuncOp func,
     }
     View v;
     v.op = view;
-    std::optional<std::vector<SizePoly>> offset =
-        getSizeExpression(view.getByteShift(), *symbols);
-    if (!offset || offset->size() != 1) {
+    std::optional<OffsetRange> offset =
+        getOffsetRange(view.getByteShift(), *symbols);
+    if (!offset) {
       why = "a view of the arena at an offset that is not a polynomial in "
-            "the function's dynamic sizes";
+            "the function's dynamic sizes (or one rounded up to an "
+            "alignment)";
       return failure();
     }
-    v.offset = offset->front();
+    v.offset = offset->lo;
     MemRefType type = view.getType();
     llvm::TypeSize bits = layout.getTypeSizeInBits(type.getElementType());
     if (bits.isScalable()) {
@@ -326,16 +408,16 @@ static LogicalResult checkPlacementOverRange(func::FuncOp func,
       }
       v.size = v.size * e->front();
     }
+    v.size = v.size + SizePoly::constant(offset->slack);
     uint64_t align = getElementTypeAlignment(type, layout);
-    for (const SizePoly::Term &t : v.offset.terms())
-      if (t.coef % align != 0) {
-        why = "a view of the arena of element type " +
-              typeName(type.getElementType()) + " at offset " +
-              v.offset.str(symbols->getNames()) + ", not a multiple of the " +
-              std::to_string(align) +
-              " bytes the lowering aligns such elements to at every size";
-        return failure();
-      }
+    if (offset->align % align != 0) {
+      why = "a view of the arena of element type " +
+            typeName(type.getElementType()) + " at offset " +
+            v.offset.str(symbols->getNames()) + ", not a multiple of the " +
+            std::to_string(align) +
+            " bytes the lowering aligns such elements to at every size";
+      return failure();
+    }
     if (getArenaAlignment(arena) < align) {
       why = "a view of the arena of element type " +
             typeName(type.getElementType()) + " needs " +
@@ -375,6 +457,10 @@ static LogicalResult checkPlacementOverRange(func::FuncOp func,
     }
     views.push_back(std::move(v));
   }
+  // In body order, as messages name them.
+  std::stable_sort(
+      views.begin(), views.end(),
+      [](const View &a, const View &b) { return a.first < b.first; });
   // Whether two views are used at no common time: in the innermost block
   // holding both, their uses do not meet (or they are in different regions
   // of one op there, which run one at a time).

@@ -66,6 +66,8 @@ struct Item {
   /// polynomials in the function's symbols (`size` and `offset` are their
   /// values at the upper ends).
   std::optional<::memsched_core::SizePoly> sizePoly, offsetPoly;
+  /// The offset is rounded up to `alignment` at run time.
+  bool roundUp = false;
 };
 
 struct BlockPlan {
@@ -478,7 +480,7 @@ struct PlanArenaPass
     SmallVector<Arena> arenas;
     for (BlockPlan &phase : phases) {
       arenas.push_back(createArena(module, func, phase));
-      rewriteBlock(phase, ::memsched_core::SizePoly(), arenas.back().value);
+      rewriteBlock(phase, std::nullopt, arenas.back().value);
     }
     std::string problem;
     Operation *at = nullptr;
@@ -695,13 +697,12 @@ struct PlanArenaPass
         getMemoryOverRange(func, sizes, r->symbols.getNames(), why,
                            &givenRanges);
     if (failed(unplanned)) {
-      if (!r->symbols.hasUnbounded())
-        return true;
       leaveUnchanged(func, func,
-                     "its buffers are sized by dynamic sizes without an "
-                     "upper bound and its memory over their ranges cannot be "
-                     "modelled: " +
-                         why);
+                     "its buffers are sized by its dynamic sizes (" +
+                         r->symbols.describeRanges() +
+                         ") and its memory over their ranges cannot be "
+                         "modelled: " +
+                         why + "; the function keeps its allocations");
       return false;
     }
     r->unplanned = std::move(*unplanned);
@@ -740,7 +741,9 @@ struct PlanArenaPass
         kArenaProofBudget);
     for (auto [i, item] : llvm::enumerate(phase.items)) {
       item.offsetPoly = plan.offsets[i];
-      item.offset = plan.offsets[i].evaluate(range->high);
+      item.roundUp = plan.roundUp[i];
+      uint64_t at = plan.offsets[i].evaluate(range->high);
+      item.offset = item.roundUp ? llvm::alignTo(at, item.alignment) : at;
     }
     phase.sizeExpr = plan.size;
     phase.size = ::memsched_core::evaluateMax(plan.size, range->high);
@@ -1224,32 +1227,60 @@ struct PlanArenaPass
     return arena;
   }
 
-  /// `offset` as index arithmetic at the builder's insertion point.
-  Value materializeOffset(OpBuilder &b, Location loc,
-                          const ::memsched_core::SizePoly &offset) {
-    if (offset.isConstant())
-      return arith::ConstantIndexOp::create(b, loc, offset.constantTerm());
-    return materializeMaxOfPolys(b, loc, {offset}, [&](unsigned s) {
+  /// Where an item of a block starts: `poly`, rounded up to `roundTo` at
+  /// run time when it is not 0, plus `extra` bytes.
+  struct Start {
+    ::memsched_core::SizePoly poly;
+    uint64_t roundTo = 0, extra = 0;
+  };
+
+  /// `start` as index arithmetic at the builder's insertion point (an
+  /// offset rounded up as ((x + a - 1) / a) * a, which the placement check
+  /// of Arena.cpp reads back).
+  Value materializeStart(OpBuilder &b, Location loc, const Start &start) {
+    if (!start.roundTo && start.poly.isConstant())
+      return arith::ConstantIndexOp::create(
+          b, loc, start.poly.constantTerm() + start.extra);
+    Value x = materializeMaxOfPolys(b, loc, {start.poly}, [&](unsigned s) {
       return materializeSymbol(b, loc, currentFunc, range->symbols, s);
     });
+    if (start.roundTo > 1) {
+      Value a = arith::ConstantIndexOp::create(b, loc, start.roundTo);
+      Value up = arith::AddIOp::create(
+          b, loc, x, arith::ConstantIndexOp::create(b, loc, start.roundTo - 1));
+      x = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, up, a),
+                                a);
+    }
+    if (start.extra)
+      x = arith::AddIOp::create(
+          b, loc, x, arith::ConstantIndexOp::create(b, loc, start.extra));
+    return x;
   }
 
-  void rewriteBlock(BlockPlan &plan, const ::memsched_core::SizePoly &base,
+  /// Rewrites the items of `plan` into views of `arena`, the block's
+  /// offsets counted from `base` (a slot's start; none at the top).
+  void rewriteBlock(BlockPlan &plan, const std::optional<Start> &base,
                     Value arena) {
     for (Item &item : plan.items) {
-      ::memsched_core::SizePoly offset =
-          base + (item.offsetPoly
-                      ? *item.offsetPoly
-                      : ::memsched_core::SizePoly::constant(item.offset));
+      Start start;
+      if (base) {
+        start = *base;
+        start.extra += item.offset;
+      } else if (item.offsetPoly) {
+        start.poly = *item.offsetPoly;
+        start.roundTo = item.roundUp ? item.alignment : 0;
+      } else {
+        start.poly = ::memsched_core::SizePoly::constant(item.offset);
+      }
       switch (item.kind) {
       case Item::Kind::Slot:
         for (auto &child : item.children)
-          rewriteBlock(*child, offset, arena);
+          rewriteBlock(*child, start, arena);
         break;
       case Item::Kind::Alloc: {
         auto alloc = cast<memref::AllocOp>(item.op);
         OpBuilder b(alloc);
-        Value shift = materializeOffset(b, alloc.getLoc(), offset);
+        Value shift = materializeStart(b, alloc.getLoc(), start);
         Value view = memref::ViewOp::create(b, alloc.getLoc(), alloc.getType(),
                                             arena, shift,
                                             alloc.getDynamicSizes());
@@ -1261,7 +1292,7 @@ struct PlanArenaPass
       case Item::Kind::Call: {
         OpBuilder b(item.op);
         Location loc = item.op->getLoc();
-        Value shift = materializeOffset(b, loc, offset);
+        Value shift = materializeStart(b, loc, start);
         auto type = MemRefType::get({static_cast<int64_t>(item.size)},
                                     b.getI8Type());
         Value view =
