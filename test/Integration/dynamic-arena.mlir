@@ -26,7 +26,7 @@
 // RUN:   -shared-libs=%memsched_runtime,%mlir_lib_dir/libmlir_c_runner_utils.so \
 // RUN: | FileCheck %s --check-prefix=UNPLANNED
 
-// REMARK: remark: memsched-plan-arena: 'chain': {{.*}}arena max(16384, 1024*arg0) bytes, given by @chain_arena_size; never more memory than without it, proved at every size
+// REMARK: remark: memsched-plan-arena: 'chain': {{.*}}arena max(16384, 1024*arg0) bytes, given by @chain_arena_size; memory max(16384, 1024*arg0) bytes, never more than without it, proved at every size; stacking the dynamic buffers above the static ones: 1536*arg0 + 16384 bytes)
 
 // IR-LABEL: func.func @chain(
 // IR: %[[C16384:.*]] = arith.constant 16384 : index

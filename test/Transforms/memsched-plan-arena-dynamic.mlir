@@ -31,7 +31,7 @@
 // CHECK-NEXT: %[[M:.*]] = arith.muli %[[C32]], %arg0 : index
 // CHECK-NEXT: %[[SIZE:.*]] = arith.maxui %[[C256]], %[[M]] : index
 // CHECK-NEXT: return %[[SIZE]] : index
-// expected-remark @+1 {{at the sizes arg0 = 64 (over the ranges arg0 in [1, 64]: arena max(256, 32*arg0) bytes, given by @shares_arena_size; never more memory than without it, proved at every size)}}
+// expected-remark @+1 {{at the sizes arg0 = 64 (over the ranges arg0 in [1, 64]: arena max(256, 32*arg0) bytes, given by @shares_arena_size; memory max(256, 32*arg0) bytes, never more than without it, proved at every size; stacking the dynamic buffers above the static ones: 32*arg0 + 256 bytes)}}
 func.func @shares(%n: index {memsched.range = array<i64: 1, 64>}, %out: memref<?x4xf32>) {
   %one = arith.constant 1.0 : f32
   %s = memref.alloc() : memref<64xf32>

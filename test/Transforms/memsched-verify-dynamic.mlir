@@ -164,3 +164,19 @@ func.func @too_small(%arg0: index {memsched.range = array<i64: 1, 64>}, %arg1: m
   memref.dealloc %alloc : memref<?xi8>
   return
 }
+
+// -----
+
+// A bound at the lower end above what can be proved there: at n = 1 the
+// one temporary is 1024 bytes, and so is every order's peak.
+// expected-error @+1 {{memsched-verify: invalid certificate on 'low_bound_too_high': lower_bound_low = 2048 bytes but only 1024 bytes can be proved at arg0 = 1}}
+func.func @low_bound_too_high(%n: index {memsched.range = array<i64: 1, 64>}, %o: memref<?xf32>) attributes {memsched.certificate = #memsched.certificate<peak = 65536, lower_bound = 65536, bound_kind = "trivial", bound_op = "linalg.fill#0", cut = [0], sizes_at = {arg0 = 64 : i64}, peak_expr = "1024*arg0", lower_bound_expr = "1024*arg0", lower_bound_low = 2048>} {
+  %cst = arith.constant 0.0 : f32
+  %a = memref.alloc(%n) : memref<?x256xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?x256xf32>)
+  linalg.reduce ins(%a : memref<?x256xf32>) outs(%o : memref<?xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) { %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32 }
+  memref.dealloc %a : memref<?x256xf32>
+  return
+}

@@ -173,7 +173,11 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     ranges and `lower_bound_expr` a lower bound on the peak of every order
     at every size, each `max(...)` of polynomials in the sizes' names
     (`max(1024*arg0 + 64, 2048*arg0)`); a check recomputes the first and
-    proves the second over the ranges.
+    proves the second over the ranges. `lower_bound_low` is the bound at the
+    lower ends of the ranges, found as `lower_bound` is at `sizes_at`, when
+    it is above `lower_bound_expr` there: the two ends then carry the bounds
+    a program of those sizes would get; a check proves it again at those
+    sizes.
 
     After `--memsched-plan-arena`, `arena_size` is the size of the one arena
     the function's buffers were placed in and `peak_with_arena` the memory
@@ -210,7 +214,8 @@ def MemSched_CertificateAttr : MemSched_Attr<"Certificate", "certificate"> {
     MemSched_OptionalBytes<"for bound_kind exhaustive: the states per stretch the exact search that proved it was given; a check runs it with as many">:$search_budget,
     OptionalParameter<"::mlir::DictionaryAttr", "for a body with dynamic sizes whose declared ranges bound them: the value each such size (named argN, or argN.dD for dimension D of argument N) had; the others are at their constant upper bounds">:$sizes_at,
     OptionalParameter<"::mlir::StringAttr", "for a body with dynamic sizes: its peak at every size of their ranges, as max(...) of polynomials in the sizes' names">:$peak_expr,
-    OptionalParameter<"::mlir::StringAttr", "for a body with dynamic sizes: a lower bound on the peak of every order at every size of their ranges, as max(...) of polynomials">:$lower_bound_expr
+    OptionalParameter<"::mlir::StringAttr", "for a body with dynamic sizes: a lower bound on the peak of every order at every size of their ranges, as max(...) of polynomials">:$lower_bound_expr,
+    MemSched_OptionalBytes<"for a body with dynamic sizes: a lower bound on the peak of every order at the lower ends of their ranges, found as lower_bound is at sizes_at, when above lower_bound_expr there">:$lower_bound_low
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -104,6 +104,13 @@ LogicalResult checkCertificateReferences(const BodyLifetimes &body,
                                          CertificateAttr certificate,
                                          std::string &why);
 
+/// `value` as a lower bound of `body` (the certified body analysed at other
+/// sizes: the lower ends of its ranges), proved as reproveRecordedBound
+/// proves `lower_bound`, from the evidence `certificate` records. Returns
+/// the value proved.
+uint64_t reproveBoundAt(const BodyLifetimes &body, CertificateAttr certificate,
+                        uint64_t value, uint64_t searchBudget = 0);
+
 /// The lower bound `certificate` records, proved again on `body` as it
 /// stands from nothing but what the certificate records. For a cut bound
 /// (`trivial`, `forward`) the evidence first: the exact forward cut of
@@ -132,9 +139,11 @@ CertificateAttr withRematFields(CertificateAttr certificate, uint64_t rematOps,
                                 uint64_t extraComputePpm);
 
 /// `certificate` with the expressions over the ranges of the body's
-/// dynamic sizes (`peak_expr`, `lower_bound_expr`) set to these.
+/// dynamic sizes (`peak_expr`, `lower_bound_expr`) and the bound at the
+/// lower ends of the ranges (`lower_bound_low`) set to these.
 CertificateAttr withRangeFields(CertificateAttr certificate,
-                                StringAttr peakExpr, StringAttr lowerBoundExpr);
+                                StringAttr peakExpr, StringAttr lowerBoundExpr,
+                                std::optional<uint64_t> lowerBoundLow);
 
 /// `certificate` (computed for `func`) with the recomputation fields of
 /// `func`'s current certificate when it has none: a body certified again

@@ -111,6 +111,8 @@ struct RangeCertificate {
   /// proved equal to it at every size.
   std::string boundExpr;
   bool optimalOverRange = false;
+  /// `lower_bound_low`, when recorded.
+  std::optional<uint64_t> boundLow;
 };
 
 /// Computes and attaches the certificate of `func` as it stands, its

@@ -80,9 +80,12 @@ LogicalResult CertificateAttr::verify(
     ArrayAttr spaces, std::optional<uint64_t> rematOps,
     std::optional<uint64_t> extraComputePpm,
     std::optional<uint64_t> searchBudget, DictionaryAttr sizesAt,
-    StringAttr peakExpr, StringAttr lowerBoundExpr) {
+    StringAttr peakExpr, StringAttr lowerBoundExpr,
+    std::optional<uint64_t> lowerBoundLow) {
   if (lowerBoundExpr && !peakExpr)
     return emitError() << "lower_bound_expr goes with peak_expr";
+  if (lowerBoundLow && !lowerBoundExpr)
+    return emitError() << "lower_bound_low goes with lower_bound_expr";
   if (sizesAt)
     for (NamedAttribute entry : sizesAt) {
       auto value = dyn_cast<IntegerAttr>(entry.getValue());

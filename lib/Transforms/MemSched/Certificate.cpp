@@ -265,6 +265,25 @@ uint64_t mlir::memsched::reproveRecordedBound(const BodyLifetimes &given,
   return std::max(proved, bounds[getStrongestBlock(bounds)].value);
 }
 
+uint64_t mlir::memsched::reproveBoundAt(const BodyLifetimes &body,
+                                        CertificateAttr c, uint64_t value,
+                                        uint64_t searchBudget) {
+  MLIRContext *context = c.getContext();
+  auto probe = CertificateAttr::get(
+      context, c.getPeak(), value, c.getBoundKind(), c.getBoundOp(), c.getCut(),
+      c.getSizeModel(), std::nullopt, std::nullopt, c.getBlock(), ArrayAttr(),
+      std::nullopt, std::nullopt, c.getSearchBudget(), DictionaryAttr(),
+      StringAttr(), StringAttr(), std::nullopt);
+  std::string why;
+  if (failed(checkCertificateReferences(body, probe, why)))
+    probe = CertificateAttr::get(
+        context, c.getPeak(), value, StringAttr(), StringAttr(), {},
+        c.getSizeModel(), std::nullopt, std::nullopt, std::nullopt, ArrayAttr(),
+        std::nullopt, std::nullopt, std::nullopt, DictionaryAttr(),
+        StringAttr(), StringAttr(), std::nullopt);
+  return reproveRecordedBound(body, probe, searchBudget);
+}
+
 CertificateAttr mlir::memsched::ensureReprovable(const BodyLifetimes &body,
                                                  CertificateAttr cert,
                                                  uint64_t searchBudget) {
@@ -355,7 +374,7 @@ CertificateAttr mlir::memsched::buildCertificate(
   return CertificateAttr::get(
       context, peak, bound.value, kind, op, cut, model, std::nullopt,
       std::nullopt, block, spaces, std::nullopt, std::nullopt, budget,
-      getSizesAtAttr(context, sizes), StringAttr(), StringAttr());
+      getSizesAtAttr(context, sizes), StringAttr(), StringAttr(), std::nullopt);
 }
 
 FailureOr<SpaceAttr> mlir::memsched::computeSpaceEntry(Operation *func,
@@ -405,18 +424,19 @@ CertificateAttr mlir::memsched::withRematFields(CertificateAttr c,
       c.getBoundOp(), c.getCut(), c.getSizeModel(), c.getPeakWithArena(),
       c.getArenaSize(), c.getBlock(), c.getSpaces(), rematOps, extraComputePpm,
       c.getSearchBudget(), c.getSizesAt(), c.getPeakExpr(),
-      c.getLowerBoundExpr());
+      c.getLowerBoundExpr(), c.getLowerBoundLow());
 }
 
-CertificateAttr mlir::memsched::withRangeFields(CertificateAttr c,
-                                                StringAttr peakExpr,
-                                                StringAttr lowerBoundExpr) {
+CertificateAttr
+mlir::memsched::withRangeFields(CertificateAttr c, StringAttr peakExpr,
+                                StringAttr lowerBoundExpr,
+                                std::optional<uint64_t> lowerBoundLow) {
   return CertificateAttr::get(
       c.getContext(), c.getPeak(), c.getLowerBound(), c.getBoundKind(),
       c.getBoundOp(), c.getCut(), c.getSizeModel(), c.getPeakWithArena(),
       c.getArenaSize(), c.getBlock(), c.getSpaces(), c.getRematOps(),
       c.getExtraComputePpm(), c.getSearchBudget(), c.getSizesAt(), peakExpr,
-      lowerBoundExpr);
+      lowerBoundExpr, lowerBoundLow);
 }
 
 CertificateAttr mlir::memsched::carryRematFields(Operation *func,
@@ -446,7 +466,7 @@ CertificateAttr mlir::memsched::replaceCertificate(Operation *func,
         certificate.getSpaces(), certificate.getRematOps(),
         split.getValue().getZExtValue(), certificate.getSearchBudget(),
         certificate.getSizesAt(), certificate.getPeakExpr(),
-        certificate.getLowerBoundExpr());
+        certificate.getLowerBoundExpr(), certificate.getLowerBoundLow());
   setCertificate(func, certificate);
   return certificate;
 }

@@ -97,6 +97,9 @@ struct CertifyPass : public mlir::memsched::impl::CertifyBase<CertifyPass> {
         diag << "; over the ranges of the dynamic sizes: lower bound "
              << range.boundExpr << " bytes"
              << (range.optimalOverRange ? " (optimal at every size)" : "");
+      if (range.boundLow)
+        diag << "; at the lower ends of the ranges: lower bound "
+             << *range.boundLow << " bytes";
       if (ArrayAttr spaces = result.certificate.getSpaces())
         for (auto space : spaces.getAsRange<SpaceAttr>())
           diag << "; memory space " << describeMemorySpace(space.getMemorySpace())

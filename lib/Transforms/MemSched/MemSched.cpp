@@ -574,7 +574,7 @@ mlir::memsched::scheduleFunction(Operation *func,
           c.getBoundOp(), c.getCut(), c.getSizeModel(), c.getPeakWithArena(),
           c.getArenaSize(), c.getBlock(), *entries, c.getRematOps(),
           c.getExtraComputePpm(), c.getSearchBudget(), c.getSizesAt(),
-          c.getPeakExpr(), c.getLowerBoundExpr());
+          c.getPeakExpr(), c.getLowerBoundExpr(), c.getLowerBoundLow());
     }
   }
   result.certificate = replaceCertificate(func, result.certificate);

@@ -159,6 +159,8 @@ struct PlanArenaPass
   /// ends of its ranges.
   SizeModel model;
   func::FuncOp currentFunc;
+  /// The planned function's memory over the ranges (neverAboveUnplanned).
+  std::vector<::memsched_core::SizePoly> plannedMemory;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -549,7 +551,7 @@ struct PlanArenaPass
         cert.getSizeModel(), *memory, arenaSize, cert.getBlock(),
         cert.getSpaces(), cert.getRematOps(), cert.getExtraComputePpm(),
         cert.getSearchBudget(), cert.getSizesAt(), cert.getPeakExpr(),
-        cert.getLowerBoundExpr());
+        cert.getLowerBoundExpr(), cert.getLowerBoundLow());
     setCertificate(func, cert);
     std::vector<std::vector<::memsched_core::SizePoly>> arenaExprs;
     if (range)
@@ -623,14 +625,27 @@ struct PlanArenaPass
         std::vector<::memsched_core::SizePoly> all;
         for (const auto &e : arenaExprs)
           all.insert(all.end(), e.begin(), e.end());
+        // What placing the static buffers and stacking the dynamic ones
+        // above them would take, for comparison.
+        std::vector<::memsched_core::RangeArenaBuffer> placedBuffers;
+        for (const BlockPlan &phase : phases)
+          for (const Item &item : phase.items)
+            placedBuffers.push_back(
+                {item.sizePoly ? *item.sizePoly
+                               : ::memsched_core::SizePoly::constant(item.size),
+                 item.first, item.last, item.alignment});
+        const std::vector<std::string> &names = range->symbols.getNames();
         diag << "; at the sizes " << range->symbols.describePoint(range->high)
              << " (over the ranges " << range->symbols.describeRanges()
              << ": arena "
-             << describeMaxOfPolys(::memsched_core::pruneDominated(all),
-                                   range->symbols.getNames())
+             << describeMaxOfPolys(::memsched_core::pruneDominated(all), names)
              << " bytes, given by @" << func.getSymName()
-             << "_arena_size; never more memory than without it, proved at "
-                "every size)";
+             << "_arena_size; memory "
+             << describeMaxOfPolys(plannedMemory, names)
+             << " bytes, never more than without it, proved at every size; "
+                "stacking the dynamic buffers above the static ones: "
+             << ::memsched_core::getStackedArena(placedBuffers).str(names)
+             << " bytes)";
       }
       if (leftOut && oneArenaMemory > cert.getPeak()) {
         diag << " (one arena for all would be " << oneArenaSize
@@ -769,12 +784,13 @@ struct PlanArenaPass
     ::memsched_core::MaxComparison c = ::memsched_core::proveMaxAtMost(
         *planned, range->unplanned, range->symbols.getRanges(),
         kRangeProofBudget);
+    plannedMemory = std::move(*planned);
     if (c.result == ::memsched_core::ProofResult::Proved)
       return true;
     if (c.result == ::memsched_core::ProofResult::Refuted)
       why = "planned, it would need " +
             std::to_string(
-                ::memsched_core::evaluateMax(*planned, c.counterexample)) +
+                ::memsched_core::evaluateMax(plannedMemory, c.counterexample)) +
             " bytes at " + range->symbols.describePoint(c.counterexample) +
             ", above the " +
             std::to_string(::memsched_core::evaluateMax(range->unplanned,

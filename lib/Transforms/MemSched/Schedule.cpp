@@ -249,6 +249,10 @@ struct SchedulePass
       if (!rc.boundExpr.empty())
         diag << "; over the ranges: lower bound " << rc.boundExpr << " bytes"
              << (rc.optimalOverRange ? " (optimal at every size)" : "");
+      if (rc.boundLow)
+        diag << "; at " << symbols.describePoint(range.low) << ": lower bound "
+             << *rc.boundLow << " bytes"
+             << (*rc.boundLow == range.peakAfterLow ? " (optimal)" : "");
     } else if (options.certify) {
       diag << "; no certificate: " << rc.why;
     }

@@ -474,11 +474,34 @@ RangeCertificate mlir::memsched::certifyOverRange(Operation *func,
       ::memsched_core::proveMaxAtMost(body->profile, body->floors,
                                       symbols.getRanges(), kRangeProofBudget)
           .result == ProofResult::Proved;
+  // At the lower ends, the bound a program of those sizes would get, when
+  // above the expression's there and proved again from the certificate.
+  std::optional<uint64_t> boundLow;
+  if (low != high) {
+    SizeModel atLow = sizes;
+    auto lowPoint = std::make_shared<SizePoint>();
+    lowPoint->symbols = &symbols;
+    lowPoint->values = low;
+    atLow.point = std::move(lowPoint);
+    CertifyFunctionResult lowCert =
+        certifyFunction(func, atLow, /*attach=*/false, searchBudget);
+    if (lowCert.certificate &&
+        lowCert.certificate.getLowerBound() >
+            ::memsched_core::evaluateMax(body->floors, low)) {
+      BodyLifetimes lowBody(func, atLow);
+      uint64_t value = lowCert.certificate.getLowerBound();
+      if (lowBody.isSupported() && reproveBoundAt(lowBody, out.cert.certificate,
+                                                  value, searchBudget) >= value)
+        boundLow = value;
+    }
+  }
+  out.boundLow = boundLow;
   Builder b(func->getContext());
   out.cert.certificate = withRangeFields(
       out.cert.certificate,
       b.getStringAttr(describeMaxOfPolys(body->profile, names, SIZE_MAX)),
-      b.getStringAttr(describeMaxOfPolys(body->floors, names, SIZE_MAX)));
+      b.getStringAttr(describeMaxOfPolys(body->floors, names, SIZE_MAX)),
+      boundLow);
   setCertificate(func, out.cert.certificate);
   return out;
 }

@@ -260,6 +260,27 @@ struct VerifyPass : public mlir::memsched::impl::VerifyBase<VerifyPass> {
                   " is not proved: it is not below what the ops need in "
                   "every order, " +
                   describeMaxOfPolys(body->floors, names, SIZE_MAX) + at);
+    if (std::optional<uint64_t> value = cert.getLowerBoundLow()) {
+      SizeModel atLow = sizes;
+      auto point = std::make_shared<SizePoint>();
+      point->symbols = &*symbols;
+      point->values = low;
+      atLow.point = std::move(point);
+      BodyLifetimes lowBody(func, atLow);
+      uint64_t proved =
+          lowBody.isSupported()
+              ? reproveBoundAt(lowBody, cert, *value, searchBudget)
+              : 0;
+      if (proved < *value)
+        return fail("lower_bound_low = " + std::to_string(*value) +
+                    " bytes but only " + std::to_string(proved) +
+                    " bytes can be proved at " + symbols->describePoint(low));
+      if (*value > body->writtenPeaks.back())
+        return fail("lower_bound_low = " + std::to_string(*value) +
+                    " bytes is above the peak as written at " +
+                    symbols->describePoint(low) + ", " +
+                    std::to_string(body->writtenPeaks.back()) + " bytes");
+    }
     return success();
   }
 
