@@ -190,6 +190,12 @@ dynamic() {
   { "$OPT" "$OUT/dynamic-batch.scheduled.mlir" --memsched-check-budget=bytes=100000 \
       --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 || true; } |
     sed -n 's/.*error: memsched-check-budget: //p' | tr ';' '\n' | sed 's/^ */  /'
+  echo "one arena for every B (--memsched-plan-arena):"
+  "$OPT" "$OUT/dynamic-batch.scheduled.mlir" --memsched-plan-arena=remarks --memsched-verify \
+    --mlir-print-op-on-diagnostic=false -o "$OUT/dynamic-batch.arena.mlir" 2>&1 |
+    sed -n 's/.*(over the ranges [^:]*: //p' | sed 's/)$//' | tr ';' '\n' | sed 's/^ */  /'
+  echo "the size function the runtime calls before it allocates:"
+  sed -n '/func.func @two_heads_arena_size/,/^  }/p' "$OUT/dynamic-batch.arena.mlir"
   echo "(arg0.d0 is B; the expressions hold at every B in the range, --memsched-verify proves them;"
   echo " docs/dynamic.md)"
   echo

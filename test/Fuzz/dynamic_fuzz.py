@@ -12,11 +12,18 @@ at their last use or at the end. Then, for the program:
 
   1. `memsched-opt --memsched-schedule --memsched-verify` must succeed (the
      certificate, its `peak_expr` and `lower_bound_expr` included, checks);
-  2. the original and the scheduled program run under mlir-runner with the
-     counting allocator at three sizes in the range (its ends, or its lower
-     end and two sizes above it, and one in between): the outputs must be
-     identical, the scheduled peak measured never above the original's, equal
-     to `peak_expr` at that size and not below `lower_bound_expr`.
+  2. `--memsched-schedule --memsched-plan-arena --memsched-verify` must
+     succeed (the arena's placement proved at every size, its size function
+     checked);
+  3. the original, the scheduled and the planned program run under
+     mlir-runner with the counting allocator at three sizes in the range
+     (its ends, or its lower end and two sizes above it, and one in
+     between): the outputs must be identical, the scheduled peak measured
+     never above the original's, equal to `peak_expr` at that size and not
+     below `lower_bound_expr`; the planned one equal to the memory the
+     plan-arena remark gives at that size (plus the 16 bytes an aligned
+     arena costs the allocator when it is live at the peak) and never above
+     the scheduled one but for those 16.
 
 A failing program is kept in --keep-dir with the reason. Deterministic in the
 seeds. Needs memsched-opt, mlir-runner and the runtime library of the build;
@@ -231,9 +238,21 @@ def check(seed, args):
             problems.append("no certificate with expressions on @f:\n" +
                             sched[:2000])
             return seed, problems, None
+        # The scheduled body placed in an arena for the whole range.
+        rc, planned_ir, err = run([opt, path, "--memsched-schedule",
+                                   "--memsched-plan-arena=remarks",
+                                   "--memsched-verify"])
+        if rc:
+            problems.append("plan-arena or verify failed:\n" + err)
+            return seed, problems, None
+        mem = re.search(r"'f': .*; memory (max\([^)]*\)|[^ ]+) bytes, never "
+                        r"more than without it", err)
+        memory_expr = mem.group(1) if mem else None
         outs = {}
         for what, extra in (("original", []),
-                            ("scheduled", ["--memsched-schedule=certify=0"])):
+                            ("scheduled", ["--memsched-schedule=certify=0"]),
+                            ("planned", ["--memsched-schedule",
+                                         "--memsched-plan-arena"])):
             rc, low, err = run([opt, path] + extra +
                                ["--memsched-test-lower-to-llvm"])
             if rc:
@@ -256,6 +275,24 @@ def check(seed, args):
         if values["original"] != values["scheduled"]:
             problems.append("outputs differ: %s against %s" %
                             (values["original"], values["scheduled"]))
+        if values["original"] != values["planned"]:
+            problems.append("planned outputs differ: %s against %s" %
+                            (values["original"], values["planned"]))
+        # Planned: the memory expression at each size, plus the 16 bytes the
+        # generic allocation function asks more for the 16-byte aligned
+        # arena when it is live at the peak; never above the unplanned body
+        # but for those 16.
+        for n, unplanned, planned in zip(sizes, peaks["scheduled"],
+                                         peaks["planned"]):
+            if memory_expr is not None:
+                expected = evaluate(memory_expr, n)
+                if planned - expected not in (0, 16):
+                    problems.append("n=%d: planned measured %d, memory %s "
+                                    "gives %d" % (n, planned, memory_expr,
+                                                  expected))
+            if planned > unplanned + 16:
+                problems.append("n=%d: planned measured %d above the "
+                                "unplanned %d" % (n, planned, unplanned))
         for n, before, after in zip(sizes, peaks["original"],
                                     peaks["scheduled"]):
             expected = evaluate(peak_expr, n)
@@ -277,7 +314,7 @@ def check(seed, args):
                 "\n  }\n")[0]
 
         reordered = rc == 0 and body_of(plain) != body_of(sched)
-        return seed, problems, reordered
+        return seed, problems, (reordered, memory_expr is not None)
     finally:
         if problems:
             dest = os.path.join(args.keep_dir, "dyn-%d" % seed)
@@ -303,7 +340,7 @@ def main():
     if not os.path.exists(os.path.join(args.llvm_bin, "mlir-runner")):
         print("dynamic fuzz: no mlir-runner in %s: nothing run" % args.llvm_bin)
         return 77
-    failed = reordered = 0
+    failed = reordered = arenas = 0
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(check, s, args)
                    for s in range(args.seed, args.seed + args.count)]
@@ -313,10 +350,12 @@ def main():
                 failed += 1
                 print("seed %d FAILED: %s" % (seed, problems[0].splitlines()[0]))
             elif changed:
-                reordered += 1
-    print("dynamic fuzz: %d programs (seeds %d-%d), %d failed, %d changed by the pass"
+                reordered += changed[0]
+                arenas += changed[1]
+    print("dynamic fuzz: %d programs (seeds %d-%d), %d failed, %d changed by "
+          "the schedule, %d given an arena sized over the range"
           % (args.count, args.seed, args.seed + args.count - 1, failed,
-             reordered))
+             reordered, arenas))
     return 1 if failed else 0
 
 

@@ -1,6 +1,9 @@
 // RUN: memsched-opt %s --split-input-file --memsched-plan-arena=remarks \
 // RUN:   --memsched-verify --mlir-print-op-on-diagnostic=false \
 // RUN:   --verify-diagnostics | FileCheck %s
+// RUN: not memsched-opt %s --split-input-file --memsched-plan-arena \
+// RUN:   --memsched-check-budget=bytes=1000 -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BUDGET
 
 // Tests an arena sized for a range of sizes: a static temporary of 256
 // bytes, dead before two temporaries of n x 4 floats (16*n bytes, live
@@ -31,6 +34,10 @@
 // CHECK-NEXT: %[[M:.*]] = arith.muli %[[C32]], %arg0 : index
 // CHECK-NEXT: %[[SIZE:.*]] = arith.maxui %[[C256]], %[[M]] : index
 // CHECK-NEXT: return %[[SIZE]] : index
+// A budget of the planned function: its memory grows with n, so it fits at
+// every n when it fits at n = 64: max(256, 32*64) = 2048 bytes does not fit
+// 1000.
+// BUDGET: error: memsched-check-budget: 'shares' needs 2048 bytes with its buffers in an arena of 2048 bytes, above the budget of 1000 bytes (at arg0 = 64, the upper ends of the ranges: the arena and its memory grow with every size)
 // expected-remark @+1 {{at the sizes arg0 = 64 (over the ranges arg0 in [1, 64]: arena max(256, 32*arg0) bytes, given by @shares_arena_size; memory max(256, 32*arg0) bytes, never more than without it, proved at every size; stacking the dynamic buffers above the static ones: 32*arg0 + 256 bytes)}}
 func.func @shares(%n: index {memsched.range = array<i64: 1, 64>}, %out: memref<?x4xf32>) {
   %one = arith.constant 1.0 : f32

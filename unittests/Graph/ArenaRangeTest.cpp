@@ -139,6 +139,28 @@ TEST(ArenaRange, UsesUpperBounds) {
   EXPECT_TRUE(validEverywhere(buffers, ranges, plan, 30));
 }
 
+// Two buffers of 4*n bytes live together in an arena aligned to 16: the
+// second's offset 4*n is rounded up at run time, its slot 4*n + 15 bytes:
+// 8*n + 15 in all (not 20*n, as rounding the coefficient would give).
+TEST(ArenaRange, RoundsUpAtRunTime) {
+  std::vector<RangeArenaBuffer> buffers = {{SizePoly::symbol(0, 4), 0, 1, 16},
+                                           {SizePoly::symbol(0, 4), 1, 2, 16}};
+  std::vector<SymbolRange> ranges = {{1, 64}};
+  RangeArenaPlan plan =
+      placeOverRange(buffers, ranges, {0, 1}, {64}, {1}, 100000);
+  EXPECT_EQ(plan.offsets[0], SizePoly());
+  EXPECT_FALSE(plan.roundUp[0]);
+  EXPECT_EQ(plan.offsets[1], SizePoly::symbol(0, 4));
+  EXPECT_TRUE(plan.roundUp[1]);
+  ASSERT_EQ(plan.size.size(), 1u);
+  EXPECT_EQ(plan.size[0], SizePoly::symbol(0, 8) + SizePoly::constant(15));
+  EXPECT_TRUE(validEverywhere(buffers, ranges, plan, 0));
+  EXPECT_TRUE(checkPlanOverRange(buffers, ranges, plan, 100000));
+  // A rounded offset taken as aligned is refused by the check.
+  plan.roundUp[1] = false;
+  EXPECT_FALSE(checkPlanOverRange(buffers, ranges, plan, 100000));
+}
+
 // Random instances: valid at every point of the box (brute force), the
 // independent check agrees, and the arena is at least the live bytes.
 TEST(ArenaRange, RandomPlansValidEverywhere) {
@@ -181,6 +203,15 @@ TEST(ArenaRange, RandomPlansValidEverywhere) {
         << "round " << round;
     ASSERT_TRUE(checkPlanOverRange(buffers, ranges, plan, 2000000))
         << "round " << round;
+    // Every order first fit can take gives a valid plan too.
+    for (RangeOrder kind :
+         {RangeOrder::SizeAtLow, RangeOrder::Start, RangeOrder::Lifetime}) {
+      RangeArenaPlan other = placeOverRange(
+          buffers, ranges, getRangeOrder(buffers, kind, hint, point, low),
+          point, low, 200000);
+      ASSERT_TRUE(validEverywhere(buffers, ranges, other, 12))
+          << "round " << round << " order " << static_cast<int>(kind);
+    }
     SizePoly stacked = getStackedArena(buffers);
     if (evaluateMax(plan.size, point) < stacked.evaluate(point))
       ++belowStacked;

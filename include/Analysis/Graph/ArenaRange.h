@@ -94,6 +94,27 @@ RangeArenaPlan planOverRange(const std::vector<RangeArenaBuffer> &buffers,
                              const std::vector<uint64_t> &low,
                              uint64_t proofBudget);
 
+/// Orders first fit can place buffers in.
+enum class RangeOrder {
+  /// By the offsets of a plan at `point` (ties by index).
+  Hint,
+  /// By decreasing size at `point`, then at `low`.
+  SizeAtPoint,
+  /// By decreasing size at `low`, then at `point`.
+  SizeAtLow,
+  /// By first position (allocation order).
+  Start,
+  /// By decreasing lifetime (last - first), then size at `point`.
+  Lifetime,
+};
+
+/// The buffers' indices in the order `kind`.
+std::vector<uint32_t>
+getRangeOrder(const std::vector<RangeArenaBuffer> &buffers, RangeOrder kind,
+              const std::vector<uint64_t> &hintOffsets,
+              const std::vector<uint64_t> &point,
+              const std::vector<uint64_t> &low);
+
 /// Whether the placement keeps every pair of buffers live at a common
 /// position apart at every point of `ranges`, each offset aligned and the
 /// buffers within `size`: an independent check of a plan (pairs, proved

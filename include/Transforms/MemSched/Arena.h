@@ -54,6 +54,12 @@ struct Arena {
 /// other across its blocks and iterations.
 bool runsRegionsSequentially(Operation *op);
 
+/// The arena's bytes: its size, or for one sized for a range of dynamic
+/// sizes its size at the point of `sizes` (none when the point does not
+/// give every size it depends on).
+std::optional<uint64_t> getArenaBytes(const Arena &arena,
+                                      const SizeModel &sizes);
+
 /// The arenas of `func`: none, one, or several allocated ones (arenas by
 /// phase, each allocated and freed in the body, never live together);
 /// failure (with `why`) when the markers are malformed (several arenas of

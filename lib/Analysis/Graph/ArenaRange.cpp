@@ -173,25 +173,60 @@ RangeArenaPlan placeOverRange(const std::vector<RangeArenaBuffer> &buffers,
   return plan;
 }
 
+std::vector<uint32_t>
+getRangeOrder(const std::vector<RangeArenaBuffer> &buffers, RangeOrder kind,
+              const std::vector<uint64_t> &hintOffsets,
+              const std::vector<uint64_t> &point,
+              const std::vector<uint64_t> &low) {
+  std::vector<uint32_t> order(buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto at = [&](uint32_t b, const std::vector<uint64_t> &x) {
+    return buffers[b].size.evaluate(x);
+  };
+  switch (kind) {
+  case RangeOrder::Hint:
+    if (hintOffsets.size() == buffers.size())
+      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return hintOffsets[a] < hintOffsets[b];
+      });
+    break;
+  case RangeOrder::SizeAtPoint:
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return std::make_pair(at(a, point), at(a, low)) >
+             std::make_pair(at(b, point), at(b, low));
+    });
+    break;
+  case RangeOrder::SizeAtLow:
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return std::make_pair(at(a, low), at(a, point)) >
+             std::make_pair(at(b, low), at(b, point));
+    });
+    break;
+  case RangeOrder::Start:
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return buffers[a].first < buffers[b].first;
+    });
+    break;
+  case RangeOrder::Lifetime:
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return std::make_pair(buffers[a].last - buffers[a].first, at(a, point)) >
+             std::make_pair(buffers[b].last - buffers[b].first, at(b, point));
+    });
+    break;
+  }
+  return order;
+}
+
 RangeArenaPlan planOverRange(const std::vector<RangeArenaBuffer> &buffers,
                              const std::vector<SymbolRange> &ranges,
                              const std::vector<uint64_t> &hintOffsets,
                              const std::vector<uint64_t> &point,
                              const std::vector<uint64_t> &low,
                              uint64_t proofBudget) {
-  std::vector<uint32_t> byHint(buffers.size());
-  std::iota(byHint.begin(), byHint.end(), 0);
-  std::vector<uint32_t> bySize = byHint;
-  if (hintOffsets.size() == buffers.size())
-    std::stable_sort(byHint.begin(), byHint.end(), [&](uint32_t a, uint32_t b) {
-      return hintOffsets[a] < hintOffsets[b];
-    });
-  std::stable_sort(bySize.begin(), bySize.end(), [&](uint32_t a, uint32_t b) {
-    return std::make_pair(buffers[a].size.evaluate(point),
-                          buffers[a].size.evaluate(low)) >
-           std::make_pair(buffers[b].size.evaluate(point),
-                          buffers[b].size.evaluate(low));
-  });
+  std::vector<uint32_t> byHint =
+      getRangeOrder(buffers, RangeOrder::Hint, hintOffsets, point, low);
+  std::vector<uint32_t> bySize =
+      getRangeOrder(buffers, RangeOrder::SizeAtPoint, hintOffsets, point, low);
   RangeArenaPlan best =
       placeOverRange(buffers, ranges, byHint, point, low, proofBudget);
   if (bySize == byHint)

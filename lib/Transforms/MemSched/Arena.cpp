@@ -32,6 +32,21 @@ bool mlir::memsched::runsRegionsSequentially(Operation *op) {
              scf::IndexSwitchOp, affine::AffineForOp, affine::AffineIfOp>(op);
 }
 
+std::optional<uint64_t> mlir::memsched::getArenaBytes(const Arena &arena,
+                                                      const SizeModel &sizes) {
+  if (!arena.dynamicSize)
+    return arena.size;
+  const SizePoint *point = sizes.point.get();
+  if (!point || !point->symbols ||
+      llvm::any_of(point->values, [](uint64_t v) { return v == kNotAtPoint; }))
+    return std::nullopt;
+  std::optional<std::vector<::memsched_core::SizePoly>> expr =
+      getSizeExpression(arena.dynamicSize, *point->symbols);
+  if (!expr)
+    return std::nullopt;
+  return ::memsched_core::evaluateMax(*expr, point->values);
+}
+
 static uint64_t getStaticBytes(MemRefType type) {
   return type.hasStaticShape() ? static_cast<uint64_t>(type.getNumElements())
                                : 0;

@@ -83,7 +83,7 @@ func::FuncOp mlir::memsched::createArenaSizeFunction(
   std::vector<unsigned> order = getSymbolsInArgumentOrder(symbols);
   OpBuilder mb(ctx);
   mb.setInsertionPointAfter(func);
-  Location loc = func.getLoc();
+  Location loc = NameLoc::get(mb.getStringAttr(name), func.getLoc());
   SmallVector<Type> inputs(order.size(), mb.getIndexType());
   auto sizeFunc = func::FuncOp::create(
       mb, loc, name, mb.getFunctionType(inputs, {mb.getIndexType()}));

@@ -234,15 +234,24 @@ struct CheckBudgetPass
                        << "' needs " << *memory << " bytes" << inSpace
                        << " with its buffers in "
                        << (arenas->size() == 1 ? "an arena" : "arenas by phase")
-                       << " of " << [&] {
-                            std::string sizes;
-                            for (const Arena &a : *arenas)
-                              sizes += (sizes.empty() ? "" : ", ") +
-                                       std::to_string(a.size);
-                            return sizes;
-                          }()
-                       << " bytes, above the budget of "
-                       << budget << " bytes";
+                       << " of " <<
+          [&] {
+            std::string list;
+            for (const Arena &a : *arenas) {
+              std::optional<uint64_t> bytes = getArenaBytes(a, sizes);
+              list += (list.empty() ? "" : ", ") +
+                      (bytes ? std::to_string(*bytes) : "?");
+            }
+            return list;
+          }() << " bytes, above the budget of "
+                       << budget << " bytes" << [&]() -> std::string {
+        if (!sizes.point || !sizes.point->symbols)
+          return "";
+        return " (at " +
+               sizes.point->symbols->describePoint(sizes.point->values) +
+               ", the upper ends of the ranges: the arena "
+               "and its memory grow with every size)";
+      }();
       signalPassFailure();
       return;
     }

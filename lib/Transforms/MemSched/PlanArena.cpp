@@ -159,6 +159,12 @@ struct PlanArenaPass
   /// ends of its ranges.
   SizeModel model;
   func::FuncOp currentFunc;
+  /// Placements over ranges tried in turn until the planned memory is
+  /// proved never above the unplanned one: the attempt, and why the first
+  /// was refused.
+  static constexpr unsigned kRangeAttempts = 4;
+  unsigned rangeAttempt = 0;
+  std::string firstRefusal;
   /// The planned function's memory over the ranges (neverAboveUnplanned).
   std::vector<::memsched_core::SizePoly> plannedMemory;
 
@@ -525,10 +531,23 @@ struct PlanArenaPass
     std::string worseAt;
     if (range && !holdsCalls && !neverAboveUnplanned(func, worseAt)) {
       restoreBody(func, saved);
+      if (rangeAttempt == 0)
+        firstRefusal = worseAt;
+      // Placed again from the start, buffers in another order.
+      if (rangeAttempt + 1 < kRangeAttempts) {
+        bool wasQuiet = quiet;
+        quiet = true;
+        ++rangeAttempt;
+        LogicalResult result = planFunction(module, func);
+        --rangeAttempt;
+        quiet = wasQuiet;
+        return result;
+      }
       if (emitRemarks)
         emitRemark(func.getLoc())
             << "memsched-plan-arena: '" << func.getSymName()
-            << "' left without an arena: " << worseAt;
+            << "' left without an arena: " << firstRefusal << " (placed in "
+            << kRangeAttempts << " orders, none proved)";
       return success();
     }
     if (funcKind == ArenaKind::Alloc && !holdsCalls && !chosenHeuristic &&
@@ -751,9 +770,23 @@ struct PlanArenaPass
       phase.sizeExpr = {SizePoly::constant(phase.size)};
       return;
     }
-    ::memsched_core::RangeArenaPlan plan = ::memsched_core::planOverRange(
-        buffers, range->symbols.getRanges(), hint, range->high, range->low,
-        kArenaProofBudget);
+    // The first attempt takes the better of two orders at the upper ends;
+    // one the planned function's memory is not proved for is followed by
+    // attempts in other orders (planFunction).
+    static constexpr ::memsched_core::RangeOrder retries[] = {
+        ::memsched_core::RangeOrder::SizeAtLow,
+        ::memsched_core::RangeOrder::Start,
+        ::memsched_core::RangeOrder::Lifetime};
+    ::memsched_core::RangeArenaPlan plan =
+        rangeAttempt == 0 ? ::memsched_core::planOverRange(
+                                buffers, range->symbols.getRanges(), hint,
+                                range->high, range->low, kArenaProofBudget)
+                          : ::memsched_core::placeOverRange(
+                                buffers, range->symbols.getRanges(),
+                                ::memsched_core::getRangeOrder(
+                                    buffers, retries[(rangeAttempt - 1) % 3],
+                                    hint, range->high, range->low),
+                                range->high, range->low, kArenaProofBudget);
     for (auto [i, item] : llvm::enumerate(phase.items)) {
       item.offsetPoly = plan.offsets[i];
       item.roundUp = plan.roundUp[i];
