@@ -259,6 +259,55 @@ static SmallVector<Block *> getEnclosingBlocks(Operation *op,
 }
 
 namespace {
+/// Whether two views of an arena are used at a common time.
+enum class UseOverlap { Apart, Together, NoCommonBlock, OutsideBlock };
+} // namespace
+
+/// In the innermost block holding both views (`vOp`, `wOp`, each with the
+/// ops using it or an alias of it): whether their uses meet there. Both
+/// inside one op of that block, in different regions or blocks of it, they
+/// run one at a time.
+static UseOverlap getUseOverlap(Operation *vOp, ArrayRef<Operation *> vUsers,
+                                Operation *wOp, ArrayRef<Operation *> wUsers,
+                                Operation *func) {
+  SmallVector<Block *> vBlocks = getEnclosingBlocks(vOp, func);
+  SmallVector<Block *> wBlocks = getEnclosingBlocks(wOp, func);
+  Block *common = nullptr;
+  for (Block *b : vBlocks)
+    if (llvm::is_contained(wBlocks, b)) {
+      common = b;
+      break;
+    }
+  if (!common)
+    return UseOverlap::NoCommonBlock;
+  // The first and last op of `common` a view is used at.
+  auto interval = [&](Operation *op, ArrayRef<Operation *> users,
+                      Operation *&first, Operation *&last) -> bool {
+    first = last = common->findAncestorOpInBlock(*op);
+    if (!first)
+      return false;
+    for (Operation *u : users) {
+      Operation *a = common->findAncestorOpInBlock(*u);
+      if (!a)
+        return false;
+      if (last->isBeforeInBlock(a))
+        last = a;
+    }
+    return true;
+  };
+  Operation *vFirst, *vLast, *wFirst, *wLast;
+  if (!interval(vOp, vUsers, vFirst, vLast) ||
+      !interval(wOp, wUsers, wFirst, wLast))
+    return UseOverlap::OutsideBlock;
+  if (vFirst == wFirst && vFirst != vOp && vFirst != wOp &&
+      runsRegionsSequentially(vFirst))
+    return UseOverlap::Apart;
+  if (vLast->isBeforeInBlock(wFirst) || wLast->isBeforeInBlock(vFirst))
+    return UseOverlap::Apart;
+  return UseOverlap::Together;
+}
+
+namespace {
 /// Where a view of an arena sized for a range of sizes starts: at lo + k
 /// for some 0 <= k <= slack, a multiple of `align` at every point.
 struct OffsetRange {
@@ -480,37 +529,8 @@ static LogicalResult checkPlacementOverRange(func::FuncOp func,
   // holding both, their uses do not meet (or they are in different regions
   // of one op there, which run one at a time).
   auto usedApart = [&](const View &v, const View &w) {
-    SmallVector<Block *> vBlocks = getEnclosingBlocks(v.op, func);
-    SmallVector<Block *> wBlocks = getEnclosingBlocks(w.op, func);
-    Block *common = nullptr;
-    for (Block *b : vBlocks)
-      if (llvm::is_contained(wBlocks, b)) {
-        common = b;
-        break;
-      }
-    if (!common)
-      return false;
-    auto interval = [&](const View &x, Operation *&first,
-                        Operation *&last) -> bool {
-      first = last = common->findAncestorOpInBlock(*x.op);
-      if (!first)
-        return false;
-      for (Operation *u : x.users) {
-        Operation *a = common->findAncestorOpInBlock(*u);
-        if (!a)
-          return false;
-        if (last->isBeforeInBlock(a))
-          last = a;
-      }
-      return true;
-    };
-    Operation *vFirst, *vLast, *wFirst, *wLast;
-    if (!interval(v, vFirst, vLast) || !interval(w, wFirst, wLast))
-      return false;
-    if (vFirst == wFirst && vFirst != v.op && vFirst != w.op &&
-        runsRegionsSequentially(vFirst))
-      return true;
-    return vLast->isBeforeInBlock(wFirst) || wLast->isBeforeInBlock(vFirst);
+    return getUseOverlap(v.op, v.users, w.op, w.users, func) ==
+           UseOverlap::Apart;
   };
   // Views used at a common time must be apart at every size.
   for (size_t i = 0; i < views.size(); ++i)
@@ -611,50 +631,22 @@ LogicalResult mlir::memsched::checkArenaPlacement(func::FuncOp func,
     views.push_back(std::move(v));
   }
 
-  // The first and last op of the block `b` a view is used at.
-  auto interval = [&](const ArenaView &v, Block *b, Operation *&first,
-                      Operation *&last) -> bool {
-    first = last = b->findAncestorOpInBlock(*v.op);
-    if (!first)
-      return false;
-    for (Operation *u : v.users) {
-      Operation *a = b->findAncestorOpInBlock(*u);
-      if (!a)
-        return false;
-      if (last->isBeforeInBlock(a))
-        last = a;
-    }
-    return true;
-  };
   // Two views sharing bytes: their uses in the innermost block holding
   // both must not meet.
   auto checkPair = [&](const ArenaView &v, const ArenaView &w) {
-    SmallVector<Block *> vBlocks = getEnclosingBlocks(v.op, func);
-    SmallVector<Block *> wBlocks = getEnclosingBlocks(w.op, func);
-    Block *common = nullptr;
-    for (Block *b : vBlocks)
-      if (llvm::is_contained(wBlocks, b)) {
-        common = b;
-        break;
-      }
     at = w.op;
-    if (!common) {
+    switch (getUseOverlap(v.op, v.users, w.op, w.users, func)) {
+    case UseOverlap::Apart:
+      return success();
+    case UseOverlap::NoCommonBlock:
       why = "internal error: two views of the arena without a common block";
       return failure();
-    }
-    Operation *vFirst, *vLast, *wFirst, *wLast;
-    if (!interval(v, common, vFirst, vLast) ||
-        !interval(w, common, wFirst, wLast)) {
+    case UseOverlap::OutsideBlock:
       why = "a view of the arena is used outside the block it is defined in";
       return failure();
+    case UseOverlap::Together:
+      break;
     }
-    // Both inside one op of the common block, in different regions or
-    // blocks of it: these run one at a time.
-    if (vFirst == wFirst && vFirst != v.op && vFirst != w.op &&
-        runsRegionsSequentially(vFirst))
-      return success();
-    if (vLast->isBeforeInBlock(wFirst) || wLast->isBeforeInBlock(vFirst))
-      return success();
     why = "two views of the arena overlap in bytes ([" +
           std::to_string(v.offset) + ", " + std::to_string(v.offset + v.size) +
           ") and [" + std::to_string(w.offset) + ", " +
