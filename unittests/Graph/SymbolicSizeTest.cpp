@@ -36,6 +36,14 @@ SizePoly randomPoly(std::mt19937_64 &rng, unsigned numSymbols,
   return p;
 }
 
+/// Each polynomial as a max of one.
+std::vector<std::vector<SizePoly>> maxesOf(const std::vector<SizePoly> &v) {
+  std::vector<std::vector<SizePoly>> out;
+  for (const SizePoly &p : v)
+    out.push_back({p});
+  return out;
+}
+
 /// The exact value (the tests keep it below 2^128).
 U128 exactValue(const SizePoly &p, const std::vector<uint64_t> &point) {
   U128 sum = 0;
@@ -810,7 +818,7 @@ TEST(SymbolicSizeProfile, ConstantMatchesEvaluatePeak) {
     for (uint64_t t : transients)
       transientPolys.push_back(SizePoly::constant(t));
     std::vector<SizePoly> profile =
-        getMemoryProfile(g, order, sizePolys, transientPolys);
+        getMemoryProfile(g, order, sizePolys, maxesOf(transientPolys));
     ASSERT_EQ(profile.size(), 1u);
     EXPECT_TRUE(profile[0].isConstant());
     EXPECT_EQ(profile[0].constantTerm(), evaluatePeak(g, order));
@@ -832,7 +840,7 @@ TEST(SymbolicSizeProfile, SymbolicMatchesEvaluatePeak) {
     MemoryGraph g = buildGraph(shape, std::vector<uint64_t>(sizes.size()), {});
     std::vector<NodeId> order = k % 2 ? g.programOrder() : randomOrder(g, rng);
     std::vector<SizePoly> profile =
-        getMemoryProfile(g, order, sizes, transients);
+        getMemoryProfile(g, order, sizes, maxesOf(transients));
     ASSERT_FALSE(profile.empty());
 
     // Pruned: no member dominates another; every position's memory is
@@ -869,6 +877,54 @@ TEST(SymbolicSizeProfile, SymbolicMatchesEvaluatePeak) {
   }
 }
 
+// A node's transient bytes as the max of several polynomials (a loop whose
+// body's peak is such a max): at points, the profile's max is the peak of
+// the graph with each transient the largest alternative there, and the
+// floors' max the largest floor.
+TEST(SymbolicSizeProfile, TransientMaxesMatchEvaluatePeak) {
+  for (uint64_t k = 0; k < 1500; ++k) {
+    uint64_t seed = kBaseSeed + 30000 + k;
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    GraphShape shape = randomShape(rng);
+    std::vector<SizePoly> sizes;
+    for (size_t b = 0; b < shape.buffers.size(); ++b)
+      sizes.push_back(randomPoly(rng, 2, 2, 10, 3));
+    std::vector<std::vector<SizePoly>> transients(shape.numNodes);
+    for (auto &alternatives : transients)
+      for (unsigned a = rng() % 4; a > 0; --a)
+        alternatives.push_back(randomPoly(rng, 2, 2, 8, 2));
+    MemoryGraph g = buildGraph(shape, std::vector<uint64_t>(sizes.size()), {});
+    std::vector<NodeId> order = k % 2 ? g.programOrder() : randomOrder(g, rng);
+    std::vector<SizePoly> profile =
+        getMemoryProfile(g, order, sizes, transients);
+    std::vector<SizePoly> floors = getNodeFloors(g, sizes, transients);
+    for (unsigned t = 0; t < 8; ++t) {
+      std::vector<uint64_t> x = {rng() % 20, rng() % 20};
+      std::vector<uint64_t> numeric, transientBytes;
+      for (const SizePoly &s : sizes)
+        numeric.push_back(s.evaluate(x));
+      for (const auto &alternatives : transients)
+        transientBytes.push_back(evaluateMax(alternatives, x));
+      MemoryGraph atX = buildGraph(shape, numeric, transientBytes);
+      EXPECT_EQ(evaluateMax(profile, x), evaluatePeak(atX, order));
+      // The largest floor: a node's buffers and its transient there.
+      uint64_t floor = 0;
+      for (NodeId v = 0; v < g.numNodes(); ++v) {
+        uint64_t f = transientBytes[v];
+        for (BufferId b : g.buffersOf(v))
+          f += numeric[b];
+        floor = std::max(floor, f);
+      }
+      bool throughout = false;
+      for (BufferId b = 0; b < g.numBuffers(); ++b)
+        throughout |= g.buffer(b).liveIn && g.buffer(b).liveOut;
+      if (!throughout)
+        EXPECT_EQ(evaluateMax(floors, x), floor);
+    }
+  }
+}
+
 // The floors are below the peak of every valid order at every point: at
 // random points, the max of the floors against the least peak over all
 // orders (every permutation of up to 7 nodes, the invalid ones skipped).
@@ -892,7 +948,7 @@ TEST(SymbolicSizeProfile, NodeFloorsBelowEveryOrder) {
       for (NodeId n = 0; n < shape.numNodes; ++n)
         transients.push_back(randomPoly(rng, 2, 1, 5, 2));
     MemoryGraph g = buildGraph(shape, std::vector<uint64_t>(sizes.size()), {});
-    std::vector<SizePoly> floors = getNodeFloors(g, sizes, transients);
+    std::vector<SizePoly> floors = getNodeFloors(g, sizes, maxesOf(transients));
     ASSERT_FALSE(floors.empty());
     for (unsigned t = 0; t < 4; ++t) {
       std::vector<uint64_t> x = {rng() % 20, rng() % 20};

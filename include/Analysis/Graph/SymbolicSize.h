@@ -145,23 +145,27 @@ std::vector<SizePoly> pruneDominated(const std::vector<SizePoly> &polys);
 
 /// Memory at each position of `order` (a valid order of `graph`) as
 /// polynomials: the sum of bufferSizes[b] over the buffers live at that
-/// position (the liveness model of evaluatePeak) plus transients[node]; then
-/// pruneDominated. bufferSizes has one per buffer, transients one per node
-/// (or is empty: none). The graph's numeric sizes and transient bytes are
-/// ignored. The max of the result at a point is the peak at that point.
-std::vector<SizePoly> getMemoryProfile(const MemoryGraph &graph,
-                                       const std::vector<NodeId> &order,
-                                       const std::vector<SizePoly> &bufferSizes,
-                                       const std::vector<SizePoly> &transients);
+/// position (the liveness model of evaluatePeak) plus the node's transient
+/// bytes, the max of transients[node] (one polynomial per alternative: a
+/// loop whose body's peak is the max of several); then pruneDominated.
+/// bufferSizes has one per buffer, transients one entry per node (or is
+/// empty: none; an empty entry is 0). The graph's numeric sizes and transient
+/// bytes are ignored. The max of the result at a point is the peak at that
+/// point.
+std::vector<SizePoly>
+getMemoryProfile(const MemoryGraph &graph, const std::vector<NodeId> &order,
+                 const std::vector<SizePoly> &bufferSizes,
+                 const std::vector<std::vector<SizePoly>> &transients);
 
 /// A lower bound on the memory of every order of `graph`, as polynomials:
 /// for each node, the buffers it touches (live while it runs in any order),
 /// the buffers live throughout (liveIn and liveOut) and its transient bytes;
 /// then pruneDominated. The max of the result at a point is at most the
 /// peak of every order at that point.
-std::vector<SizePoly> getNodeFloors(const MemoryGraph &graph,
-                                    const std::vector<SizePoly> &bufferSizes,
-                                    const std::vector<SizePoly> &transients);
+std::vector<SizePoly>
+getNodeFloors(const MemoryGraph &graph,
+              const std::vector<SizePoly> &bufferSizes,
+              const std::vector<std::vector<SizePoly>> &transients);
 
 /// Takes the stretches of `candidate` that keep `best` proved never above
 /// `inputProfile` over `ranges`. A stretch lies between two positions where
@@ -172,16 +176,14 @@ std::vector<SizePoly> getNodeFloors(const MemoryGraph &graph,
 /// (`bestProfile` is kept the profile of `best`). Nothing is tried when
 /// there is one stretch or more than `maxStretches`. Returns the number
 /// of stretches taken.
-unsigned spliceProvedStretches(const MemoryGraph &graph,
-                               const std::vector<SizePoly> &bufferSizes,
-                               const std::vector<SizePoly> &transients,
-                               const std::vector<SizePoly> &inputProfile,
-                               const std::vector<SymbolRange> &ranges,
-                               const std::vector<uint64_t> &high,
-                               const std::vector<NodeId> &candidate,
-                               std::vector<NodeId> &best,
-                               std::vector<SizePoly> &bestProfile,
-                               size_t maxStretches, uint64_t proofBudget);
+unsigned spliceProvedStretches(
+    const MemoryGraph &graph, const std::vector<SizePoly> &bufferSizes,
+    const std::vector<std::vector<SizePoly>> &transients,
+    const std::vector<SizePoly> &inputProfile,
+    const std::vector<SymbolRange> &ranges, const std::vector<uint64_t> &high,
+    const std::vector<NodeId> &candidate, std::vector<NodeId> &best,
+    std::vector<SizePoly> &bestProfile, size_t maxStretches,
+    uint64_t proofBudget);
 
 } // namespace memsched_core
 

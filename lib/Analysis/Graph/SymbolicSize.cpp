@@ -826,11 +826,10 @@ memsched_core::pruneDominated(const std::vector<SizePoly> &polys) {
   return result;
 }
 
-std::vector<SizePoly>
-memsched_core::getMemoryProfile(const MemoryGraph &graph,
-                                const std::vector<NodeId> &order,
-                                const std::vector<SizePoly> &bufferSizes,
-                                const std::vector<SizePoly> &transients) {
+std::vector<SizePoly> memsched_core::getMemoryProfile(
+    const MemoryGraph &graph, const std::vector<NodeId> &order,
+    const std::vector<SizePoly> &bufferSizes,
+    const std::vector<std::vector<SizePoly>> &transients) {
   size_t n = order.size();
   assert(n == graph.numNodes() && "order must cover every node");
   assert(bufferSizes.size() == graph.numBuffers() && "one size per buffer");
@@ -865,9 +864,13 @@ memsched_core::getMemoryProfile(const MemoryGraph &graph,
     for (const auto &[m, c] : running)
       terms.push_back({clamp64(c), m});
     SizePoly memory = SizePoly::fromTerms(std::move(terms));
-    if (!transients.empty())
-      memory += transients[order[i]];
-    profile.push_back(std::move(memory));
+    // The max of sums: one per alternative of the node's transient.
+    if (!transients.empty() && !transients[order[i]].empty()) {
+      for (const SizePoly &t : transients[order[i]])
+        profile.push_back(memory + t);
+    } else {
+      profile.push_back(std::move(memory));
+    }
     for (BufferId b : ends[i]) {
       for (const SizePoly::Term &t : bufferSizes[b].terms()) {
         auto it = running.find(t.monomial);
@@ -880,10 +883,9 @@ memsched_core::getMemoryProfile(const MemoryGraph &graph,
   return pruneDominated(profile);
 }
 
-std::vector<SizePoly>
-memsched_core::getNodeFloors(const MemoryGraph &graph,
-                             const std::vector<SizePoly> &bufferSizes,
-                             const std::vector<SizePoly> &transients) {
+std::vector<SizePoly> memsched_core::getNodeFloors(
+    const MemoryGraph &graph, const std::vector<SizePoly> &bufferSizes,
+    const std::vector<std::vector<SizePoly>> &transients) {
   assert(bufferSizes.size() == graph.numBuffers() && "one size per buffer");
   SizePoly throughout;
   for (BufferId b = 0; b < graph.numBuffers(); ++b)
@@ -896,9 +898,12 @@ memsched_core::getNodeFloors(const MemoryGraph &graph,
     for (BufferId b : graph.buffersOf(v))
       if (!(graph.buffer(b).liveIn && graph.buffer(b).liveOut))
         floor += bufferSizes[b];
-    if (!transients.empty())
-      floor += transients[v];
-    floors.push_back(std::move(floor));
+    if (!transients.empty() && !transients[v].empty()) {
+      for (const SizePoly &t : transients[v])
+        floors.push_back(floor + t);
+    } else {
+      floors.push_back(std::move(floor));
+    }
   }
   if (floors.empty())
     floors.push_back(throughout);
@@ -915,7 +920,7 @@ uint64_t memsched_core::evaluateMax(const std::vector<SizePoly> &polys,
 
 unsigned memsched_core::spliceProvedStretches(
     const MemoryGraph &graph, const std::vector<SizePoly> &bufferSizes,
-    const std::vector<SizePoly> &transients,
+    const std::vector<std::vector<SizePoly>> &transients,
     const std::vector<SizePoly> &inputProfile,
     const std::vector<SymbolRange> &ranges, const std::vector<uint64_t> &high,
     const std::vector<NodeId> &candidate, std::vector<NodeId> &best,

@@ -351,8 +351,18 @@ FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why,
     Block &entry = callee.getFunctionBody().front();
     for (Operation *alloc : getAllocations(callee)) {
       auto type = cast<MemRefType>(alloc->getResult(0).getType());
+      // The leaves of each size (a size computed from the callee's
+      // arguments, as the arena of a callee planned over ranges is).
+      SmallVector<Value> leaves;
       for (unsigned dim = 0; dim < type.getRank(); ++dim) {
-        std::optional<Key> key = getKey(getDynamicSizeOperand(alloc, dim));
+        Value operand = getDynamicSizeOperand(alloc, dim);
+        if (isSizeExpression(operand))
+          getSizeExpressionLeaves(operand, leaves);
+        else if (operand)
+          leaves.push_back(operand);
+      }
+      for (Value leaf : leaves) {
+        std::optional<Key> key = getKey(leaf);
         auto arg = key ? dyn_cast<BlockArgument>(key->first) : BlockArgument();
         if (!arg || arg.getOwner() != &entry ||
             arg.getArgNumber() >= call.getArgOperands().size())

@@ -5,13 +5,17 @@
 #include "Analysis/MemSched/AllocationSize.h"
 #include "Analysis/MemSched/BodyLifetimes.h"
 #include "Analysis/MemSched/MemorySpaces.h"
+#include "Analysis/MemSched/OpClassification.h"
 #include "Analysis/MemSched/PhaseTimes.h"
 #include "Analysis/MemSched/RegionYields.h"
 #include "Transforms/MemSched/Certificate.h"
 #include "Transforms/MemSched/Reorder.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -58,11 +62,115 @@ struct PointAnalysis {
 };
 
 /// The sizes of one analysed block as polynomials: one per graph buffer,
-/// and the nodes' transient bytes (constants).
+/// and each node's transient bytes as the max of polynomials.
 struct SymbolicBlock {
-  std::vector<SizePoly> buffers, transients;
+  std::vector<SizePoly> buffers;
+  std::vector<std::vector<SizePoly>> transients;
 };
 } // namespace
+
+/// `a - b` when b is below a coefficient by coefficient (b one of the
+/// summands of a), none otherwise.
+static std::optional<SizePoly> subtractSummand(const SizePoly &a,
+                                               const SizePoly &b) {
+  std::vector<SizePoly::Term> terms = a.terms();
+  for (const SizePoly::Term &t : b.terms()) {
+    auto it = llvm::find_if(terms, [&](const SizePoly::Term &x) {
+      return x.monomial == t.monomial;
+    });
+    if (it == terms.end() || it->coef < t.coef)
+      return std::nullopt;
+    it->coef -= t.coef;
+  }
+  return SizePoly::fromTerms(std::move(terms));
+}
+
+static std::optional<std::vector<SizePoly>>
+getSymbolicNestedPeak(Operation *op, const SizeModel &sizes,
+                      const SizeSymbols &symbols, unsigned depth);
+
+/// The peak as written of `block`, a body of a loop or branch, as the max
+/// of polynomials, for a block that allocates buffers with memref.alloc and
+/// frees each with a memref.dealloc of the allocation itself in the block,
+/// its other ops touching no allocation or free but through nested bodies
+/// of the same kind: what the analysis counts for such a block (the sum of
+/// the live allocations after each allocation, plus what each op with
+/// regions needs inside). None for anything else.
+static std::optional<std::vector<SizePoly>>
+getSymbolicBlockPeak(Block &block, const SizeModel &sizes,
+                     const SizeSymbols &symbols, unsigned depth) {
+  DenseMap<Value, SizePoly> live;
+  SizePoly current;
+  std::vector<SizePoly> peaks{SizePoly()};
+  for (Operation &op : block) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      std::string why;
+      FailureOr<SizePoly> size = getSymbolicAllocationSize(
+          alloc, DataLayout::closest(alloc), sizes, symbols, 1, why);
+      if (failed(size))
+        return std::nullopt;
+      current += *size;
+      live[alloc.getResult()] = *size;
+      peaks.push_back(current);
+      continue;
+    }
+    if (auto free = dyn_cast<memref::DeallocOp>(op)) {
+      auto it = live.find(free.getMemref());
+      if (it == live.end())
+        return std::nullopt;
+      std::optional<SizePoly> rest = subtractSummand(current, it->second);
+      if (!rest)
+        return std::nullopt;
+      current = std::move(*rest);
+      live.erase(it);
+      continue;
+    }
+    if (op.getNumRegions()) {
+      std::optional<std::vector<SizePoly>> inside =
+          getSymbolicNestedPeak(&op, sizes, symbols, depth + 1);
+      if (!inside)
+        return std::nullopt;
+      for (const SizePoly &p : *inside)
+        peaks.push_back(current + p);
+      continue;
+    }
+    // Any other op the analysis counts as allocating or freeing (a call, an
+    // alloca, a realloc, bufferization.dealloc) is outside this form; other
+    // ops (unknown ones too) allocate nothing the analysis counts.
+    if (isa<CallOpInterface, memref::ReallocOp>(op) || isAllocation(&op) ||
+        getDeallocatedValue(&op) ||
+        op.getName().getStringRef() == "bufferization.dealloc")
+      return std::nullopt;
+  }
+  // Every allocation freed in the block, and none handed out by its
+  // terminator.
+  if (!live.empty())
+    return std::nullopt;
+  return ::memsched_core::pruneDominated(peaks);
+}
+
+/// What `op` (a loop or branch) needs inside as the max of polynomials:
+/// the largest peak of its blocks (getSymbolicBlockPeak). None when some
+/// block is outside that form, or the op hands out buffers, calls, or is
+/// nested deeper than 16.
+static std::optional<std::vector<SizePoly>>
+getSymbolicNestedPeak(Operation *op, const SizeModel &sizes,
+                      const SizeSymbols &symbols, unsigned depth) {
+  if (depth > 16 || isa<CallOpInterface>(op) || !findFreshYields(op).empty())
+    return std::nullopt;
+  std::vector<SizePoly> peaks;
+  for (Region &region : op->getRegions())
+    for (Block &block : region) {
+      std::optional<std::vector<SizePoly>> p =
+          getSymbolicBlockPeak(block, sizes, symbols, depth);
+      if (!p)
+        return std::nullopt;
+      peaks.insert(peaks.end(), p->begin(), p->end());
+    }
+  if (peaks.empty())
+    peaks.push_back(SizePoly());
+  return ::memsched_core::pruneDominated(peaks);
+}
 
 static std::unique_ptr<BodyLifetimes>
 analyseAt(Operation *func, SizeModel sizes, bool pinAllocations,
@@ -134,11 +242,26 @@ getSymbolicBlock(ArrayRef<PointAnalysis> points, const SizeSymbols &symbols,
     why = "buffers live into the block";
     return failure();
   }
-  for (const NodeInfo &node : first.getNodes())
-    out.transients.push_back(SizePoly::constant(node.transient));
+  // A node's transient bytes: a constant, or, where nested allocations
+  // sized by the symbols make them vary, the max of polynomials its
+  // bodies' peaks are (checked against the analyses below).
+  for (auto [n, node] : llvm::enumerate(first.getNodes())) {
+    bool varies = llvm::any_of(points, [&](const PointAnalysis &p) {
+      return p.body->getBlock(0).getNodes().size() != first.getNodes().size() ||
+             p.body->getBlock(0).getNodes()[n].transient != node.transient;
+    });
+    std::optional<std::vector<SizePoly>> inside;
+    if (varies && !sizes.nestedBodiesAtBound)
+      inside = getSymbolicNestedPeak(node.op, sizes, symbols, 0);
+    if (inside)
+      out.transients.push_back(std::move(*inside));
+    else
+      out.transients.push_back({SizePoly::constant(node.transient)});
+  }
   // Every point's analysis must be this one at that point: the same graph,
   // each size the polynomial's value, the same transient bytes (nested
-  // allocations sized by a symbol make them vary: not modelled).
+  // allocations sized by a symbol make them vary: modelled only in the form
+  // getSymbolicBlockPeak reads).
   for (const PointAnalysis &p : points) {
     const BufferLifetimeAnalysis &a = p.body->getBlock(0);
     const ::memsched_core::MemoryGraph &g = a.getGraph();
@@ -151,7 +274,8 @@ getSymbolicBlock(ArrayRef<PointAnalysis> points, const SizeSymbols &symbols,
       return failure();
     }
     for (size_t n = 0; n < a.getNodes().size(); ++n)
-      if (a.getNodes()[n].transient != first.getNodes()[n].transient) {
+      if (a.getNodes()[n].transient !=
+          ::memsched_core::evaluateMax(out.transients[n], p.point)) {
         where = a.getNodes()[n].op;
         why = "the memory " + where->getName().getStringRef().str() +
               " allocates inside depends on the dynamic sizes (" +
