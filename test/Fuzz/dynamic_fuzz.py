@@ -8,7 +8,10 @@ argument %n with a random declared range (`memsched.range`; one program in
 five without an upper end): buffers of K x n floats (memref<?xKxf32>) and
 static ones, written by fills and by linalg.generic ops that read element 0
 of up to two earlier buffers, emitted in a random topological order, freed
-at their last use or at the end. Then, for the program:
+at their last use or at the end; one buffer in four is then updated by an
+scf.for whose body allocates a temporary sized by %n (or static), reads the
+buffer into it and writes it back (memory nested in an op that depends on
+the size). Then, for the program:
 
   1. `memsched-opt --memsched-schedule --memsched-verify` must succeed (the
      certificate, its `peak_expr` and `lower_bound_expr` included, checks);
@@ -106,7 +109,10 @@ def gen_program(seed):
     lines = ["func.func @f(%%n: index {memsched.range = array<i64: %s>}, "
              "%%od: memref<?x4xf32>, %%os: memref<16xf32>) {" % rng_text,
              "  %half = arith.constant 0.5 : f32",
-             "  %quarter = arith.constant 0.25 : f32"]
+             "  %quarter = arith.constant 0.25 : f32",
+             "  %c0 = arith.constant 0 : index",
+             "  %c1 = arith.constant 1 : index",
+             "  %c2 = arith.constant 2 : index"]
     last_use = {}
     order = list(range(nbuf))
     # A random topological order: buffer i after what it reads.
@@ -117,6 +123,7 @@ def gen_program(seed):
         emitted.append(i)
         pending.remove(i)
     body = []
+    loops = 0
     for pos, i in enumerate(emitted):
         kind, k = bufs[i]
         size = "(%n)" if kind == "dyn" else "()"
@@ -128,6 +135,22 @@ def gen_program(seed):
             last_use[j] = len(body) - 1
         last_use.setdefault(i, len(body) - 1)
         last_use[i] = max(last_use[i], len(body) - 1)
+        # Now and then a loop updates the new buffer through a temporary of
+        # the loop body, sized by %n (or static): memory nested in an op
+        # that depends on the size.
+        if r.random() < 0.25:
+            tk = r.choice([1, 2, 4, 8])
+            tty = "memref<?x%dxf32>" % tk if r.random() < 0.8 else "memref<%dxf32>" % (4 * tk)
+            tsize = "(%n)" if tty.startswith("memref<?") else "()"
+            t = "%%t%d" % loops
+            g = ["  scf.for %%l%d = %%c0 to %%c2 step %%c1 {" % loops,
+                 "  %s = memref.alloc%s : %s" % (t, tsize, tty)]
+            generic([("%%b%d" % i, ty(i))], t, tty, g)
+            generic([(t, tty)], "%%b%d" % i, ty(i), g)
+            g += ["  memref.dealloc %s : %s" % (t, tty), "  }"]
+            body.append(("op", i, "\n".join(g)))
+            last_use[i] = len(body) - 1
+            loops += 1
     # The outputs read one buffer each, at the end.
     for kind, out, oty in (("dyn", "%od", "memref<?x4xf32>"),
                            ("static", "%os", "memref<16xf32>")):

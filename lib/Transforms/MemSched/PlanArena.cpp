@@ -159,6 +159,9 @@ struct PlanArenaPass
   /// ends of its ranges.
   SizeModel model;
   func::FuncOp currentFunc;
+  /// Over ranges: ops of the body whose regions allocate by the dynamic
+  /// sizes, and what they need inside at the upper ends.
+  DenseMap<Operation *, uint64_t> nestedOutside;
   /// Placements over ranges tried in turn until the planned memory is
   /// proved never above the unplanned one: the attempt, and why the first
   /// was refused.
@@ -326,6 +329,20 @@ struct PlanArenaPass
                      analysis.getUnsupportedReason());
       return success();
     }
+    // Ops of the body with allocations inside sized by the dynamic sizes
+    // (left outside an arena over ranges) and what they need inside.
+    nestedOutside.clear();
+    if (range)
+      for (const NodeInfo &node : analysis.getNodes()) {
+        if (!node.op || !node.op->getNumRegions() || !node.transient)
+          continue;
+        bool dynamic = false;
+        node.op->walk([&](memref::AllocOp alloc) {
+          dynamic |= !alloc.getDynamicSizes().empty();
+        });
+        if (dynamic)
+          nestedOutside[node.op] = node.transient;
+      }
     funcKind = kind;
     if (kind == ArenaKind::Argument && func.isPublic())
       funcKind = ArenaKind::Alloc;
@@ -1132,6 +1149,15 @@ struct PlanArenaPass
         last = positions.lookup(it->second.front());
       fixed.push_back({positions.lookup(&op), last, *bytes});
     }
+    // Over ranges, loops and branches keep their buffers sized by the
+    // dynamic sizes outside the arena: what they need inside counts as a
+    // buffer outside while they run (at the upper ends; the planned memory
+    // is proved afterwards), so that phases can cut around them.
+    if (range)
+      for (Operation &op : block)
+        if (auto it = nestedOutside.find(&op); it != nestedOutside.end())
+          fixed.push_back(
+              {positions.lookup(&op), positions.lookup(&op), it->second});
     std::vector<::memsched_core::ArenaBuffer> buffers;
     for (const Item &item : top.items)
       buffers.push_back({item.size, item.first, item.last, item.alignment});
