@@ -258,6 +258,28 @@ static SmallVector<Block *> getEnclosingBlocks(Operation *op,
   return blocks;
 }
 
+/// Calls `f` on each view of the arena; fails, with `why` and `at`, on a
+/// use that is not a view of it (its deallocation aside) or where `f` does.
+static LogicalResult
+forEachArenaView(const Arena &arena, std::string &why, Operation *&at,
+                 llvm::function_ref<LogicalResult(memref::ViewOp)> f) {
+  for (OpOperand &use : arena.value.getUses()) {
+    Operation *user = use.getOwner();
+    at = user;
+    if (arena.kind == ArenaKind::Alloc && isa<memref::DeallocOp>(user))
+      continue;
+    auto view = dyn_cast<memref::ViewOp>(user);
+    if (!view || use.getOperandNumber() != 0) {
+      why = "the arena is used by " + user->getName().getStringRef().str() +
+            ", not only by memref.view ops";
+      return failure();
+    }
+    if (failed(f(view)))
+      return failure();
+  }
+  return success();
+}
+
 namespace {
 /// Whether two views of an arena are used at a common time.
 enum class UseOverlap { Apart, Together, NoCommonBlock, OutsideBlock };
@@ -428,99 +450,94 @@ static LogicalResult checkPlacementOverRange(func::FuncOp func,
   for (auto [k, op] : llvm::enumerate(body->getOperations()))
     position[&op] = k;
   std::vector<View> views;
-  for (OpOperand &use : arena.value.getUses()) {
-    Operation *user = use.getOwner();
-    at = user;
-    if (isa<memref::DeallocOp>(user))
-      continue;
-    auto view = dyn_cast<memref::ViewOp>(user);
-    if (!view || use.getOperandNumber() != 0) {
-      why = "the arena is used by " + user->getName().getStringRef().str() +
-            ", not only by memref.view ops";
-      return failure();
-    }
-    View v;
-    v.op = view;
-    std::optional<OffsetRange> offset =
-        getOffsetRange(view.getByteShift(), *symbols);
-    if (!offset) {
-      why = "a view of the arena at an offset that is not a polynomial in "
-            "the function's dynamic sizes (or one rounded up to an "
-            "alignment)";
-      return failure();
-    }
-    v.offset = offset->lo;
-    MemRefType type = view.getType();
-    llvm::TypeSize bits = layout.getTypeSizeInBits(type.getElementType());
-    if (bits.isScalable()) {
-      why = "a view of the arena of scalable elements";
-      return failure();
-    }
-    v.size = SizePoly::constant(llvm::divideCeil(bits.getFixedValue(), 8));
-    unsigned dynamic = 0;
-    for (int64_t extent : type.getShape()) {
-      if (!ShapedType::isDynamic(extent)) {
-        v.size = v.size * SizePoly::constant(static_cast<uint64_t>(extent));
-        continue;
-      }
-      std::optional<std::vector<SizePoly>> e =
-          getSizeExpression(view.getSizes()[dynamic++], *symbols);
-      if (!e || e->size() != 1) {
-        why = "a view of the arena whose size is not a polynomial in the "
-              "function's dynamic sizes";
-        return failure();
-      }
-      v.size = v.size * e->front();
-    }
-    v.size = v.size + SizePoly::constant(offset->slack);
-    uint64_t align = getElementTypeAlignment(type, layout);
-    if (offset->align % align != 0) {
-      why = "a view of the arena of element type " +
-            typeName(type.getElementType()) + " at offset " +
-            v.offset.str(symbols->getNames()) + ", not a multiple of the " +
-            std::to_string(align) +
-            " bytes the lowering aligns such elements to at every size";
-      return failure();
-    }
-    if (getArenaAlignment(arena) < align) {
-      why = "a view of the arena of element type " +
-            typeName(type.getElementType()) + " needs " +
-            std::to_string(align) +
-            "-byte alignment but the arena is aligned "
-            "to " +
-            std::to_string(getArenaAlignment(arena)) + " bytes";
-      return failure();
-    }
-    ::memsched_core::MaxComparison within = ::memsched_core::proveMaxAtMost(
-        {v.offset + v.size}, *arenaSize, ranges, kArenaProofBudget);
-    if (within.result != ::memsched_core::ProofResult::Proved) {
-      why = "a view of the arena at [" + v.offset.str(symbols->getNames()) +
-            ", " + (v.offset + v.size).str(symbols->getNames()) +
-            ") is not within its size " +
-            describeMaxOfPolys(*arenaSize, symbols->getNames()) +
-            (within.result == ::memsched_core::ProofResult::Refuted
-                 ? " at " + describe(within.counterexample)
-                 : std::string(" (not proved within the work budget)"));
-      return failure();
-    }
-    for (Operation *p = view->getParentOp(); p != func; p = p->getParentOp())
-      if (!runsRegionsSequentially(p)) {
-        why = "a view of the arena inside " +
-              p->getName().getStringRef().str() +
-              ", whose regions may run at the same time or out of order";
-        return failure();
-      }
-    if (failed(collectArenaUses(view.getResult(), /*free=*/nullptr, v.users,
-                                why, at)))
-      return failure();
-    v.first = v.last = position.lookup(body->findAncestorOpInBlock(*view));
-    for (Operation *u : v.users) {
-      unsigned k = position.lookup(body->findAncestorOpInBlock(*u));
-      v.first = std::min(v.first, k);
-      v.last = std::max(v.last, k);
-    }
-    views.push_back(std::move(v));
-  }
+  LogicalResult collected = forEachArenaView(
+      arena, why, at, [&](memref::ViewOp view) -> LogicalResult {
+        View v;
+        v.op = view;
+        std::optional<OffsetRange> offset =
+            getOffsetRange(view.getByteShift(), *symbols);
+        if (!offset) {
+          why = "a view of the arena at an offset that is not a polynomial in "
+                "the function's dynamic sizes (or one rounded up to an "
+                "alignment)";
+          return failure();
+        }
+        v.offset = offset->lo;
+        MemRefType type = view.getType();
+        llvm::TypeSize bits = layout.getTypeSizeInBits(type.getElementType());
+        if (bits.isScalable()) {
+          why = "a view of the arena of scalable elements";
+          return failure();
+        }
+        v.size = SizePoly::constant(llvm::divideCeil(bits.getFixedValue(), 8));
+        unsigned dynamic = 0;
+        for (int64_t extent : type.getShape()) {
+          if (!ShapedType::isDynamic(extent)) {
+            v.size = v.size * SizePoly::constant(static_cast<uint64_t>(extent));
+            continue;
+          }
+          std::optional<std::vector<SizePoly>> e =
+              getSizeExpression(view.getSizes()[dynamic++], *symbols);
+          if (!e || e->size() != 1) {
+            why = "a view of the arena whose size is not a polynomial in the "
+                  "function's dynamic sizes";
+            return failure();
+          }
+          v.size = v.size * e->front();
+        }
+        v.size = v.size + SizePoly::constant(offset->slack);
+        uint64_t align = getElementTypeAlignment(type, layout);
+        if (offset->align % align != 0) {
+          why = "a view of the arena of element type " +
+                typeName(type.getElementType()) + " at offset " +
+                v.offset.str(symbols->getNames()) + ", not a multiple of the " +
+                std::to_string(align) +
+                " bytes the lowering aligns such elements to at every size";
+          return failure();
+        }
+        if (getArenaAlignment(arena) < align) {
+          why = "a view of the arena of element type " +
+                typeName(type.getElementType()) + " needs " +
+                std::to_string(align) +
+                "-byte alignment but the arena is aligned "
+                "to " +
+                std::to_string(getArenaAlignment(arena)) + " bytes";
+          return failure();
+        }
+        ::memsched_core::MaxComparison within = ::memsched_core::proveMaxAtMost(
+            {v.offset + v.size}, *arenaSize, ranges, kArenaProofBudget);
+        if (within.result != ::memsched_core::ProofResult::Proved) {
+          why = "a view of the arena at [" + v.offset.str(symbols->getNames()) +
+                ", " + (v.offset + v.size).str(symbols->getNames()) +
+                ") is not within its size " +
+                describeMaxOfPolys(*arenaSize, symbols->getNames()) +
+                (within.result == ::memsched_core::ProofResult::Refuted
+                     ? " at " + describe(within.counterexample)
+                     : std::string(" (not proved within the work budget)"));
+          return failure();
+        }
+        for (Operation *p = view->getParentOp(); p != func;
+             p = p->getParentOp())
+          if (!runsRegionsSequentially(p)) {
+            why = "a view of the arena inside " +
+                  p->getName().getStringRef().str() +
+                  ", whose regions may run at the same time or out of order";
+            return failure();
+          }
+        if (failed(collectArenaUses(view.getResult(), /*free=*/nullptr, v.users,
+                                    why, at)))
+          return failure();
+        v.first = v.last = position.lookup(body->findAncestorOpInBlock(*view));
+        for (Operation *u : v.users) {
+          unsigned k = position.lookup(body->findAncestorOpInBlock(*u));
+          v.first = std::min(v.first, k);
+          v.last = std::max(v.last, k);
+        }
+        views.push_back(std::move(v));
+        return success();
+      });
+  if (failed(collected))
+    return failure();
   // In body order, as messages name them.
   std::stable_sort(
       views.begin(), views.end(),
@@ -571,65 +588,63 @@ LogicalResult mlir::memsched::checkArenaPlacement(func::FuncOp func,
     return checkPlacementOverRange(func, arena, why, at);
   DataLayout layout = DataLayout::closest(func);
   std::vector<ArenaView> views;
-  for (OpOperand &use : arena.value.getUses()) {
-    Operation *user = use.getOwner();
-    at = user;
-    if (arena.kind == ArenaKind::Alloc && isa<memref::DeallocOp>(user))
-      continue;
-    auto view = dyn_cast<memref::ViewOp>(user);
-    if (!view || use.getOperandNumber() != 0) {
-      why = "the arena is used by " + user->getName().getStringRef().str() +
-            ", not only by memref.view ops";
-      return failure();
-    }
-    ArenaView v;
-    v.op = view;
-    APInt offset;
-    if (!matchPattern(view.getByteShift(), m_ConstantInt(&offset))) {
-      why = "a view of the arena at an offset that is not a constant";
-      return failure();
-    }
-    v.offset = offset.getZExtValue();
-    FailureOr<uint64_t> size = getViewBytes(view, layout);
-    if (failed(size)) {
-      why = "a view of the arena whose size has no constant bound";
-      return failure();
-    }
-    v.size = *size;
-    uint64_t align = getElementTypeAlignment(view.getType(), layout);
-    if (v.offset % align != 0) {
-      why = "a view of the arena of element type " +
-            typeName(view.getType().getElementType()) + " at offset " +
-            std::to_string(v.offset) + ", not a multiple of the " +
-            std::to_string(align) +
-            " bytes the lowering aligns such elements to";
-      return failure();
-    }
-    if (arena.kind != ArenaKind::Argument &&
-        getArenaAlignment(arena) < align) {
-      why = "a view of the arena of element type " +
-            typeName(view.getType().getElementType()) + " needs " +
-            std::to_string(align) + "-byte alignment but the arena is aligned "
-            "to " + std::to_string(getArenaAlignment(arena)) + " bytes";
-      return failure();
-    }
-    if (v.offset > arena.size || v.size > arena.size - v.offset) {
-      why = "a view of the arena at [" + std::to_string(v.offset) + ", " +
-            std::to_string(v.offset + v.size) + ") ends beyond its " +
-            std::to_string(arena.size) + " bytes";
-      return failure();
-    }
-    for (Operation *p = view->getParentOp(); p != func; p = p->getParentOp())
-      if (!runsRegionsSequentially(p)) {
-        why = "a view of the arena inside " + p->getName().getStringRef().str() +
-              ", whose regions may run at the same time or out of order";
-        return failure();
-      }
-    if (failed(collectArenaUses(view.getResult(), /*free=*/nullptr, v.users,
-                                why, at)))
-      return failure();
-    views.push_back(std::move(v));
-  }
+  LogicalResult collected = forEachArenaView(
+      arena, why, at, [&](memref::ViewOp view) -> LogicalResult {
+        ArenaView v;
+        v.op = view;
+        APInt offset;
+        if (!matchPattern(view.getByteShift(), m_ConstantInt(&offset))) {
+          why = "a view of the arena at an offset that is not a constant";
+          return failure();
+        }
+        v.offset = offset.getZExtValue();
+        FailureOr<uint64_t> size = getViewBytes(view, layout);
+        if (failed(size)) {
+          why = "a view of the arena whose size has no constant bound";
+          return failure();
+        }
+        v.size = *size;
+        uint64_t align = getElementTypeAlignment(view.getType(), layout);
+        if (v.offset % align != 0) {
+          why = "a view of the arena of element type " +
+                typeName(view.getType().getElementType()) + " at offset " +
+                std::to_string(v.offset) + ", not a multiple of the " +
+                std::to_string(align) +
+                " bytes the lowering aligns such elements to";
+          return failure();
+        }
+        if (arena.kind != ArenaKind::Argument &&
+            getArenaAlignment(arena) < align) {
+          why = "a view of the arena of element type " +
+                typeName(view.getType().getElementType()) + " needs " +
+                std::to_string(align) +
+                "-byte alignment but the arena is aligned "
+                "to " +
+                std::to_string(getArenaAlignment(arena)) + " bytes";
+          return failure();
+        }
+        if (v.offset > arena.size || v.size > arena.size - v.offset) {
+          why = "a view of the arena at [" + std::to_string(v.offset) + ", " +
+                std::to_string(v.offset + v.size) + ") ends beyond its " +
+                std::to_string(arena.size) + " bytes";
+          return failure();
+        }
+        for (Operation *p = view->getParentOp(); p != func;
+             p = p->getParentOp())
+          if (!runsRegionsSequentially(p)) {
+            why = "a view of the arena inside " +
+                  p->getName().getStringRef().str() +
+                  ", whose regions may run at the same time or out of order";
+            return failure();
+          }
+        if (failed(collectArenaUses(view.getResult(), /*free=*/nullptr, v.users,
+                                    why, at)))
+          return failure();
+        views.push_back(std::move(v));
+        return success();
+      });
+  if (failed(collected))
+    return failure();
 
   // Two views sharing bytes: their uses in the innermost block holding
   // both must not meet.
