@@ -674,10 +674,11 @@ struct PlanArenaPass
         diag << "; at the sizes " << range->symbols.describePoint(range->high)
              << " (over the ranges " << range->symbols.describeRanges()
              << ": arena "
-             << describeMaxOfPolys(::memsched_core::pruneDominated(all), names)
+             << describeMaxOfPolys(::memsched_core::pruneDominated(all), names,
+                                   SIZE_MAX)
              << " bytes, given by @" << func.getSymName()
              << "_arena_size; memory "
-             << describeMaxOfPolys(plannedMemory, names)
+             << describeMaxOfPolys(plannedMemory, names, SIZE_MAX)
              << " bytes, never more than without it, proved at every size; "
                 "stacking the dynamic buffers above the static ones: "
              << ::memsched_core::getStackedArena(placedBuffers).str(names)
