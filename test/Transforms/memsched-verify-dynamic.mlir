@@ -180,3 +180,24 @@ func.func @low_bound_too_high(%n: index {memsched.range = array<i64: 1, 64>}, %o
   memref.dealloc %a : memref<?x256xf32>
   return
 }
+
+// -----
+
+// Sizes and offsets are index arithmetic, which wraps at 2^64: an arena of
+// 2^62 * n + 16 bytes with a view at 2^62 * n (16 bytes and 0 at n = 4
+// after wrapping, over the first view) is not read as polynomials (a
+// coefficient of 2^62), and the certificate is refused.
+// expected-error @+1 {{memsched-verify: cannot check the certificate of 'wraps': its arena's size is not computed from the dynamic sizes its `sizes_at` names}}
+func.func @wraps(%arg0: index {memsched.range = array<i64: 1, 4>}) attributes {memsched.certificate = #memsched.certificate<peak = 32, lower_bound = 32, bound_kind = "trivial", bound_op = "memref.copy#0", cut = [0, 1], peak_with_arena = 32, arena_size = 32, sizes_at = {arg0 = 4 : i64}, peak_expr = "32", lower_bound_expr = "32">} {
+  %big = arith.constant 4611686018427387904 : index
+  %c16 = arith.constant 16 : index
+  %c0 = arith.constant 0 : index
+  %off = arith.muli %arg0, %big : index
+  %size = arith.addi %off, %c16 : index
+  %alloc = memref.alloc(%size) {alignment = 16 : i64, memsched.arena} : memref<?xi8>
+  %a = memref.view %alloc[%c0][] : memref<?xi8> to memref<16xi8>
+  %b = memref.view %alloc[%off][] : memref<?xi8> to memref<16xi8>
+  memref.copy %a, %b : memref<16xi8> to memref<16xi8>
+  memref.dealloc %alloc : memref<?xi8>
+  return
+}

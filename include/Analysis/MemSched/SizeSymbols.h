@@ -128,8 +128,10 @@ void getSizeExpressionLeaves(Value v, SmallVectorImpl<Value> &leaves);
 /// The value of `v` (a constant, a symbol, or a size expression of those)
 /// as the max of polynomials in `symbols` (one polynomial when no
 /// arith.maxui is involved): the form memsched-plan-arena writes an arena's
-/// size and offsets in. None for anything else, or an expression of more
-/// than 64 alternatives.
+/// size and offsets in. None for anything else, an expression of more than
+/// 64 alternatives, or a coefficient of 2^62 or more (the polynomials would
+/// saturate where the index arithmetic wraps). Sizes are assumed to fit in
+/// 63 bits, as every allocation's does.
 std::optional<std::vector<::memsched_core::SizePoly>>
 getSizeExpression(Value v, const SizeSymbols &symbols);
 

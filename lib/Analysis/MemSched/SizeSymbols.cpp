@@ -63,29 +63,46 @@ mlir::memsched::getSizeExpression(Value v, const SizeSymbols &symbols) {
   return getSizeExpression(v, [&](Value leaf) { return symbols.lookup(leaf); });
 }
 
-std::optional<std::vector<::memsched_core::SizePoly>>
-mlir::memsched::getSizeExpression(
-    Value v, llvm::function_ref<std::optional<unsigned>(Value)> leafSymbol) {
+/// getSizeExpression with the results of the values seen so far, so that a
+/// value used many times is read once.
+static std::optional<std::vector<::memsched_core::SizePoly>> getSizeExpression(
+    Value v, llvm::function_ref<std::optional<unsigned>(Value)> leafSymbol,
+    DenseMap<Value, std::optional<std::vector<::memsched_core::SizePoly>>>
+        &seen) {
   using ::memsched_core::SizePoly;
   constexpr size_t kMaxAlternatives = 64;
+  // Coefficients stay below 2^62: index arithmetic wraps at 2^64 where the
+  // polynomials saturate, so larger ones are not read as sizes.
+  constexpr uint64_t kMaxCoefficient = uint64_t(1) << 62;
+  if (auto it = seen.find(v); it != seen.end())
+    return it->second;
+  auto done = [&](std::optional<std::vector<SizePoly>> result) {
+    if (result)
+      for (const SizePoly &p : *result)
+        for (const SizePoly::Term &t : p.terms())
+          if (t.coef >= kMaxCoefficient)
+            result.reset();
+    seen[v] = result;
+    return result;
+  };
   APInt c;
   if (matchPattern(v, m_ConstantInt(&c))) {
-    if (c.isNegative() || c.getActiveBits() > 64)
-      return std::nullopt;
-    return std::vector<SizePoly>{SizePoly::constant(c.getZExtValue())};
+    if (c.isNegative() || c.getActiveBits() > 62)
+      return done(std::nullopt);
+    return done(std::vector<SizePoly>{SizePoly::constant(c.getZExtValue())});
   }
   if (!isSizeExpression(v)) {
     std::optional<unsigned> s = leafSymbol(v);
     if (!s)
-      return std::nullopt;
-    return std::vector<SizePoly>{SizePoly::symbol(*s)};
+      return done(std::nullopt);
+    return done(std::vector<SizePoly>{SizePoly::symbol(*s)});
   }
   Operation *op = v.getDefiningOp();
-  auto lhs = getSizeExpression(op->getOperand(0), leafSymbol);
-  auto rhs =
-      lhs ? getSizeExpression(op->getOperand(1), leafSymbol) : std::nullopt;
+  auto lhs = getSizeExpression(op->getOperand(0), leafSymbol, seen);
+  auto rhs = lhs ? getSizeExpression(op->getOperand(1), leafSymbol, seen)
+                 : std::nullopt;
   if (!rhs)
-    return std::nullopt;
+    return done(std::nullopt);
   std::vector<SizePoly> out;
   if (isa<arith::MaxUIOp>(op)) {
     out = *lhs;
@@ -98,8 +115,15 @@ mlir::memsched::getSizeExpression(
   }
   out = ::memsched_core::pruneDominated(out);
   if (out.size() > kMaxAlternatives)
-    return std::nullopt;
-  return out;
+    return done(std::nullopt);
+  return done(std::move(out));
+}
+
+std::optional<std::vector<::memsched_core::SizePoly>>
+mlir::memsched::getSizeExpression(
+    Value v, llvm::function_ref<std::optional<unsigned>(Value)> leafSymbol) {
+  DenseMap<Value, std::optional<std::vector<::memsched_core::SizePoly>>> seen;
+  return ::getSizeExpression(v, leafSymbol, seen);
 }
 
 std::optional<SizeSymbols::Key> SizeSymbols::getKey(Value v) {

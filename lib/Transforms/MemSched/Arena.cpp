@@ -378,33 +378,40 @@ static bool matchAlignUp(Value v, Value &inner, uint64_t &a) {
 }
 
 /// The OffsetRange of `v`: sums of polynomials in the symbols and of such
-/// sums rounded up to an alignment.
-static std::optional<OffsetRange> getOffsetRange(Value v,
-                                                 const SizeSymbols &symbols) {
+/// sums rounded up to an alignment (each value read once: `seen`). Slack
+/// beyond 2^32 is not read (no planner writes it).
+static std::optional<OffsetRange>
+getOffsetRange(Value v, const SizeSymbols &symbols,
+               DenseMap<Value, std::optional<OffsetRange>> &seen) {
+  if (auto it = seen.find(v); it != seen.end())
+    return it->second;
+  constexpr uint64_t kMaxSlack = uint64_t(1) << 32;
+  std::optional<OffsetRange> result;
   Value inner;
   uint64_t a = 1;
   if (matchAlignUp(v, inner, a)) {
-    std::optional<OffsetRange> r = getOffsetRange(inner, symbols);
-    if (!r)
-      return std::nullopt;
-    r->slack += a - 1;
-    r->align = std::max(r->align, a);
-    return r;
-  }
-  if (auto add = v.getDefiningOp<arith::AddIOp>()) {
-    std::optional<OffsetRange> x = getOffsetRange(add.getLhs(), symbols);
+    result = getOffsetRange(inner, symbols, seen);
+    if (result) {
+      result->slack += a - 1;
+      result->align = std::max(result->align, a);
+    }
+  } else if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+    std::optional<OffsetRange> x = getOffsetRange(add.getLhs(), symbols, seen);
     std::optional<OffsetRange> y =
-        x ? getOffsetRange(add.getRhs(), symbols) : std::nullopt;
-    if (!y)
-      return std::nullopt;
-    return OffsetRange{x->lo + y->lo, x->slack + y->slack,
-                       std::min(x->align, y->align)};
+        x ? getOffsetRange(add.getRhs(), symbols, seen) : std::nullopt;
+    if (y)
+      result = OffsetRange{x->lo + y->lo, x->slack + y->slack,
+                           std::min(x->align, y->align)};
+  } else {
+    std::optional<std::vector<::memsched_core::SizePoly>> e =
+        getSizeExpression(v, symbols);
+    if (e && e->size() == 1)
+      result = OffsetRange{e->front(), 0, getPolyAlignment(e->front())};
   }
-  std::optional<std::vector<::memsched_core::SizePoly>> e =
-      getSizeExpression(v, symbols);
-  if (!e || e->size() != 1)
-    return std::nullopt;
-  return OffsetRange{e->front(), 0, getPolyAlignment(e->front())};
+  if (result && result->slack > kMaxSlack)
+    result.reset();
+  seen[v] = result;
+  return result;
 }
 
 /// checkArenaPlacement for an arena sized for a range of dynamic sizes:
@@ -428,6 +435,26 @@ static LogicalResult checkPlacementOverRange(func::FuncOp func,
   }
   const std::vector<::memsched_core::SymbolRange> &ranges =
       symbols->getRanges();
+  // Every value below is index arithmetic that wraps at 2^64 where the
+  // polynomials do not: with every size bounded, the arena (above every
+  // view's end, proved below) must stay below 2^62 at the upper ends; a
+  // size without an upper end is assumed to keep it so, as every
+  // allocation's size is.
+  {
+    std::vector<uint64_t> high;
+    bool bounded = true;
+    for (const ::memsched_core::SymbolRange &r : ranges) {
+      bounded = bounded && r.hi;
+      high.push_back(r.hi ? *r.hi : r.lo);
+    }
+    if (bounded &&
+        ::memsched_core::evaluateMax(*arenaSize, high) >= (uint64_t(1) << 62)) {
+      why = "the arena's size reaches 2^62 bytes at the upper ends of the "
+            "ranges";
+      return failure();
+    }
+  }
+  DenseMap<Value, std::optional<OffsetRange>> offsets;
   auto describe = [&](const std::vector<uint64_t> &point) {
     return symbols->describePoint(point);
   };
@@ -455,7 +482,7 @@ static LogicalResult checkPlacementOverRange(func::FuncOp func,
         View v;
         v.op = view;
         std::optional<OffsetRange> offset =
-            getOffsetRange(view.getByteShift(), *symbols);
+            getOffsetRange(view.getByteShift(), *symbols, offsets);
         if (!offset) {
           why = "a view of the arena at an offset that is not a polynomial in "
                 "the function's dynamic sizes (or one rounded up to an "

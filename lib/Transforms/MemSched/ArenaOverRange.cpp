@@ -179,14 +179,27 @@ mlir::memsched::getMemoryOverRange(func::FuncOp func, const SizeModel &sizes,
     return failure();
   std::vector<uint64_t> low, high;
   getRangeEnds(*symbols, low, high);
-  // How many alternatives the sizes that are maxima have.
-  unsigned choices = 0;
+  // How many alternatives the sizes that are maxima have. Each analysis
+  // below takes the same alternative for all of them, which is their max
+  // only when no two are live at once: arenas by phase, but not maxima the
+  // body itself computes.
+  unsigned choices = 0, maxima = 0, otherMaxima = 0;
   func.walk([&](memref::AllocOp alloc) {
     for (Value operand : alloc.getDynamicSizes())
       if (isSizeExpression(operand))
-        if (auto expr = getSizeExpression(operand, *symbols))
+        if (auto expr = getSizeExpression(operand, *symbols)) {
           choices = std::max<unsigned>(choices, expr->size());
+          if (expr->size() > 1) {
+            ++maxima;
+            otherMaxima += !alloc->hasAttr("memsched.arena");
+          }
+        }
   });
+  if (maxima > 1 && otherMaxima) {
+    why = "an allocation of the body is sized by a maximum of the dynamic "
+          "sizes (arith.maxui)";
+    return failure();
+  }
   std::vector<SizePoly> memory;
   for (unsigned k = 0; k < std::max(choices, 1u); ++k) {
     SizeModel model = sizes;

@@ -502,6 +502,9 @@ struct PlanArenaPass
     // phases were chosen by counts the buffers outside only roughly).
     Operation *saved = func->clone();
     llvm::scope_exit eraseSaved([&] { saved->erase(); });
+    ArrayAttr savedArgAttrs = func.getAllArgAttrs();
+    if (range)
+      recordRanges(func);
     SmallVector<Arena> arenas;
     for (BlockPlan &phase : phases) {
       arenas.push_back(createArena(module, func, phase));
@@ -548,6 +551,7 @@ struct PlanArenaPass
     std::string worseAt;
     if (range && !holdsCalls && !neverAboveUnplanned(func, worseAt)) {
       restoreBody(func, saved);
+      restoreArgAttrs(func, savedArgAttrs);
       if (rangeAttempt == 0)
         firstRefusal = worseAt;
       // Placed again from the start, buffers in another order.
@@ -570,6 +574,7 @@ struct PlanArenaPass
     if (funcKind == ArenaKind::Alloc && !holdsCalls && !chosenHeuristic &&
         *memory > cert.getPeak()) {
       restoreBody(func, saved);
+      restoreArgAttrs(func, savedArgAttrs);
       if (emitRemarks) {
         InFlightDiagnostic diag = emitRemark(func.getLoc());
         diag << "memsched-plan-arena: '" << func.getSymName()
@@ -766,6 +771,56 @@ struct PlanArenaPass
     model = r->atHigh;
     range = std::move(r);
     return true;
+  }
+
+  /// Writes the ranges a plan over ranges is proved for onto the arguments
+  /// they come from (`memsched.range`) when the `ranges` option gave some:
+  /// the placement, its check and the size function hold for those sizes
+  /// only, and the IR now says so.
+  void recordRanges(func::FuncOp func) {
+    if (givenRanges.empty())
+      return;
+    Builder b(func.getContext());
+    const SizeSymbols &symbols = range->symbols;
+    for (unsigned s = 0; s < symbols.size(); ++s) {
+      auto [value, dim] = symbols.getSymbolKey(s);
+      auto arg = dyn_cast<BlockArgument>(value);
+      if (!arg || arg.getOwner() != &func.getBody().front())
+        continue;
+      unsigned n = arg.getArgNumber();
+      const ::memsched_core::SymbolRange &r = symbols.getRanges()[s];
+      int64_t lo = static_cast<int64_t>(r.lo);
+      int64_t hi = r.hi ? static_cast<int64_t>(*r.hi) : -1;
+      auto existing =
+          func.getArgAttrOfType<DenseI64ArrayAttr>(n, kRangeAttrName);
+      SmallVector<int64_t> pairs;
+      auto shaped = dyn_cast<ShapedType>(arg.getType());
+      if (!shaped) {
+        pairs = {lo, hi};
+      } else {
+        unsigned k = 0;
+        for (int64_t d = 0; d < shaped.getRank(); ++d) {
+          if (!shaped.isDynamicDim(d))
+            continue;
+          if (d == dim) {
+            pairs.append({lo, hi});
+          } else if (existing && existing.size() >= 2 * (k + 1)) {
+            pairs.append({existing[2 * k], existing[2 * k + 1]});
+          } else {
+            pairs.append({0, -1});
+          }
+          ++k;
+        }
+      }
+      func.setArgAttr(n, kRangeAttrName, b.getDenseI64ArrayAttr(pairs));
+    }
+  }
+
+  static void restoreArgAttrs(func::FuncOp func, ArrayAttr saved) {
+    if (saved)
+      func.setAllArgAttrs(saved);
+    else
+      func.removeArgAttrsAttr();
   }
 
   /// Places `phase`'s buffers for every size of the ranges (first fit over
