@@ -280,6 +280,21 @@ forEachArenaView(const Arena &arena, std::string &why, Operation *&at,
   return success();
 }
 
+/// The ops using `view` or an alias of it; fails where the view is inside
+/// an op whose regions may run at the same time or out of order, or where
+/// its uses cannot all be followed.
+static LogicalResult collectViewUses(memref::ViewOp view, Operation *func,
+                                     SmallVectorImpl<Operation *> &users,
+                                     std::string &why, Operation *&at) {
+  for (Operation *p = view->getParentOp(); p != func; p = p->getParentOp())
+    if (!runsRegionsSequentially(p)) {
+      why = "a view of the arena inside " + p->getName().getStringRef().str() +
+            ", whose regions may run at the same time or out of order";
+      return failure();
+    }
+  return collectArenaUses(view.getResult(), /*free=*/nullptr, users, why, at);
+}
+
 namespace {
 /// Whether two views of an arena are used at a common time.
 enum class UseOverlap { Apart, Together, NoCommonBlock, OutsideBlock };
@@ -543,16 +558,7 @@ static LogicalResult checkPlacementOverRange(func::FuncOp func,
                      : std::string(" (not proved within the work budget)"));
           return failure();
         }
-        for (Operation *p = view->getParentOp(); p != func;
-             p = p->getParentOp())
-          if (!runsRegionsSequentially(p)) {
-            why = "a view of the arena inside " +
-                  p->getName().getStringRef().str() +
-                  ", whose regions may run at the same time or out of order";
-            return failure();
-          }
-        if (failed(collectArenaUses(view.getResult(), /*free=*/nullptr, v.users,
-                                    why, at)))
+        if (failed(collectViewUses(view, func, v.users, why, at)))
           return failure();
         v.first = v.last = position.lookup(body->findAncestorOpInBlock(*view));
         for (Operation *u : v.users) {
@@ -656,16 +662,7 @@ LogicalResult mlir::memsched::checkArenaPlacement(func::FuncOp func,
                 std::to_string(arena.size) + " bytes";
           return failure();
         }
-        for (Operation *p = view->getParentOp(); p != func;
-             p = p->getParentOp())
-          if (!runsRegionsSequentially(p)) {
-            why = "a view of the arena inside " +
-                  p->getName().getStringRef().str() +
-                  ", whose regions may run at the same time or out of order";
-            return failure();
-          }
-        if (failed(collectArenaUses(view.getResult(), /*free=*/nullptr, v.users,
-                                    why, at)))
+        if (failed(collectViewUses(view, func, v.users, why, at)))
           return failure();
         views.push_back(std::move(v));
         return success();
