@@ -60,7 +60,15 @@ struct SizeModel {
   /// memory with such sizes is the max over k of polynomials in the
   /// symbols (docs/dynamic.md).
   std::optional<unsigned> maxChoice;
+  /// A call of the function whose allocation is sized (the buffer the call
+  /// returns): the callee's arguments in its sizes are the call's operands,
+  /// so a size made of them is the caller's (getSizeFactors).
+  Operation *callSite = nullptr;
 };
+
+/// `sizes` for the allocations of the function `op` calls, seen from the
+/// call (SizeModel::callSite); `sizes` itself when `op` is not a call.
+SizeModel atCallSite(SizeModel sizes, Operation *op);
 
 /// The alignment the stock lowering (`finalize-memref-to-llvm`) gives a
 /// standalone allocation of `type` without an `alignment` attribute beyond

@@ -89,6 +89,13 @@ public:
   Key getSymbolKey(unsigned s) const { return keys[s]; }
   /// The symbol of a dynamic size operand, if it is one of them.
   std::optional<unsigned> lookup(Value sizeOperand) const;
+  /// A dynamic size operand as a polynomial in the symbols (getSizeFactors:
+  /// a constant, a symbol, or a product of them, for a dimension of a
+  /// view), if every factor is a constant or a symbol. `callSite`: a call
+  /// of the function whose allocation the operand sizes; the callee's
+  /// arguments are then the call's operands.
+  std::optional<::memsched_core::SizePoly>
+  getPoly(Value sizeOperand, Operation *callSite = nullptr) const;
   /// Whether some symbol has no upper bound.
   bool hasUnbounded() const;
 
@@ -96,10 +103,6 @@ public:
   std::string describeRanges() const;
   /// `name = v` for each symbol of `point`, joined by ", ".
   std::string describePoint(const std::vector<uint64_t> &point) const;
-
-  /// The canonical key of a size operand (looking through `memref.dim` and
-  /// `tensor.dim` with a constant index), or none for a constant.
-  static std::optional<Key> getKey(Value sizeOperand);
 
 private:
   /// The symbol of `key` (a size of `func`), added with its range if new.
@@ -109,12 +112,31 @@ private:
   std::vector<Key> keys;
   llvm::DenseMap<Key, unsigned> index;
   /// Sizes of callees' allocations that are the callee's arguments, mapped
-  /// to the symbol of the value every call of this body passes.
-  llvm::DenseMap<Key, unsigned> aliases;
+  /// to the value (a polynomial in the symbols) every call of this body
+  /// passes.
+  llvm::DenseMap<Key, ::memsched_core::SizePoly> aliases;
   std::vector<::memsched_core::SymbolRange> ranges;
   std::vector<std::string> names, origins;
   std::vector<bool> fromArgument;
 };
+
+/// A dynamic size as `constant` times the product of `keys`, each a value
+/// (and dimension) nothing more is known of: `memref.dim` / `tensor.dim`
+/// with a constant index are looked through, a static dimension is a
+/// constant, and a dimension of a view is made of the dimensions it views:
+/// `memref.cast` / `tensor.cast` keep it, `collapse_shape` multiplies the
+/// dimensions of its group, `expand_shape` gives its output size. With
+/// `callSite` (a call of the function `v` belongs to), the callee's
+/// arguments are the call's operands. None when the constant would reach
+/// 2^62 or the chain is longer than 64 steps.
+struct SizeFactors {
+  uint64_t constant = 1;
+  SmallVector<SizeSymbols::Key, 2> keys;
+};
+std::optional<SizeFactors> getSizeFactors(Value sizeOperand,
+                                          Operation *callSite = nullptr);
+std::optional<SizeFactors> getSizeFactors(SizeSymbols::Key key,
+                                          Operation *callSite = nullptr);
 
 /// Whether `v` is computed from other index values by arith.addi,
 /// arith.muli or arith.maxui: a size expression, whose leaves (the values
@@ -133,12 +155,14 @@ void getSizeExpressionLeaves(Value v, SmallVectorImpl<Value> &leaves);
 /// saturate where the index arithmetic wraps). Sizes are assumed to fit in
 /// 63 bits, as every allocation's does.
 std::optional<std::vector<::memsched_core::SizePoly>>
-getSizeExpression(Value v, const SizeSymbols &symbols);
+getSizeExpression(Value v, const SizeSymbols &symbols,
+                  Operation *callSite = nullptr);
 
-/// The same, with the symbol of each leaf given by `leafSymbol` (none: not
-/// an expression of the symbols).
+/// The same, with the value of each leaf given by `leaf` (none: not an
+/// expression of the symbols).
 std::optional<std::vector<::memsched_core::SizePoly>> getSizeExpression(
-    Value v, llvm::function_ref<std::optional<unsigned>(Value)> leafSymbol);
+    Value v,
+    llvm::function_ref<std::optional<::memsched_core::SizePoly>(Value)> leaf);
 
 /// A value of SizePoint::values that leaves the symbol at its constant
 /// upper bound.

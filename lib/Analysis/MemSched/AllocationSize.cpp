@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
@@ -146,38 +147,60 @@ static FailureOr<int64_t> getDimExtent(Operation *allocOp, MemRefType type,
   int64_t extent = type.getDimSize(dim);
   if (!ShapedType::isDynamic(extent))
     return extent;
-  if (sizes.point && sizes.point->symbols)
-    if (Value operand = getDynamicSizeOperand(allocOp, dim)) {
-      const std::vector<uint64_t> &values = sizes.point->values;
-      if (std::optional<unsigned> s = sizes.point->symbols->lookup(operand))
-        if (*s < values.size() && values[*s] <= uint64_t(INT64_MAX))
-          return static_cast<int64_t>(values[*s]);
-      // An expression of the symbols, all of them at the point.
-      if (isSizeExpression(operand))
-        if (std::optional<std::vector<::memsched_core::SizePoly>> expr =
-                getSizeExpression(operand, *sizes.point->symbols)) {
-          bool atPoint = true;
-          for (const ::memsched_core::SizePoly &p : *expr)
-            atPoint = atPoint && p.numSymbolsUsed() <= values.size() &&
-                      llvm::all_of(p.terms(), [&](const auto &t) {
-                        return llvm::all_of(t.monomial, [&](unsigned s) {
-                          return values[s] != kNotAtPoint;
-                        });
-                      });
-          uint64_t v = !atPoint ? UINT64_MAX
-                       : sizes.maxChoice
-                           ? (*expr)[std::min<size_t>(*sizes.maxChoice,
-                                                      expr->size() - 1)]
-                                 .evaluate(values)
-                           : ::memsched_core::evaluateMax(*expr, values);
-          if (v <= uint64_t(INT64_MAX))
-            return static_cast<int64_t>(v);
-        }
+  Value operand = getDynamicSizeOperand(allocOp, dim);
+  if (operand && sizes.point && sizes.point->symbols) {
+    // A symbol or an expression of the symbols, all of them at the point.
+    const std::vector<uint64_t> &values = sizes.point->values;
+    if (std::optional<std::vector<::memsched_core::SizePoly>> expr =
+            getSizeExpression(operand, *sizes.point->symbols,
+                              sizes.callSite)) {
+      bool atPoint = true;
+      for (const ::memsched_core::SizePoly &p : *expr)
+        atPoint = atPoint && p.numSymbolsUsed() <= values.size() &&
+                  llvm::all_of(p.terms(), [&](const auto &t) {
+                    return llvm::all_of(t.monomial, [&](unsigned s) {
+                      return values[s] != kNotAtPoint;
+                    });
+                  });
+      uint64_t v = !atPoint ? UINT64_MAX
+                   : sizes.maxChoice
+                       ? (*expr)[std::min<size_t>(*sizes.maxChoice,
+                                                  expr->size() - 1)]
+                             .evaluate(values)
+                       : ::memsched_core::evaluateMax(*expr, values);
+      if (v <= uint64_t(INT64_MAX))
+        return static_cast<int64_t>(v);
     }
+  }
+  // A product of static dimensions (a dimension of a view of a static
+  // buffer, or of a callee's argument at the call).
+  std::optional<SizeFactors> factors =
+      operand ? getSizeFactors(operand, sizes.callSite) : std::nullopt;
+  if (factors && factors->keys.empty())
+    return static_cast<int64_t>(factors->constant);
   FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
       presburger::BoundType::UB,
       ValueBoundsConstraintSet::Variable(allocOp->getResult(0), dim),
       /*stopCondition=*/nullptr, /*closedUB=*/true);
+  // Else the product of the bounds of its factors (those of a callee's
+  // arguments are the caller's at the call).
+  if ((failed(ub) || *ub < 0) && factors) {
+    std::optional<uint64_t> product = factors->constant;
+    for (const SizeSymbols::Key &key : factors->keys) {
+      FailureOr<int64_t> keyUb =
+          ValueBoundsConstraintSet::computeConstantBound(
+              presburger::BoundType::UB,
+              key.second < 0
+                  ? ValueBoundsConstraintSet::Variable(key.first)
+                  : ValueBoundsConstraintSet::Variable(key.first, key.second),
+              /*stopCondition=*/nullptr, /*closedUB=*/true);
+      product = succeeded(keyUb) && *keyUb >= 0 && product
+                    ? llvm::checkedMulUnsigned(*product, uint64_t(*keyUb))
+                    : std::nullopt;
+    }
+    if (product && *product <= uint64_t(INT64_MAX))
+      ub = static_cast<int64_t>(*product);
+  }
   if (failed(ub) || *ub < 0) {
     std::string name;
     llvm::raw_string_ostream os(name);
@@ -200,6 +223,12 @@ static FailureOr<int64_t> getDimExtent(Operation *allocOp, MemRefType type,
   }
   isBound = true;
   return *ub;
+}
+
+SizeModel mlir::memsched::atCallSite(SizeModel sizes, Operation *op) {
+  if (isa_and_nonnull<CallOpInterface>(op))
+    sizes.callSite = op;
+  return sizes;
 }
 
 FailureOr<uint64_t> mlir::memsched::getAllocationSize(Operation *allocOp,
@@ -285,15 +314,8 @@ FailureOr<::memsched_core::SizePoly> mlir::memsched::getSymbolicAllocationSize(
     Value operand = getDynamicSizeOperand(allocOp, dim);
     if (!operand)
       continue;
-    if (std::optional<unsigned> s = symbols.lookup(operand)) {
-      dimPolys.push_back(SizePoly::symbol(*s));
-      symbolic.insert(operand);
-      continue;
-    }
-    if (!isSizeExpression(operand))
-      continue;
     std::optional<std::vector<SizePoly>> expr =
-        getSizeExpression(operand, symbols);
+        getSizeExpression(operand, symbols, sizes.callSite);
     if (!expr)
       continue;
     if (expr->size() > 1 && !sizes.maxChoice) {

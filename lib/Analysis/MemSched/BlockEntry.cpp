@@ -104,7 +104,8 @@ BlockEntryState::BlockEntryState(Operation *func, SizeModel sizes) {
     buf.value = value;
     std::string why;
     FailureOr<uint64_t> size =
-        getAllocationSize(sizedBy, layout, sizes, buf.sizeIsBound, why);
+        getAllocationSize(sizedBy, layout, atCallSite(sizes, op),
+                          buf.sizeIsBound, why);
     if (failed(size)) {
       unsupported(op, why);
       return false;

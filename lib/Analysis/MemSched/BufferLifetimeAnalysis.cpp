@@ -278,7 +278,7 @@ private:
   FailureOr<Operation *> freshSizedBy(Operation *op, const FreshYield &fy) {
     std::string why;
     FailureOr<Operation *> largest =
-        largestAllocation(fy, layout, a.sizes, why);
+        largestAllocation(fy, layout, sizesAt(op), why);
     if (failed(largest))
       return unsupported(op, why);
     return largest;
@@ -349,6 +349,14 @@ private:
   /// that entered it: a call back into one of them (or into the analysed
   /// function) is recursion.
   SmallVector<std::pair<Operation *, Operation *>> activeCallees;
+  /// The size model for an allocation counted at `at`: the sizes of a
+  /// callee's allocations are seen from the call (`at` itself, or the
+  /// innermost call being expanded).
+  SizeModel sizesAt(Operation *at) const {
+    if (isa_and_nonnull<CallOpInterface>(at) || activeCallees.empty())
+      return atCallSite(a.sizes, at);
+    return atCallSite(a.sizes, activeCallees.back().second);
+  }
   /// The module's call graph, built for the first call through a function
   /// value.
   std::unique_ptr<ModuleCallGraph> callGraph;
@@ -393,8 +401,8 @@ LogicalResult LifetimeBuilder::classify() {
     info.allocatedByNode = byNode;
     bool isBound = false;
     std::string why;
-    FailureOr<uint64_t> size =
-        getAllocationSize(sizedBy, layout, a.sizes, isBound, why);
+    FailureOr<uint64_t> size = getAllocationSize(
+        sizedBy, layout, atCallSite(a.sizes, op), isBound, why);
     if (failed(size))
       return unsupported(op, why);
     if (std::optional<uint64_t> all = llvm::checkedMulUnsigned(*size, times))
@@ -1659,7 +1667,7 @@ LogicalResult LifetimeBuilder::addAllocationBytes(Operation *alloc,
   bool isBound = false;
   std::string why;
   FailureOr<uint64_t> size =
-      getAllocationSize(alloc, layout, a.sizes, isBound, why);
+      getAllocationSize(alloc, layout, sizesAt(at), isBound, why);
   if (failed(size))
     return unsupported(alloc, why);
   if (!addBytes(total, *size))
@@ -1692,7 +1700,7 @@ FailureOr<uint64_t> LifetimeBuilder::blockPeak(Block &b, unsigned depth,
     bool isBound = false;
     std::string why;
     FailureOr<uint64_t> size =
-        getAllocationSize(alloc, layout, a.sizes, isBound, why);
+        getAllocationSize(alloc, layout, sizesAt(at), isBound, why);
     if (failed(size))
       return unsupported(at, why);
     return size;

@@ -13,6 +13,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -59,14 +60,17 @@ void mlir::memsched::getSizeExpressionLeaves(Value v,
 }
 
 std::optional<std::vector<::memsched_core::SizePoly>>
-mlir::memsched::getSizeExpression(Value v, const SizeSymbols &symbols) {
-  return getSizeExpression(v, [&](Value leaf) { return symbols.lookup(leaf); });
+mlir::memsched::getSizeExpression(Value v, const SizeSymbols &symbols,
+                                  Operation *callSite) {
+  return getSizeExpression(
+      v, [&](Value leaf) { return symbols.getPoly(leaf, callSite); });
 }
 
 /// getSizeExpression with the results of the values seen so far, so that a
 /// value used many times is read once.
 static std::optional<std::vector<::memsched_core::SizePoly>> getSizeExpression(
-    Value v, llvm::function_ref<std::optional<unsigned>(Value)> leafSymbol,
+    Value v,
+    llvm::function_ref<std::optional<::memsched_core::SizePoly>(Value)> leaf,
     DenseMap<Value, std::optional<std::vector<::memsched_core::SizePoly>>>
         &seen) {
   using ::memsched_core::SizePoly;
@@ -92,14 +96,14 @@ static std::optional<std::vector<::memsched_core::SizePoly>> getSizeExpression(
     return done(std::vector<SizePoly>{SizePoly::constant(c.getZExtValue())});
   }
   if (!isSizeExpression(v)) {
-    std::optional<unsigned> s = leafSymbol(v);
-    if (!s)
+    std::optional<SizePoly> p = leaf(v);
+    if (!p)
       return done(std::nullopt);
-    return done(std::vector<SizePoly>{SizePoly::symbol(*s)});
+    return done(std::vector<SizePoly>{std::move(*p)});
   }
   Operation *op = v.getDefiningOp();
-  auto lhs = getSizeExpression(op->getOperand(0), leafSymbol, seen);
-  auto rhs = lhs ? getSizeExpression(op->getOperand(1), leafSymbol, seen)
+  auto lhs = getSizeExpression(op->getOperand(0), leaf, seen);
+  auto rhs = lhs ? getSizeExpression(op->getOperand(1), leaf, seen)
                  : std::nullopt;
   if (!rhs)
     return done(std::nullopt);
@@ -121,38 +125,165 @@ static std::optional<std::vector<::memsched_core::SizePoly>> getSizeExpression(
 
 std::optional<std::vector<::memsched_core::SizePoly>>
 mlir::memsched::getSizeExpression(
-    Value v, llvm::function_ref<std::optional<unsigned>(Value)> leafSymbol) {
+    Value v,
+    llvm::function_ref<std::optional<::memsched_core::SizePoly>(Value)> leaf) {
   DenseMap<Value, std::optional<std::vector<::memsched_core::SizePoly>>> seen;
-  return ::getSizeExpression(v, leafSymbol, seen);
+  return ::getSizeExpression(v, leaf, seen);
 }
 
-std::optional<SizeSymbols::Key> SizeSymbols::getKey(Value v) {
-  if (!v || matchPattern(v, m_Constant()))
-    return std::nullopt;
-  Value source;
-  Value dimIndex;
-  if (auto dim = v.getDefiningOp<memref::DimOp>()) {
-    source = dim.getSource();
-    dimIndex = dim.getIndex();
-  } else if (auto dim = v.getDefiningOp<tensor::DimOp>()) {
-    source = dim.getSource();
-    dimIndex = dim.getIndex();
+/// The operand a call passes for `v`, an argument of the function the call
+/// calls; null otherwise.
+static Value getCallOperand(Value v, Operation *callSite) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  auto call = dyn_cast_or_null<CallOpInterface>(callSite);
+  if (!arg || !call || !arg.getOwner()->isEntryBlock())
+    return {};
+  auto func = dyn_cast_or_null<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  auto callee = dyn_cast<SymbolRefAttr>(call.getCallableForCallee());
+  if (!func || !callee ||
+      callee.getLeafReference() != SymbolTable::getSymbolName(func) ||
+      arg.getArgNumber() >= call.getArgOperands().size())
+    return {};
+  return call.getArgOperands()[arg.getArgNumber()];
+}
+
+std::optional<SizeFactors> mlir::memsched::getSizeFactors(Value v,
+                                                          Operation *callSite) {
+  return getSizeFactors(SizeSymbols::Key{v, -1}, callSite);
+}
+
+std::optional<SizeFactors>
+mlir::memsched::getSizeFactors(SizeSymbols::Key key, Operation *callSite) {
+  constexpr uint64_t kMaxConstant = uint64_t(1) << 62;
+  constexpr unsigned kMaxSteps = 64;
+  SizeFactors out;
+  auto times = [&](int64_t c) {
+    std::optional<uint64_t> p =
+        c < 0 ? std::nullopt
+              : llvm::checkedMulUnsigned(out.constant, uint64_t(c));
+    if (!p || *p >= kMaxConstant)
+      return false;
+    out.constant = *p;
+    return true;
+  };
+  SmallVector<SizeSymbols::Key, 4> work{key};
+  for (unsigned steps = 0; !work.empty(); ++steps) {
+    if (steps == kMaxSteps)
+      return std::nullopt;
+    auto [v, d] = work.pop_back_val();
+    if (!v)
+      return std::nullopt;
+    if (Value operand = getCallOperand(v, callSite)) {
+      work.push_back({operand, d});
+      continue;
+    }
+    if (d < 0) {
+      // An index value: a constant, a dimension, or itself.
+      APInt c;
+      if (matchPattern(v, m_ConstantInt(&c))) {
+        if (c.isNegative() || c.getActiveBits() > 62 ||
+            !times(c.getSExtValue()))
+          return std::nullopt;
+        continue;
+      }
+      Value source, dimIndex;
+      if (auto dim = v.getDefiningOp<memref::DimOp>()) {
+        source = dim.getSource();
+        dimIndex = dim.getIndex();
+      } else if (auto dim = v.getDefiningOp<tensor::DimOp>()) {
+        source = dim.getSource();
+        dimIndex = dim.getIndex();
+      }
+      APInt index;
+      if (source && matchPattern(dimIndex, m_ConstantInt(&index)) &&
+          !index.isNegative()) {
+        work.push_back({source, index.getSExtValue()});
+        continue;
+      }
+      out.keys.push_back({v, -1});
+      continue;
+    }
+    // Dimension d of a shaped value.
+    auto shaped = dyn_cast<ShapedType>(v.getType());
+    if (shaped && shaped.hasRank() && d < shaped.getRank() &&
+        !shaped.isDynamicDim(d)) {
+      if (!times(shaped.getDimSize(d)))
+        return std::nullopt;
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    auto rankedSource = [](Value source) {
+      auto type = dyn_cast<ShapedType>(source.getType());
+      return type && type.hasRank();
+    };
+    if (def && isa<memref::CastOp, tensor::CastOp>(def) &&
+        rankedSource(def->getOperand(0))) {
+      work.push_back({def->getOperand(0), d});
+      continue;
+    }
+    auto collapse = [&](Value source, ArrayRef<ReassociationIndices> groups) {
+      if (d >= int64_t(groups.size()))
+        return false;
+      // (Last first: the work list pops them in order.)
+      for (int64_t s : llvm::reverse(groups[d]))
+        work.push_back({source, s});
+      return true;
+    };
+    if (auto op = dyn_cast_or_null<memref::CollapseShapeOp>(def))
+      if (collapse(op.getSrc(), op.getReassociationIndices()))
+        continue;
+    if (auto op = dyn_cast_or_null<tensor::CollapseShapeOp>(def))
+      if (collapse(op.getSrc(), op.getReassociationIndices()))
+        continue;
+    // expand_shape: its output size, a value or a constant.
+    std::optional<OpFoldResult> expanded;
+    auto outputSize = [&](SmallVector<OpFoldResult> shape) {
+      if (d < int64_t(shape.size()))
+        expanded = shape[d];
+    };
+    if (auto op = dyn_cast_or_null<memref::ExpandShapeOp>(def))
+      outputSize(op.getMixedOutputShape());
+    else if (auto op = dyn_cast_or_null<tensor::ExpandShapeOp>(def))
+      outputSize(op.getMixedOutputShape());
+    if (expanded) {
+      if (auto value = dyn_cast<Value>(*expanded)) {
+        work.push_back({value, -1});
+        continue;
+      }
+      auto attr = dyn_cast_or_null<IntegerAttr>(dyn_cast<Attribute>(*expanded));
+      if (!attr || !times(attr.getInt()))
+        return std::nullopt;
+      continue;
+    }
+    out.keys.push_back({v, d});
   }
-  APInt index;
-  if (source && matchPattern(dimIndex, m_ConstantInt(&index)))
-    return Key{source, index.getSExtValue()};
-  return Key{v, -1};
+  return out;
 }
 
 std::optional<unsigned> SizeSymbols::lookup(Value sizeOperand) const {
-  std::optional<Key> key = getKey(sizeOperand);
-  if (!key)
+  std::optional<::memsched_core::SizePoly> p = getPoly(sizeOperand);
+  if (!p || p->terms().size() != 1 || p->terms()[0].coef != 1 ||
+      p->terms()[0].monomial.size() != 1)
     return std::nullopt;
-  if (auto it = index.find(*key); it != index.end())
-    return it->second;
-  if (auto it = aliases.find(*key); it != aliases.end())
-    return it->second;
-  return std::nullopt;
+  return p->terms()[0].monomial[0];
+}
+
+std::optional<::memsched_core::SizePoly>
+SizeSymbols::getPoly(Value sizeOperand, Operation *callSite) const {
+  using ::memsched_core::SizePoly;
+  std::optional<SizeFactors> f = getSizeFactors(sizeOperand, callSite);
+  if (!f)
+    return std::nullopt;
+  SizePoly p = SizePoly::constant(f->constant);
+  for (const Key &key : f->keys) {
+    if (auto it = index.find(key); it != index.end())
+      p = p * SizePoly::symbol(it->second);
+    else if (auto it = aliases.find(key); it != aliases.end())
+      p = p * it->second;
+    else
+      return std::nullopt;
+  }
+  return p;
 }
 
 bool SizeSymbols::hasUnbounded() const {
@@ -328,9 +459,10 @@ FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why,
       else
         leaves.push_back(operand);
       for (Value leaf : leaves)
-        if (std::optional<Key> key = getKey(leaf))
-          if (failed(symbols.addSymbol(func, *key, given, why)))
-            return failure();
+        if (std::optional<SizeFactors> f = getSizeFactors(leaf))
+          for (const Key &key : f->keys)
+            if (failed(symbols.addSymbol(func, key, given, why)))
+              return failure();
     }
   }
   // The sizes and offsets of the views of an arena sized for a range of
@@ -356,18 +488,20 @@ FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why,
           work.push_back(operand);
     }
     for (Value leaf : leaves)
-      if (std::optional<Key> key = getKey(leaf))
-        if (failed(symbols.addSymbol(func, *key, given, why)))
-          return WalkResult::interrupt();
+      if (std::optional<SizeFactors> f = getSizeFactors(leaf))
+        for (const Key &key : f->keys)
+          if (failed(symbols.addSymbol(func, key, given, why)))
+            return WalkResult::interrupt();
     return WalkResult::advance();
   });
   if (viewsWalk.wasInterrupted())
     return failure();
-  // Sizes of a callee's allocations that are its arguments (or their
+  // Sizes of a callee's allocations made of its arguments (or their
   // dimensions) are the caller's values at the call: the size of a buffer a
   // call returns, or what the callee needs while it runs. A callee argument
-  // that calls in this body pass different values stays at its bound.
-  DenseMap<Key, std::optional<unsigned>> calleeArgs;
+  // that calls in this body pass different values stays at its bound where
+  // the call is not known (a buffer a call returns is sized at its call).
+  DenseMap<Key, std::optional<::memsched_core::SizePoly>> calleeArgs;
   func.getFunctionBody().walk([&](CallOpInterface call) {
     auto callee = dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
     if (!callee || callee.isExternal() || callee == func)
@@ -386,32 +520,38 @@ FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why,
           leaves.push_back(operand);
       }
       for (Value leaf : leaves) {
-        std::optional<Key> key = getKey(leaf);
-        auto arg = key ? dyn_cast<BlockArgument>(key->first) : BlockArgument();
-        if (!arg || arg.getOwner() != &entry ||
-            arg.getArgNumber() >= call.getArgOperands().size())
-          continue;
-        Value operand = call.getArgOperands()[arg.getArgNumber()];
-        std::optional<Key> callerKey =
-            key->second < 0 ? getKey(operand) : Key{operand, key->second};
-        std::optional<unsigned> s;
-        if (callerKey) {
-          std::string ignored;
-          FailureOr<unsigned> added =
-              symbols.addSymbol(func, *callerKey, given, ignored);
-          if (succeeded(added))
-            s = *added;
+        std::optional<SizeFactors> f = getSizeFactors(leaf);
+        for (const Key &key : f ? f->keys : SmallVector<Key, 2>()) {
+          auto arg = dyn_cast<BlockArgument>(key.first);
+          if (!arg || arg.getOwner() != &entry)
+            continue;
+          // What the call passes, in the caller's symbols.
+          std::optional<SizeFactors> atCall = getSizeFactors(key, call);
+          std::optional<::memsched_core::SizePoly> p;
+          if (atCall) {
+            p = ::memsched_core::SizePoly::constant(atCall->constant);
+            for (const Key &callerKey : atCall->keys) {
+              std::string ignored;
+              FailureOr<unsigned> added =
+                  symbols.addSymbol(func, callerKey, given, ignored);
+              if (failed(added)) {
+                p.reset();
+                break;
+              }
+              *p = *p * ::memsched_core::SizePoly::symbol(*added);
+            }
+          }
+          auto [it, inserted] = calleeArgs.try_emplace(key, p);
+          if (!inserted && it->second != p)
+            it->second.reset();
         }
-        auto [it, inserted] = calleeArgs.try_emplace(*key, s);
-        if (!inserted && it->second != s)
-          it->second.reset();
       }
     }
     return WalkResult::advance();
   });
-  for (auto &[key, s] : calleeArgs)
-    if (s)
-      symbols.aliases[key] = *s;
+  for (auto &[key, p] : calleeArgs)
+    if (p)
+      symbols.aliases[key] = *p;
   return symbols;
 }
 

@@ -132,11 +132,12 @@ LogicalResult mlir::memsched::checkArenaSizeFunction(
   std::optional<std::vector<SizePoly>> returned;
   if (ret && ret.getNumOperands() == 1)
     returned = getSizeExpression(ret.getOperand(0),
-                                 [&](Value leaf) -> std::optional<unsigned> {
+                                 [&](Value leaf) -> std::optional<SizePoly> {
                                    auto arg = dyn_cast<BlockArgument>(leaf);
                                    if (!arg || arg.getOwner() != &entry)
                                      return std::nullopt;
-                                   return order[arg.getArgNumber()];
+                                   return SizePoly::symbol(
+                                       order[arg.getArgNumber()]);
                                  });
   if (!returned) {
     why = "@" + sizeFunc.getSymName().str() +

@@ -217,7 +217,8 @@ getSymbolicBlock(ArrayRef<PointAnalysis> points, const SizeSymbols &symbols,
     }
     FailureOr<SizePoly> poly =
         getSymbolicAllocationSize(b.sizedBy, DataLayout::closest(b.sizedBy),
-                                  sizes, symbols, b.sizeTimes, why);
+                                  atCallSite(sizes, b.allocOp), symbols,
+                                  b.sizeTimes, why);
     if (failed(poly)) {
       where = b.allocOp;
       return failure();
