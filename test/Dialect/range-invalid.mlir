@@ -39,7 +39,7 @@ func.func @static_shape(%x: memref<4xf32> {memsched.range = array<i64: 1, 8>}) {
 
 // -----
 
-// expected-error @+1 {{'memsched.range' on argument 0 of type 'f32': it bounds an integer, index or shaped argument}}
+// expected-error @+1 {{'memsched.range' on argument 0 of type 'f32': it describes an integer, index or shaped argument}}
 func.func @float(%x: f32 {memsched.range = array<i64: 1, 8>}) {
   return
 }
@@ -49,5 +49,27 @@ func.func @float(%x: f32 {memsched.range = array<i64: 1, 8>}) {
 // Well formed: no error.
 func.func @fine(%n: index {memsched.range = array<i64: 1, -1>},
                 %x: memref<?x4x?xf32> {memsched.range = array<i64: 1, 8, 0, 16>}) {
+  return
+}
+
+// -----
+
+// `memsched.typical`: one value per dynamic size, each >= 0.
+// expected-error @+1 {{'memsched.typical' on argument 0 must be array<i64> with 2 value(s) >= 0 (one per dynamic size)}}
+func.func @typical_count(%x: memref<?x4x?xf32> {memsched.typical = array<i64: 8>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'memsched.typical' on argument 0 must be array<i64> with 1 value(s) >= 0 (one per dynamic size)}}
+func.func @typical_negative(%n: index {memsched.typical = array<i64: -3>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'memsched.typical' on argument 0 of type 'f32': it describes an integer, index or shaped argument}}
+func.func @typical_float(%x: f32 {memsched.typical = array<i64: 3>}) {
   return
 }

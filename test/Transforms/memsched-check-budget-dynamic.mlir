@@ -21,7 +21,7 @@
 // [1, 19] fits 40000 (2048*19 = 38912); in [1, 20] it does not at n = 20
 // (40960), while every order needs only 1024*20 = 20480 there.
 // OPTION: error: memsched-check-budget: 'two_temporaries' does not fit the budget of 40000 bytes at every size of arg0 in [1, 20]: it peaks at 40960 bytes at arg0 = 20; as written it fits for arg0 <= 19; reordering or a smaller size may fit
-// MALFORMED: error: memsched-check-budget: ranges entry 'arg0=1': expected [@FUNC:]argN=LO:HI or [@FUNC:]argN.dD=LO:HI (HI empty for no upper bound)
+// MALFORMED: error: memsched-check-budget: ranges entry 'arg0=1': expected [@FUNC:]argN=LO:HI[:TYPICAL] or [@FUNC:]argN.dD=LO:HI[:TYPICAL] (HI empty for no upper bound)
 // JUST: error: memsched-check-budget: 'two_temporaries' does not fit the budget of 131071 bytes at every size of arg0 in [1, 64]: it peaks at 131072 bytes at arg0 = 64; as written it fits for arg0 <= 63; reordering or a smaller size may fit
 // WRITTEN: error: memsched-check-budget: 'two_temporaries' does not fit the budget of 40000 bytes at every size of arg0 in [1, 64]: it peaks at 131072 bytes at arg0 = 64; as written it fits for arg0 <= 19; no order of these ops fits for arg0 >= 40 (every order needs 40960 bytes there)
 // SCHEDULED: error: memsched-check-budget: 'two_temporaries' does not fit the budget of 40000 bytes at every size of arg0 in [1, 64]: it peaks at 65536 bytes at arg0 = 64; as written it fits for arg0 <= 39; no order of these ops fits for arg0 >= 40 (every order needs 40960 bytes there)

@@ -40,19 +40,29 @@ namespace memsched {
 
 /// The argument attribute that declares ranges of dynamic sizes.
 constexpr llvm::StringLiteral kRangeAttrName = "memsched.range";
+/// The argument attribute that declares the typical value of dynamic
+/// sizes, the one orders and arenas are chosen for among those proved for
+/// the whole range: `array<i64: v>` on an index or integer argument, one
+/// value per dynamic dimension on a shaped one.
+constexpr llvm::StringLiteral kTypicalAttrName = "memsched.typical";
 
 /// Ranges given outside the IR (a pass option, docs/dynamic.md), by
 /// function name ("" for every function) and symbol name (argN, argN.dD).
 struct DeclaredRanges {
   llvm::StringMap<llvm::StringMap<::memsched_core::SymbolRange>> byFunction;
+  llvm::StringMap<llvm::StringMap<uint64_t>> typicalByFunction;
   bool empty() const { return byFunction.empty(); }
-  /// Adds the entries `[@FUNC:]NAME=LO:HI` (HI empty for no upper bound);
-  /// fails with `why` naming a malformed entry.
+  /// Adds the entries `[@FUNC:]NAME=LO:HI[:TYPICAL]` (HI empty for no upper
+  /// bound); fails with `why` naming a malformed entry.
   LogicalResult parse(llvm::ArrayRef<std::string> entries, std::string &why);
   /// The range given for `name` in function `func`, if any (one given for
   /// the function narrows one given for every function).
   std::optional<::memsched_core::SymbolRange>
   lookup(llvm::StringRef func, llvm::StringRef name) const;
+  /// The typical value given for `name` in function `func`, if any (one
+  /// given for the function wins).
+  std::optional<uint64_t> lookupTypical(llvm::StringRef func,
+                                        llvm::StringRef name) const;
 };
 
 /// The symbols of the dynamic sizes of a function's allocations.
@@ -98,6 +108,15 @@ public:
   getPoly(Value sizeOperand, Operation *callSite = nullptr) const;
   /// Whether some symbol has no upper bound.
   bool hasUnbounded() const;
+  /// The typical value of symbol `s`, when declared (`memsched.typical`, or
+  /// the third field of a `ranges` entry); within its range.
+  std::optional<uint64_t> getTypical(unsigned s) const { return typical[s]; }
+  /// Whether some symbol has a declared typical value.
+  bool hasTypical() const;
+  /// The point orders and placements are chosen for: each symbol at its
+  /// typical value, or at its value in `high` (the upper ends) without one.
+  std::vector<uint64_t>
+  getTypicalPoint(const std::vector<uint64_t> &high) const;
 
   /// `name in [lo, hi]` for each symbol, joined by ", ".
   std::string describeRanges() const;
@@ -116,6 +135,7 @@ private:
   /// passes.
   llvm::DenseMap<Key, ::memsched_core::SizePoly> aliases;
   std::vector<::memsched_core::SymbolRange> ranges;
+  std::vector<std::optional<uint64_t>> typical;
   std::vector<std::string> names, origins;
   std::vector<bool> fromArgument;
 };

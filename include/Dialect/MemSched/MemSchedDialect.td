@@ -43,6 +43,13 @@ def MemSched_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getRangeAttrName() {
       return ::llvm::StringLiteral("memsched.range");
     }
+    /// The argument attribute declaring the typical value of a dynamic
+    /// size (docs/dynamic.md): `array<i64: v>` on an integer or index
+    /// argument, one value per dynamic dimension on a shaped one; orders
+    /// and arenas proved for the whole range are chosen for that value.
+    static constexpr ::llvm::StringLiteral getTypicalAttrName() {
+      return ::llvm::StringLiteral("memsched.typical");
+    }
     /// Integer attribute on a function `--memsched-split` ran by row
     /// bands: the compute the bands add, in parts per million of the
     /// function's compute before.

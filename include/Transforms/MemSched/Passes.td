@@ -26,10 +26,12 @@ defvar SizeModelOptions = SizeOption # [
 defvar RangesOption = [
   ListOption<"ranges", "ranges", "std::string",
              "Ranges of dynamic sizes, for functions whose arguments do not "
-             "carry `memsched.range`: entries `[@FUNC:]argN=LO:HI` or "
-             "`[@FUNC:]argN.dD=LO:HI` (dimension D of argument N; HI empty "
-             "for no upper bound), for every function or @FUNC alone; an "
-             "attribute on the argument narrows it further">,
+             "carry `memsched.range`: entries `[@FUNC:]argN=LO:HI[:TYPICAL]` "
+             "or `[@FUNC:]argN.dD=LO:HI[:TYPICAL]` (dimension D of argument "
+             "N; HI empty for no upper bound; TYPICAL the value orders and "
+             "arenas are chosen for, as `memsched.typical`), for every "
+             "function or @FUNC alone; an attribute on the argument narrows "
+             "it further">,
 ];
 
 def Schedule : Pass<"memsched-schedule", "::mlir::ModuleOp"> {

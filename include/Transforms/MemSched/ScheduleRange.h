@@ -54,6 +54,10 @@ struct RangeScheduleResult {
   std::vector<uint64_t> low, high;
   uint64_t peakBeforeLow = 0, peakAfterLow = 0;
   uint64_t peakBeforeHigh = 0, peakAfterHigh = 0;
+  /// With a declared typical value (SizeSymbols::getTypicalPoint): the
+  /// point, the first the candidates are compared at, and the peaks there.
+  std::optional<std::vector<uint64_t>> typical;
+  uint64_t peakBeforeTypical = 0, peakAfterTypical = 0;
   bool reordered = false;
   /// The body as written holds some buffers beyond their uses (allocated
   /// before the first, freed after the last): `peakBefore` counts them from

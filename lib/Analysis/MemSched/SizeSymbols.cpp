@@ -286,6 +286,19 @@ SizeSymbols::getPoly(Value sizeOperand, Operation *callSite) const {
   return p;
 }
 
+bool SizeSymbols::hasTypical() const {
+  return llvm::any_of(typical, [](const auto &t) { return t.has_value(); });
+}
+
+std::vector<uint64_t>
+SizeSymbols::getTypicalPoint(const std::vector<uint64_t> &high) const {
+  std::vector<uint64_t> point = high;
+  for (unsigned s = 0; s < typical.size() && s < point.size(); ++s)
+    if (typical[s])
+      point[s] = *typical[s];
+  return point;
+}
+
 bool SizeSymbols::hasUnbounded() const {
   return llvm::any_of(ranges, [](const SymbolRange &r) { return !r.hi; });
 }
@@ -314,6 +327,39 @@ SizeSymbols::describePoint(const std::vector<uint64_t> &point) const {
   return s;
 }
 
+/// The position of `key`'s size among the dynamic sizes of the argument it
+/// comes from (0 for an index or integer argument).
+static unsigned getDynamicPosition(BlockArgument arg, SizeSymbols::Key key) {
+  unsigned position = 0;
+  if (auto shaped = dyn_cast<ShapedType>(arg.getType()))
+    for (int64_t d = 0; shaped.hasRank() && d < key.second; ++d)
+      position += shaped.isDynamicDim(d);
+  return position;
+}
+
+/// The typical value declared for `key` by a `memsched.typical` attribute
+/// of the function argument it comes from, if any.
+static FailureOr<std::optional<uint64_t>>
+getDeclaredTypical(FunctionOpInterface func, SizeSymbols::Key key,
+                   std::string &why) {
+  auto arg = dyn_cast<BlockArgument>(key.first);
+  if (!arg || arg.getOwner() != &func.getFunctionBody().front())
+    return std::optional<uint64_t>();
+  Attribute attr = func.getArgAttr(arg.getArgNumber(), kTypicalAttrName);
+  if (!attr)
+    return std::optional<uint64_t>();
+  // The dialect's verifier checked the attribute's form.
+  auto values = dyn_cast<DenseI64ArrayAttr>(attr);
+  unsigned position = getDynamicPosition(arg, key);
+  if (!values || (key.second >= 0) != isa<ShapedType>(arg.getType()) ||
+      position >= values.size() || values[position] < 0) {
+    why = "malformed `" + kTypicalAttrName.str() + "` on argument " +
+          std::to_string(arg.getArgNumber());
+    return failure();
+  }
+  return std::optional<uint64_t>(values[position]);
+}
+
 /// The range declared for `key` by a `memsched.range` attribute of the
 /// function argument it comes from, if any.
 static FailureOr<std::optional<SymbolRange>>
@@ -327,10 +373,7 @@ getDeclaredRange(FunctionOpInterface func, SizeSymbols::Key key,
     return std::optional<SymbolRange>();
   // The dialect's verifier checked the attribute's form.
   auto values = dyn_cast<DenseI64ArrayAttr>(attr);
-  unsigned pair = 0;
-  if (auto shaped = dyn_cast<ShapedType>(arg.getType()))
-    for (int64_t d = 0; shaped.hasRank() && d < key.second; ++d)
-      pair += shaped.isDynamicDim(d);
+  unsigned pair = getDynamicPosition(arg, key);
   if (!values || (key.second >= 0) != isa<ShapedType>(arg.getType()) ||
       int64_t(values.size()) < 2 * (pair + 1)) {
     why = "malformed `" + kRangeAttrName.str() + "` on argument " +
@@ -359,6 +402,10 @@ FailureOr<unsigned> SizeSymbols::addSymbol(FunctionOpInterface func, Key key,
       getDeclaredRange(func, key, why);
   if (failed(declared))
     return failure();
+  FailureOr<std::optional<uint64_t>> typicalValue =
+      getDeclaredTypical(func, key, why);
+  if (failed(typicalValue))
+    return failure();
   ValueBoundsConstraintSet::Variable var =
       key.second < 0
           ? ValueBoundsConstraintSet::Variable(key.first)
@@ -378,6 +425,9 @@ FailureOr<unsigned> SizeSymbols::addSymbol(FunctionOpInterface func, Key key,
       if (r->hi)
         range.hi = range.hi ? std::min(*range.hi, *r->hi) : *r->hi;
     }
+    if (std::optional<uint64_t> t = given->lookupTypical(
+            SymbolTable::getSymbolName(func).getValue(), argName))
+      *typicalValue = *t;
   }
   if (range.hi && *range.hi < range.lo) {
     why = "the ranges given for a dynamic size do not meet";
@@ -404,6 +454,14 @@ FailureOr<unsigned> SizeSymbols::addSymbol(FunctionOpInterface func, Key key,
           "the IR gives it";
     return failure();
   }
+  if (*typicalValue &&
+      (**typicalValue < range.lo || (range.hi && **typicalValue > *range.hi))) {
+    why = "the typical value " + std::to_string(**typicalValue) +
+          " declared for a dynamic size is outside its range [" +
+          std::to_string(range.lo) + ", " +
+          (range.hi ? std::to_string(*range.hi) + "]" : "inf)");
+    return failure();
+  }
   std::string name, origin;
   llvm::raw_string_ostream nameOs(name), originOs(origin);
   auto arg = dyn_cast<BlockArgument>(key.first);
@@ -426,6 +484,7 @@ FailureOr<unsigned> SizeSymbols::addSymbol(FunctionOpInterface func, Key key,
   index[key] = keys.size();
   keys.push_back(key);
   ranges.push_back(range);
+  typical.push_back(*typicalValue);
   names.push_back(name);
   origins.push_back(origin);
   fromArgument.push_back(isArg);
@@ -568,9 +627,10 @@ LogicalResult DeclaredRanges::parse(ArrayRef<std::string> entries,
       }
     }
     auto [name, bounds] = text.split('=');
-    auto [loText, hiText] = bounds.split(':');
+    auto [loText, rest] = bounds.split(':');
+    auto [hiText, typicalText] = rest.split(':');
     SymbolRange range;
-    uint64_t hi = 0;
+    uint64_t hi = 0, typicalValue = 0;
     bool nameOk = name.consume_front("arg") && !name.empty();
     StringRef number = name, dim;
     if (nameOk && name.contains(".d"))
@@ -578,12 +638,19 @@ LogicalResult DeclaredRanges::parse(ArrayRef<std::string> entries,
     unsigned parsed;
     nameOk = nameOk && !number.getAsInteger(10, parsed) &&
              (dim.empty() || !dim.getAsInteger(10, parsed));
+    bool hasTypical = rest.contains(':');
     if (!nameOk || !bounds.contains(':') ||
         loText.trim().getAsInteger(10, range.lo) ||
-        (!hiText.trim().empty() && hiText.trim().getAsInteger(10, hi))) {
+        (!hiText.trim().empty() && hiText.trim().getAsInteger(10, hi)) ||
+        (hasTypical && typicalText.trim().getAsInteger(10, typicalValue))) {
       why = "ranges entry '" + entry.str() +
-            "': expected [@FUNC:]argN=LO:HI or [@FUNC:]argN.dD=LO:HI (HI "
-            "empty for no upper bound)";
+            "': expected [@FUNC:]argN=LO:HI[:TYPICAL] or "
+            "[@FUNC:]argN.dD=LO:HI[:TYPICAL] (HI empty for no upper bound)";
+      return failure();
+    }
+    if (hasTypical && (typicalValue < range.lo ||
+                       (!hiText.trim().empty() && typicalValue > hi))) {
+      why = "ranges entry '" + entry.str() + "': TYPICAL outside [LO, HI]";
       return failure();
     }
     if (!hiText.trim().empty()) {
@@ -595,6 +662,8 @@ LogicalResult DeclaredRanges::parse(ArrayRef<std::string> entries,
     }
     std::string key = text.split('=').first.str();
     byFunction[func][key] = range;
+    if (hasTypical)
+      typicalByFunction[func][key] = typicalValue;
   }
   return success();
 }
@@ -616,6 +685,19 @@ std::optional<SymbolRange> DeclaredRanges::lookup(StringRef func,
     out->lo = std::max(out->lo, r->second.lo);
     if (r->second.hi)
       out->hi = out->hi ? std::min(*out->hi, *r->second.hi) : *r->second.hi;
+  }
+  return out;
+}
+
+std::optional<uint64_t> DeclaredRanges::lookupTypical(StringRef func,
+                                                      StringRef name) const {
+  std::optional<uint64_t> out;
+  for (StringRef f : {StringRef(), func}) {
+    auto it = typicalByFunction.find(f);
+    if (it == typicalByFunction.end())
+      continue;
+    if (auto t = it->second.find(name); t != it->second.end())
+      out = t->second;
   }
   return out;
 }

@@ -219,29 +219,62 @@ LogicalResult MemSchedDialect::verifyOperationAttribute(Operation *op,
   return success();
 }
 
+/// The number of dynamic sizes of argument `argIndex` of `op` (1 for an
+/// integer or index argument) that `name` describes; fails with an error
+/// for an argument without any.
+static FailureOr<int64_t> getNumDynamicSizes(Operation *op,
+                                             unsigned regionIndex,
+                                             unsigned argIndex,
+                                             StringRef name) {
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func || regionIndex != 0 || argIndex >= func.getNumArguments())
+    return op->emitError() << "'" << name << "' marks a function argument";
+  Type type = func.getArgumentTypes()[argIndex];
+  if (auto shaped = dyn_cast<ShapedType>(type)) {
+    if (!shaped.hasRank() || shaped.getNumDynamicDims() == 0)
+      return op->emitError()
+             << "'" << name << "' on argument " << argIndex << " of type "
+             << type << ": a shaped argument needs dynamic dimensions";
+    return shaped.getNumDynamicDims();
+  }
+  if (!type.isIntOrIndex())
+    return op->emitError() << "'" << name << "' on argument " << argIndex
+                           << " of type " << type
+                           << ": it describes an integer, index or shaped "
+                              "argument";
+  return 1;
+}
+
+/// `memsched.typical` on argument `argIndex` of a function: one value >= 0
+/// per dynamic size.
+static LogicalResult verifyTypicalAttribute(Operation *op, unsigned regionIndex,
+                                            unsigned argIndex,
+                                            Attribute value) {
+  StringRef name = MemSchedDialect::getTypicalAttrName();
+  FailureOr<int64_t> count =
+      getNumDynamicSizes(op, regionIndex, argIndex, name);
+  if (failed(count))
+    return failure();
+  auto values = dyn_cast<DenseI64ArrayAttr>(value);
+  if (!values || values.size() != *count ||
+      llvm::any_of(values.asArrayRef(), [](int64_t v) { return v < 0; }))
+    return op->emitError() << "'" << name << "' on argument " << argIndex
+                           << " must be array<i64> with " << *count
+                           << " value(s) >= 0 (one per dynamic size)";
+  return success();
+}
+
 /// `memsched.range` on argument `argIndex` of a function: lo, hi pairs,
 /// one for an integer or index argument, one per dynamic dimension of a
 /// ranked shaped one, each 0 <= lo <= hi or hi = -1.
 static LogicalResult verifyRangeAttribute(Operation *op, unsigned regionIndex,
                                           unsigned argIndex, Attribute value) {
   StringRef name = MemSchedDialect::getRangeAttrName();
-  auto func = dyn_cast<FunctionOpInterface>(op);
-  if (!func || regionIndex != 0 || argIndex >= func.getNumArguments())
-    return op->emitError() << "'" << name << "' marks a function argument";
-  Type type = func.getArgumentTypes()[argIndex];
-  int64_t pairs = 1;
-  if (auto shaped = dyn_cast<ShapedType>(type)) {
-    if (!shaped.hasRank() || shaped.getNumDynamicDims() == 0)
-      return op->emitError()
-             << "'" << name << "' on argument " << argIndex << " of type "
-             << type << ": a shaped argument needs dynamic dimensions";
-    pairs = shaped.getNumDynamicDims();
-  } else if (!type.isIntOrIndex()) {
-    return op->emitError() << "'" << name << "' on argument " << argIndex
-                           << " of type " << type
-                           << ": it bounds an integer, index or shaped "
-                              "argument";
-  }
+  FailureOr<int64_t> count =
+      getNumDynamicSizes(op, regionIndex, argIndex, name);
+  if (failed(count))
+    return failure();
+  int64_t pairs = *count;
   auto values = dyn_cast<DenseI64ArrayAttr>(value);
   if (!values || values.size() != 2 * pairs)
     return op->emitError()
@@ -265,6 +298,8 @@ LogicalResult MemSchedDialect::verifyRegionArgAttribute(Operation *op,
                                                         NamedAttribute attr) {
   if (attr.getName() == getRangeAttrName())
     return verifyRangeAttribute(op, regionIndex, argIndex, attr.getValue());
+  if (attr.getName() == getTypicalAttrName())
+    return verifyTypicalAttribute(op, regionIndex, argIndex, attr.getValue());
   if (attr.getName() != getArenaAttrName())
     return op->emitError() << "unknown memsched argument attribute '"
                            << attr.getName().getValue() << "'";

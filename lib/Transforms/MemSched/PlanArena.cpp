@@ -87,6 +87,9 @@ struct RangeMode {
   /// certificate are).
   SizeModel atHigh;
   std::vector<uint64_t> low, high;
+  /// The point placements are chosen for: the typical values where
+  /// declared, the upper ends elsewhere (SizeSymbols::getTypicalPoint).
+  std::vector<uint64_t> typical;
   /// The memory of the body as written, over the ranges.
   std::vector<::memsched_core::SizePoly> unplanned;
 };
@@ -165,7 +168,7 @@ struct PlanArenaPass
   /// Placements over ranges tried in turn until the planned memory is
   /// proved never above the unplanned one: the attempt, and why the first
   /// was refused.
-  static constexpr unsigned kRangeAttempts = 4;
+  static constexpr unsigned kRangeAttempts = 8;
   unsigned rangeAttempt = 0;
   std::string firstRefusal;
   /// The planned function's memory over the ranges (neverAboveUnplanned).
@@ -688,6 +691,13 @@ struct PlanArenaPass
                 "stacking the dynamic buffers above the static ones: "
              << ::memsched_core::getStackedArena(placedBuffers).str(names)
              << " bytes)";
+        if (range->symbols.hasTypical())
+          diag << "; at the typical sizes "
+               << range->symbols.describePoint(range->typical) << ": arena "
+               << ::memsched_core::evaluateMax(all, range->typical)
+               << " bytes, memory "
+               << ::memsched_core::evaluateMax(plannedMemory, range->typical)
+               << " bytes";
       }
       if (leftOut && oneArenaMemory > cert.getPeak()) {
         diag << " (one arena for all would be " << oneArenaSize
@@ -750,6 +760,7 @@ struct PlanArenaPass
     auto r = std::make_shared<RangeMode>();
     r->symbols = std::move(*symbols);
     getRangeEnds(r->symbols, r->low, r->high);
+    r->typical = r->symbols.getTypicalPoint(r->high);
     FailureOr<std::vector<::memsched_core::SizePoly>> unplanned =
         getMemoryOverRange(func, sizes, r->symbols.getNames(), why,
                            &givenRanges);
@@ -843,23 +854,32 @@ struct PlanArenaPass
       phase.sizeExpr = {SizePoly::constant(phase.size)};
       return;
     }
-    // The first attempt takes the better of two orders at the upper ends;
-    // one the planned function's memory is not proved for is followed by
-    // attempts in other orders (planFunction).
+    // The first attempt takes the better of two orders at the typical
+    // values (the upper ends without them); one the planned function's
+    // memory is not proved for is followed by attempts in other orders
+    // (planFunction), then by the same orders chosen at the other end (the
+    // lower ends, or the upper ones when typical values are declared).
     static constexpr ::memsched_core::RangeOrder retries[] = {
         ::memsched_core::RangeOrder::SizeAtLow,
         ::memsched_core::RangeOrder::Start,
         ::memsched_core::RangeOrder::Lifetime};
+    const std::vector<::memsched_core::SymbolRange> &ranges =
+        range->symbols.getRanges();
+    bool atOtherEnd = rangeAttempt >= kRangeAttempts / 2;
+    const std::vector<uint64_t> &other =
+        range->typical != range->high ? range->high : range->low;
+    const std::vector<uint64_t> &point = atOtherEnd ? other : range->typical;
+    const std::vector<uint64_t> &second =
+        atOtherEnd && other == range->low ? range->typical : range->low;
+    unsigned kind = rangeAttempt % (kRangeAttempts / 2);
     ::memsched_core::RangeArenaPlan plan =
-        rangeAttempt == 0 ? ::memsched_core::planOverRange(
-                                buffers, range->symbols.getRanges(), hint,
-                                range->high, range->low, kArenaProofBudget)
-                          : ::memsched_core::placeOverRange(
-                                buffers, range->symbols.getRanges(),
-                                ::memsched_core::getRangeOrder(
-                                    buffers, retries[(rangeAttempt - 1) % 3],
-                                    hint, range->high, range->low),
-                                range->high, range->low, kArenaProofBudget);
+        kind == 0 ? ::memsched_core::planOverRange(buffers, ranges, hint, point,
+                                                   second, kArenaProofBudget)
+                  : ::memsched_core::placeOverRange(
+                        buffers, ranges,
+                        ::memsched_core::getRangeOrder(
+                            buffers, retries[kind - 1], hint, point, second),
+                        point, second, kArenaProofBudget);
     for (auto [i, item] : llvm::enumerate(phase.items)) {
       item.offsetPoly = plan.offsets[i];
       item.roundUp = plan.roundUp[i];

@@ -242,6 +242,10 @@ struct SchedulePass
          << range.peakBeforeHigh << " -> " << range.peakAfterHigh
          << " bytes; at " << symbols.describePoint(range.low) << ": "
          << range.peakBeforeLow << " -> " << range.peakAfterLow << " bytes";
+    if (range.typical)
+      diag << "; at " << symbols.describePoint(*range.typical)
+           << " (typical): " << range.peakBeforeTypical << " -> "
+           << range.peakAfterTypical << " bytes";
     if (cert.certificate) {
       diag << "; certificate at " << symbols.describePoint(range.high)
            << ": lower bound " << cert.bound.value << " bytes"

@@ -336,16 +336,24 @@ mlir::memsched::scheduleOverRange(Operation *func,
     return outside(func, "dynamic sizes over a range are scheduled in "
                          "bodies that allocate in one memory space");
 
-  SmallVector<PointAnalysis, 2> points;
-  for (const std::vector<uint64_t> *p : {&result.high, &result.low}) {
-    if (!points.empty() && *p == points.front().point)
-      break;
+  // The points analysed: the upper ends, the lower ends and the typical
+  // values, each once.
+  std::vector<std::vector<uint64_t>> at{result.high, result.low};
+  if (syms.hasTypical()) {
+    result.typical = syms.getTypicalPoint(result.high);
+    at.push_back(*result.typical);
+  }
+  SmallVector<PointAnalysis, 3> points;
+  for (const std::vector<uint64_t> &p : at) {
+    if (llvm::any_of(points,
+                     [&](const PointAnalysis &a) { return a.point == p; }))
+      continue;
     PointAnalysis a;
-    a.point = *p;
+    a.point = p;
     {
       PhaseScope phase("analysis over the range");
       a.body =
-          analyseAt(func, options.sizes, !options.moveAllocations, syms, *p);
+          analyseAt(func, options.sizes, !options.moveAllocations, syms, p);
     }
     if (!a.body->isSupported()) {
       result.status = RangeScheduleResult::Status::Unsupported;
@@ -373,8 +381,16 @@ mlir::memsched::scheduleOverRange(Operation *func,
   // the profile counts each buffer from its first use to its last.
   result.peakBeforeHigh = result.peakAfterHigh =
       points.front().body->getPeakAsWritten();
-  result.peakBeforeLow = result.peakAfterLow =
-      points.back().body->getPeakAsWritten();
+  auto writtenAt = [&](const std::vector<uint64_t> &p) {
+    for (const PointAnalysis &a : points)
+      if (a.point == p)
+        return a.body->getPeakAsWritten();
+    return uint64_t(0);
+  };
+  result.peakBeforeLow = result.peakAfterLow = writtenAt(result.low);
+  if (result.typical)
+    result.peakBeforeTypical = result.peakAfterTypical =
+        writtenAt(*result.typical);
   bool loose = result.peakBeforeHigh !=
                    ::memsched_core::evaluateMax(inputProfile, result.high) ||
                result.peakBeforeLow !=
@@ -382,10 +398,19 @@ mlir::memsched::scheduleOverRange(Operation *func,
   result.allocationsMoved = loose;
   result.status = RangeScheduleResult::Status::Scheduled;
 
-  // Candidates: the scheduler's order at each point.
+  // Candidates: the scheduler's order at each point, compared at the
+  // typical values first (when declared), then the upper and lower ends.
   std::vector<std::vector<NodeId>> refuted;
   std::vector<NodeId> best = input;
   std::vector<SizePoly> bestProfile = inputProfile;
+  auto scoreOf = [&](const std::vector<SizePoly> &profile) {
+    std::vector<uint64_t> score;
+    if (result.typical)
+      score.push_back(::memsched_core::evaluateMax(profile, *result.typical));
+    score.push_back(::memsched_core::evaluateMax(profile, result.high));
+    score.push_back(::memsched_core::evaluateMax(profile, result.low));
+    return score;
+  };
   for (const PointAnalysis &p : points) {
     std::vector<NodeId> order;
     {
@@ -396,13 +421,7 @@ mlir::memsched::scheduleOverRange(Operation *func,
       continue;
     std::vector<SizePoly> profile = ::memsched_core::getMemoryProfile(
         graph, order, sym->buffers, sym->transients);
-    std::pair<uint64_t, uint64_t> score{
-        ::memsched_core::evaluateMax(profile, result.high),
-        ::memsched_core::evaluateMax(profile, result.low)};
-    std::pair<uint64_t, uint64_t> bestScore{
-        ::memsched_core::evaluateMax(bestProfile, result.high),
-        ::memsched_core::evaluateMax(bestProfile, result.low)};
-    if (score >= bestScore)
+    if (scoreOf(profile) >= scoreOf(bestProfile))
       continue;
     MaxComparison proof;
     {
@@ -436,8 +455,9 @@ mlir::memsched::scheduleOverRange(Operation *func,
   // (spliceProvedStretches).
   for (const std::vector<NodeId> &candidate : refuted)
     result.stretchesTaken += ::memsched_core::spliceProvedStretches(
-        graph, sym->buffers, sym->transients, inputProfile, ranges, result.high,
-        candidate, best, bestProfile, kMaxStretches, kProofBudget);
+        graph, sym->buffers, sym->transients, inputProfile, ranges,
+        result.typical ? *result.typical : result.high, candidate, best,
+        bestProfile, kMaxStretches, kProofBudget);
   // The order as written with allocations moved to their uses is never
   // above it either.
   if (best == input && !(loose && options.moveAllocations))
@@ -452,20 +472,25 @@ mlir::memsched::scheduleOverRange(Operation *func,
   Operation *saved = func->clone();
   applyBlockOrder(high, *planned);
   points.clear();
-  FailureOr<RangeBody> now =
-      getRangeBody(func, options.sizes, !options.moveAllocations, syms,
-                   {result.high, result.low}, where, why);
+  std::vector<std::vector<uint64_t>> checkAt{result.high, result.low};
+  if (result.typical)
+    checkAt.push_back(*result.typical);
+  FailureOr<RangeBody> now = getRangeBody(
+      func, options.sizes, !options.moveAllocations, syms, checkAt, where, why);
   // Proved on the polynomials (allocations at their first uses), and the
-  // peak as written at both ends not above the one before.
-  if (succeeded(now) && now->writtenPeaks.front() <= result.peakBeforeHigh &&
-      now->writtenPeaks.back() <= result.peakBeforeLow &&
+  // peak as written at each point not above the one before.
+  if (succeeded(now) && now->writtenPeaks[0] <= result.peakBeforeHigh &&
+      now->writtenPeaks[1] <= result.peakBeforeLow &&
+      (!result.typical || now->writtenPeaks[2] <= result.peakBeforeTypical) &&
       ::memsched_core::proveMaxAtMost(now->profile, inputProfile, ranges,
                                       kProofBudget)
               .result == ProofResult::Proved) {
     result.reordered = true;
     result.peakAfter = describeMaxOfPolys(now->profile, syms.getNames());
-    result.peakAfterHigh = now->writtenPeaks.front();
-    result.peakAfterLow = now->writtenPeaks.back();
+    result.peakAfterHigh = now->writtenPeaks[0];
+    result.peakAfterLow = now->writtenPeaks[1];
+    if (result.typical)
+      result.peakAfterTypical = now->writtenPeaks[2];
   } else {
     restoreBody(func, saved);
   }
@@ -490,11 +515,14 @@ mlir::memsched::getRangeBody(Operation *func, const SizeModel &sizes,
                              bool pinAllocations, const SizeSymbols &symbols,
                              ArrayRef<std::vector<uint64_t>> at,
                              Operation *&where, std::string &why) {
-  SmallVector<PointAnalysis, 2> points;
+  SmallVector<PointAnalysis, 3> points;
   std::vector<uint64_t> writtenPeaks;
   for (const std::vector<uint64_t> &p : at) {
-    if (!points.empty() && p == points.front().point) {
-      writtenPeaks.push_back(writtenPeaks.front());
+    // A point analysed already.
+    auto seen = llvm::find_if(
+        points, [&](const PointAnalysis &a) { return a.point == p; });
+    if (seen != points.end()) {
+      writtenPeaks.push_back(seen->body->getPeakAsWritten());
       continue;
     }
     PointAnalysis a;
