@@ -129,3 +129,54 @@ func.func @two_calls(%o1: memref<?xf32>, %o2: memref<?xf32>) {
   memref.dealloc %rb : memref<?xf32>
   return
 }
+
+// -----
+
+// The sizes of a private function are what its calls pass: @helper is
+// called with 4 and 8, so n is in [4, 8] (no declared range needed).
+// Its two buffers of n floats are live together: 8*n, 64 at n = 8, 32 at
+// n = 4. The caller counts the larger call: 64.
+// REMARK: remark: memsched-schedule: over arg0 in [4, 8]: peak 8*arg0 bytes, order as written kept; at arg0 = 8: 64 -> 64 bytes; at arg0 = 4: 32 -> 32 bytes
+// REMARK: remark: memsched-schedule: peak 64 -> 64 bytes, lower bound 64 bytes (optimal)
+// CHECK-LABEL: func.func private @helper
+// CHECK-SAME: sizes_at = {arg0 = 8 : i64}
+func.func private @helper(%n: index, %o: memref<?xf32>) {
+  %a = memref.alloc(%n) : memref<?xf32>
+  %b = memref.alloc(%n) : memref<?xf32>
+  memref.copy %o, %a : memref<?xf32> to memref<?xf32>
+  memref.copy %o, %b : memref<?xf32> to memref<?xf32>
+  memref.copy %a, %o : memref<?xf32> to memref<?xf32>
+  memref.copy %b, %o : memref<?xf32> to memref<?xf32>
+  memref.dealloc %a : memref<?xf32>
+  memref.dealloc %b : memref<?xf32>
+  return
+}
+func.func @caller(%o: memref<?xf32>) {
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  func.call @helper(%c4, %o) : (index, memref<?xf32>) -> ()
+  func.call @helper(%c8, %o) : (index, memref<?xf32>) -> ()
+  return
+}
+
+// -----
+
+// A public function may be called from outside the module: its calls here
+// say nothing of its sizes.
+// REMARK: remark: memsched-schedule: over arg0 in [0, inf): peak 8*arg0 bytes
+func.func @public_helper(%n: index, %o: memref<?xf32>) {
+  %a = memref.alloc(%n) : memref<?xf32>
+  %b = memref.alloc(%n) : memref<?xf32>
+  memref.copy %o, %a : memref<?xf32> to memref<?xf32>
+  memref.copy %o, %b : memref<?xf32> to memref<?xf32>
+  memref.copy %a, %o : memref<?xf32> to memref<?xf32>
+  memref.copy %b, %o : memref<?xf32> to memref<?xf32>
+  memref.dealloc %a : memref<?xf32>
+  memref.dealloc %b : memref<?xf32>
+  return
+}
+func.func @public_caller(%o: memref<?xf32>) {
+  %c4 = arith.constant 4 : index
+  func.call @public_helper(%c4, %o) : (index, memref<?xf32>) -> ()
+  return
+}

@@ -128,6 +128,13 @@ private:
   FailureOr<unsigned> addSymbol(FunctionOpInterface func, Key key,
                                 const DeclaredRanges *given, std::string &why);
 
+  /// The calls of a private function (every use of its symbol a call of
+  /// it), found once by `collect`; none for a public function or one whose
+  /// symbol has other uses.
+  std::optional<llvm::SmallVector<Operation *>> getCallSites(
+      FunctionOpInterface func);
+  std::optional<std::optional<llvm::SmallVector<Operation *>>> callSites;
+
   std::vector<Key> keys;
   llvm::DenseMap<Key, unsigned> index;
   /// Sizes of callees' allocations that are the callee's arguments, mapped

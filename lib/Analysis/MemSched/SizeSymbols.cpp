@@ -393,6 +393,80 @@ getDeclaredRange(FunctionOpInterface func, SizeSymbols::Key key,
   return std::optional<SymbolRange>(range);
 }
 
+std::optional<SmallVector<Operation *>>
+SizeSymbols::getCallSites(FunctionOpInterface func) {
+  if (callSites)
+    return *callSites;
+  callSites.emplace();
+  Operation *scope = SymbolTable::getNearestSymbolTable(func->getParentOp());
+  if (!scope || SymbolTable::getSymbolVisibility(func) !=
+                    SymbolTable::Visibility::Private)
+    return std::nullopt;
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(func, scope);
+  if (!uses)
+    return std::nullopt;
+  SmallVector<Operation *> calls;
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    auto call = dyn_cast<CallOpInterface>(use.getUser());
+    auto callee = call ? dyn_cast<SymbolRefAttr>(call.getCallableForCallee())
+                       : SymbolRefAttr();
+    if (!callee || callee != use.getSymbolRef() ||
+        call.getArgOperands().size() != func.getNumArguments())
+      return std::nullopt;
+    calls.push_back(call);
+  }
+  if (calls.empty())
+    return std::nullopt;
+  *callSites = std::move(calls);
+  return *callSites;
+}
+
+/// The values the calls `calls` pass for `key` (an argument of the function
+/// they call, or a dimension of one): the smallest lower bound and the
+/// largest upper bound over the calls (constants, or the bounds the IR
+/// gives the operand), none when some call's is unbounded.
+static SymbolRange getRangeAtCalls(ArrayRef<Operation *> calls,
+                                   SizeSymbols::Key key) {
+  SymbolRange range;
+  auto arg = cast<BlockArgument>(key.first);
+  std::optional<uint64_t> lo, hi;
+  bool bounded = true;
+  for (Operation *op : calls) {
+    Value operand = cast<CallOpInterface>(op).getArgOperands()[arg.getArgNumber()];
+    std::optional<SizeFactors> f =
+        getSizeFactors(SizeSymbols::Key{operand, key.second});
+    uint64_t callLo = 0;
+    std::optional<uint64_t> callHi;
+    if (f && f->keys.empty()) {
+      callLo = f->constant;
+      callHi = f->constant;
+    } else {
+      auto var = key.second < 0
+                     ? ValueBoundsConstraintSet::Variable(operand)
+                     : ValueBoundsConstraintSet::Variable(operand, key.second);
+      FailureOr<int64_t> lb = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::LB, var);
+      FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB, var, /*stopCondition=*/nullptr,
+          /*closedUB=*/true);
+      if (succeeded(lb) && *lb > 0)
+        callLo = *lb;
+      if (succeeded(ub) && *ub >= 0)
+        callHi = *ub;
+    }
+    lo = lo ? std::min(*lo, callLo) : callLo;
+    if (!callHi)
+      bounded = false;
+    else
+      hi = hi ? std::max(*hi, *callHi) : *callHi;
+  }
+  range.lo = lo.value_or(0);
+  if (bounded)
+    range.hi = hi;
+  return range;
+}
+
 FailureOr<unsigned> SizeSymbols::addSymbol(FunctionOpInterface func, Key key,
                                            const DeclaredRanges *given,
                                            std::string &why) {
@@ -433,6 +507,19 @@ FailureOr<unsigned> SizeSymbols::addSymbol(FunctionOpInterface func, Key key,
     why = "the ranges given for a dynamic size do not meet";
     return failure();
   }
+  // An argument of a private function: the values its calls pass.
+  if (argOf && argOf.getOwner() == &func.getFunctionBody().front())
+    if (std::optional<SmallVector<Operation *>> calls = getCallSites(func)) {
+      SymbolRange atCalls = getRangeAtCalls(*calls, key);
+      if (!range.hi || (atCalls.hi && *atCalls.hi < *range.hi))
+        range.hi = atCalls.hi ? atCalls.hi : range.hi;
+      range.lo = std::max(range.lo, atCalls.lo);
+      if (range.hi && *range.hi < range.lo) {
+        why = "the declared range of a dynamic size does not meet the values "
+              "the calls of the function pass";
+        return failure();
+      }
+    }
   // A lower bound from the op that defines the size alone (one through a
   // long chain of index arithmetic costs a projection per value of the
   // chain; 0 is always sound).
