@@ -185,6 +185,10 @@ dynamic() {
     --mlir-print-op-on-diagnostic=false -o "$OUT/dynamic-batch.scheduled.mlir" 2>&1 |
     sed -n 's/.*remark: memsched-schedule: //p' | tr ';' '\n' | sed 's/^ */  /'
   grep -o 'peak_expr = "[^"]*", lower_bound_expr = "[^"]*"' "$OUT/dynamic-batch.scheduled.mlir"
+  echo "with B = 8 declared typical (ranges=arg0.d0=1:64:8; or memsched.typical on the argument):"
+  "$OPT" "$OUT/dynamic-batch.mlir" "--memsched-schedule=remarks ranges=arg0.d0=1:64:8" \
+    --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 |
+    grep -o 'at [^;]* (typical): [^;]*' | sed 's/^/  /'
   echo "a budget of 100000 bytes, over the range:"
   # Above the budget at some sizes: the check fails, and says where.
   { "$OPT" "$OUT/dynamic-batch.scheduled.mlir" --memsched-check-budget=bytes=100000 \
