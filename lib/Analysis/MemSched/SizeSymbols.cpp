@@ -337,27 +337,48 @@ static unsigned getDynamicPosition(BlockArgument arg, SizeSymbols::Key key) {
   return position;
 }
 
+/// The values the argument attribute `name` (an i64 array, `width` values
+/// per dynamic size of the argument) declares for `key`, if any; fails
+/// with `why` on a malformed one, or one `valid` rejects.
+static FailureOr<std::optional<SmallVector<int64_t, 2>>>
+getDeclaredValues(FunctionOpInterface func, SizeSymbols::Key key,
+                  StringRef name, unsigned width,
+                  llvm::function_ref<bool(ArrayRef<int64_t>)> valid,
+                  std::string &why) {
+  using Values = std::optional<SmallVector<int64_t, 2>>;
+  auto arg = dyn_cast<BlockArgument>(key.first);
+  if (!arg || arg.getOwner() != &func.getFunctionBody().front())
+    return Values();
+  Attribute attr = func.getArgAttr(arg.getArgNumber(), name);
+  if (!attr)
+    return Values();
+  // The dialect's verifier checked the attribute's form.
+  auto values = dyn_cast<DenseI64ArrayAttr>(attr);
+  unsigned position = getDynamicPosition(arg, key);
+  if (!values || (key.second >= 0) != isa<ShapedType>(arg.getType()) ||
+      values.size() < int64_t(width * (position + 1)) ||
+      !valid(values.asArrayRef().slice(width * position, width))) {
+    why = "malformed `" + name.str() + "` on argument " +
+          std::to_string(arg.getArgNumber());
+    return failure();
+  }
+  return Values(SmallVector<int64_t, 2>(
+      values.asArrayRef().slice(width * position, width)));
+}
+
 /// The typical value declared for `key` by a `memsched.typical` attribute
 /// of the function argument it comes from, if any.
 static FailureOr<std::optional<uint64_t>>
 getDeclaredTypical(FunctionOpInterface func, SizeSymbols::Key key,
                    std::string &why) {
-  auto arg = dyn_cast<BlockArgument>(key.first);
-  if (!arg || arg.getOwner() != &func.getFunctionBody().front())
-    return std::optional<uint64_t>();
-  Attribute attr = func.getArgAttr(arg.getArgNumber(), kTypicalAttrName);
-  if (!attr)
-    return std::optional<uint64_t>();
-  // The dialect's verifier checked the attribute's form.
-  auto values = dyn_cast<DenseI64ArrayAttr>(attr);
-  unsigned position = getDynamicPosition(arg, key);
-  if (!values || (key.second >= 0) != isa<ShapedType>(arg.getType()) ||
-      position >= values.size() || values[position] < 0) {
-    why = "malformed `" + kTypicalAttrName.str() + "` on argument " +
-          std::to_string(arg.getArgNumber());
+  auto values = getDeclaredValues(
+      func, key, kTypicalAttrName, 1,
+      [](ArrayRef<int64_t> v) { return v[0] >= 0; }, why);
+  if (failed(values))
     return failure();
-  }
-  return std::optional<uint64_t>(values[position]);
+  if (!*values)
+    return std::optional<uint64_t>();
+  return std::optional<uint64_t>((**values)[0]);
 }
 
 /// The range declared for `key` by a `memsched.range` attribute of the
@@ -365,31 +386,20 @@ getDeclaredTypical(FunctionOpInterface func, SizeSymbols::Key key,
 static FailureOr<std::optional<SymbolRange>>
 getDeclaredRange(FunctionOpInterface func, SizeSymbols::Key key,
                  std::string &why) {
-  auto arg = dyn_cast<BlockArgument>(key.first);
-  if (!arg || arg.getOwner() != &func.getFunctionBody().front())
-    return std::optional<SymbolRange>();
-  Attribute attr = func.getArgAttr(arg.getArgNumber(), kRangeAttrName);
-  if (!attr)
-    return std::optional<SymbolRange>();
-  // The dialect's verifier checked the attribute's form.
-  auto values = dyn_cast<DenseI64ArrayAttr>(attr);
-  unsigned pair = getDynamicPosition(arg, key);
-  if (!values || (key.second >= 0) != isa<ShapedType>(arg.getType()) ||
-      int64_t(values.size()) < 2 * (pair + 1)) {
-    why = "malformed `" + kRangeAttrName.str() + "` on argument " +
-          std::to_string(arg.getArgNumber());
+  auto values = getDeclaredValues(
+      func, key, kRangeAttrName, 2,
+      [](ArrayRef<int64_t> v) {
+        return v[0] >= 0 && v[1] >= -1 && (v[1] < 0 || v[1] >= v[0]);
+      },
+      why);
+  if (failed(values))
     return failure();
-  }
-  int64_t lo = values[2 * pair], hi = values[2 * pair + 1];
-  if (lo < 0 || hi < -1 || (hi >= 0 && hi < lo)) {
-    why = "malformed `" + kRangeAttrName.str() + "` on argument " +
-          std::to_string(arg.getArgNumber());
-    return failure();
-  }
+  if (!*values)
+    return std::optional<SymbolRange>();
   SymbolRange range;
-  range.lo = static_cast<uint64_t>(lo);
-  if (hi >= 0)
-    range.hi = static_cast<uint64_t>(hi);
+  range.lo = static_cast<uint64_t>((**values)[0]);
+  if ((**values)[1] >= 0)
+    range.hi = static_cast<uint64_t>((**values)[1]);
   return std::optional<SymbolRange>(range);
 }
 
