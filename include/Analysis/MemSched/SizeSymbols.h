@@ -97,8 +97,6 @@ public:
   bool isArgument(unsigned s) const { return fromArgument[s]; }
   /// The value (and dimension, or -1) symbol `s` stands for.
   Key getSymbolKey(unsigned s) const { return keys[s]; }
-  /// The symbol of a dynamic size operand, if it is one of them.
-  std::optional<unsigned> lookup(Value sizeOperand) const;
   /// A dynamic size operand as a polynomial in the symbols (getSizeFactors:
   /// a constant, a symbol, or a product of them, for a dimension of a
   /// view), if every factor is a constant or a symbol. `callSite`: a call
@@ -129,11 +127,11 @@ private:
                                 const DeclaredRanges *given, std::string &why);
 
   /// The calls of a private function (every use of its symbol a call of
-  /// it), found once by `collect`; none for a public function or one whose
-  /// symbol has other uses.
-  std::optional<llvm::SmallVector<Operation *>> getCallSites(
-      FunctionOpInterface func);
-  std::optional<std::optional<llvm::SmallVector<Operation *>>> callSites;
+  /// it), found once while `collect` runs (then dropped); none for a public
+  /// function or one whose symbol has other uses.
+  ArrayRef<Operation *> getCallSites(FunctionOpInterface func);
+  bool callSitesFound = false;
+  llvm::SmallVector<Operation *> callSites;
 
   std::vector<Key> keys;
   llvm::DenseMap<Key, unsigned> index;

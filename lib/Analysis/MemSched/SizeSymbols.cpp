@@ -260,14 +260,6 @@ mlir::memsched::getSizeFactors(SizeSymbols::Key key, Operation *callSite) {
   return out;
 }
 
-std::optional<unsigned> SizeSymbols::lookup(Value sizeOperand) const {
-  std::optional<::memsched_core::SizePoly> p = getPoly(sizeOperand);
-  if (!p || p->terms().size() != 1 || p->terms()[0].coef != 1 ||
-      p->terms()[0].monomial.size() != 1)
-    return std::nullopt;
-  return p->terms()[0].monomial[0];
-}
-
 std::optional<::memsched_core::SizePoly>
 SizeSymbols::getPoly(Value sizeOperand, Operation *callSite) const {
   using ::memsched_core::SizePoly;
@@ -403,19 +395,18 @@ getDeclaredRange(FunctionOpInterface func, SizeSymbols::Key key,
   return std::optional<SymbolRange>(range);
 }
 
-std::optional<SmallVector<Operation *>>
-SizeSymbols::getCallSites(FunctionOpInterface func) {
-  if (callSites)
-    return *callSites;
-  callSites.emplace();
+ArrayRef<Operation *> SizeSymbols::getCallSites(FunctionOpInterface func) {
+  if (callSitesFound)
+    return callSites;
+  callSitesFound = true;
   Operation *scope = SymbolTable::getNearestSymbolTable(func->getParentOp());
   if (!scope || SymbolTable::getSymbolVisibility(func) !=
                     SymbolTable::Visibility::Private)
-    return std::nullopt;
+    return {};
   std::optional<SymbolTable::UseRange> uses =
       SymbolTable::getSymbolUses(func, scope);
   if (!uses)
-    return std::nullopt;
+    return {};
   SmallVector<Operation *> calls;
   for (const SymbolTable::SymbolUse &use : *uses) {
     auto call = dyn_cast<CallOpInterface>(use.getUser());
@@ -423,13 +414,11 @@ SizeSymbols::getCallSites(FunctionOpInterface func) {
                        : SymbolRefAttr();
     if (!callee || callee != use.getSymbolRef() ||
         call.getArgOperands().size() != func.getNumArguments())
-      return std::nullopt;
+      return {};
     calls.push_back(call);
   }
-  if (calls.empty())
-    return std::nullopt;
-  *callSites = std::move(calls);
-  return *callSites;
+  callSites = std::move(calls);
+  return callSites;
 }
 
 /// The values the calls `calls` pass for `key` (an argument of the function
@@ -519,8 +508,8 @@ FailureOr<unsigned> SizeSymbols::addSymbol(FunctionOpInterface func, Key key,
   }
   // An argument of a private function: the values its calls pass.
   if (argOf && argOf.getOwner() == &func.getFunctionBody().front())
-    if (std::optional<SmallVector<Operation *>> calls = getCallSites(func)) {
-      SymbolRange atCalls = getRangeAtCalls(*calls, key);
+    if (ArrayRef<Operation *> calls = getCallSites(func); !calls.empty()) {
+      SymbolRange atCalls = getRangeAtCalls(calls, key);
       if (!range.hi || (atCalls.hi && *atCalls.hi < *range.hi))
         range.hi = atCalls.hi ? atCalls.hi : range.hi;
       range.lo = std::max(range.lo, atCalls.lo);
@@ -708,6 +697,8 @@ FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why,
   for (auto &[key, p] : calleeArgs)
     if (p)
       symbols.aliases[key] = *p;
+  symbols.callSites.clear();
+  symbols.callSitesFound = false;
   return symbols;
 }
 
