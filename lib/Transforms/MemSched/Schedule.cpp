@@ -73,7 +73,7 @@ struct SchedulePass
       timing.emplace(&phases);
     auto start = std::chrono::steady_clock::now();
     // The phases' times, when asked, once the function is done.
-    auto reportPhases = llvm::make_scope_exit([&] {
+    llvm::scope_exit reportPhases([&] {
       if (!phaseTimes)
         return;
       timing.reset();
