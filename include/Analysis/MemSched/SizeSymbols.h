@@ -126,12 +126,6 @@ private:
   FailureOr<unsigned> addSymbol(FunctionOpInterface func, Key key,
                                 const DeclaredRanges *given, std::string &why);
 
-  /// The calls of a private function (every use of its symbol a call of
-  /// it), found once while `collect` runs (then dropped); none for a public
-  /// function or one whose symbol has other uses.
-  ArrayRef<Operation *> getCallSites(FunctionOpInterface func);
-  bool callSitesFound = false;
-  llvm::SmallVector<Operation *> callSites;
 
   std::vector<Key> keys;
   llvm::DenseMap<Key, unsigned> index;

@@ -395,77 +395,6 @@ getDeclaredRange(FunctionOpInterface func, SizeSymbols::Key key,
   return std::optional<SymbolRange>(range);
 }
 
-ArrayRef<Operation *> SizeSymbols::getCallSites(FunctionOpInterface func) {
-  if (callSitesFound)
-    return callSites;
-  callSitesFound = true;
-  Operation *scope = SymbolTable::getNearestSymbolTable(func->getParentOp());
-  if (!scope || SymbolTable::getSymbolVisibility(func) !=
-                    SymbolTable::Visibility::Private)
-    return {};
-  std::optional<SymbolTable::UseRange> uses =
-      SymbolTable::getSymbolUses(func, scope);
-  if (!uses)
-    return {};
-  SmallVector<Operation *> calls;
-  for (const SymbolTable::SymbolUse &use : *uses) {
-    auto call = dyn_cast<CallOpInterface>(use.getUser());
-    auto callee = call ? dyn_cast<SymbolRefAttr>(call.getCallableForCallee())
-                       : SymbolRefAttr();
-    if (!callee || callee != use.getSymbolRef() ||
-        call.getArgOperands().size() != func.getNumArguments())
-      return {};
-    calls.push_back(call);
-  }
-  callSites = std::move(calls);
-  return callSites;
-}
-
-/// The values the calls `calls` pass for `key` (an argument of the function
-/// they call, or a dimension of one): the smallest lower bound and the
-/// largest upper bound over the calls (constants, or the bounds the IR
-/// gives the operand), none when some call's is unbounded.
-static SymbolRange getRangeAtCalls(ArrayRef<Operation *> calls,
-                                   SizeSymbols::Key key) {
-  SymbolRange range;
-  auto arg = cast<BlockArgument>(key.first);
-  std::optional<uint64_t> lo, hi;
-  bool bounded = true;
-  for (Operation *op : calls) {
-    Value operand = cast<CallOpInterface>(op).getArgOperands()[arg.getArgNumber()];
-    std::optional<SizeFactors> f =
-        getSizeFactors(SizeSymbols::Key{operand, key.second});
-    uint64_t callLo = 0;
-    std::optional<uint64_t> callHi;
-    if (f && f->keys.empty()) {
-      callLo = f->constant;
-      callHi = f->constant;
-    } else {
-      auto var = key.second < 0
-                     ? ValueBoundsConstraintSet::Variable(operand)
-                     : ValueBoundsConstraintSet::Variable(operand, key.second);
-      FailureOr<int64_t> lb = ValueBoundsConstraintSet::computeConstantBound(
-          presburger::BoundType::LB, var);
-      FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
-          presburger::BoundType::UB, var, /*stopCondition=*/nullptr,
-          /*closedUB=*/true);
-      if (succeeded(lb) && *lb > 0)
-        callLo = *lb;
-      if (succeeded(ub) && *ub >= 0)
-        callHi = *ub;
-    }
-    lo = lo ? std::min(*lo, callLo) : callLo;
-    if (!callHi)
-      bounded = false;
-    else
-      hi = hi ? std::max(*hi, *callHi) : *callHi;
-  }
-  range.lo = lo.value_or(0);
-  if (bounded)
-    range.hi = hi;
-  return range;
-}
-
 FailureOr<unsigned> SizeSymbols::addSymbol(FunctionOpInterface func, Key key,
                                            const DeclaredRanges *given,
                                            std::string &why) {
@@ -506,19 +435,6 @@ FailureOr<unsigned> SizeSymbols::addSymbol(FunctionOpInterface func, Key key,
     why = "the ranges given for a dynamic size do not meet";
     return failure();
   }
-  // An argument of a private function: the values its calls pass.
-  if (argOf && argOf.getOwner() == &func.getFunctionBody().front())
-    if (ArrayRef<Operation *> calls = getCallSites(func); !calls.empty()) {
-      SymbolRange atCalls = getRangeAtCalls(calls, key);
-      if (!range.hi || (atCalls.hi && *atCalls.hi < *range.hi))
-        range.hi = atCalls.hi ? atCalls.hi : range.hi;
-      range.lo = std::max(range.lo, atCalls.lo);
-      if (range.hi && *range.hi < range.lo) {
-        why = "the declared range of a dynamic size does not meet the values "
-              "the calls of the function pass";
-        return failure();
-      }
-    }
   // A lower bound from the op that defines the size alone (one through a
   // long chain of index arithmetic costs a projection per value of the
   // chain; 0 is always sound).
@@ -697,8 +613,6 @@ FailureOr<SizeSymbols> SizeSymbols::collect(Operation *op, std::string &why,
   for (auto &[key, p] : calleeArgs)
     if (p)
       symbols.aliases[key] = *p;
-  symbols.callSites.clear();
-  symbols.callSitesFound = false;
   return symbols;
 }
 
