@@ -1,6 +1,7 @@
 //===- FootprintTest.cpp - footprints and overlap of views ------*- C++ -*-===//
 
 #include "Analysis/MemSched/Footprint.h"
+#include "Analysis/MemSched/AllocationSize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -8,6 +9,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Support/DebugStringHelper.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <gtest/gtest.h>
@@ -131,4 +133,46 @@ TEST_F(FootprintTest, HugeExtentsAreWhole) {
   %r = memref.reinterpret_cast %a to offset: [0], sizes: [4611686018427387904, 4], strides: [4611686018427387904, 1] {name = "huge"} : memref<8xf32> to memref<4611686018427387904x4xf32, strided<[4611686018427387904, 1]>>)mlir");
   EXPECT_TRUE(fp("huge").whole);
   EXPECT_TRUE(mayOverlap(fp("huge"), fp("a")));
+}
+
+// The analysis reads strides without building affine expressions for the
+// identity and strided layouts; the answer must be MLIR's on every type.
+TEST(StridesAndOffset, AgreesWithMLIR) {
+  MLIRContext ctx;
+  ctx.loadDialect<memref::MemRefDialect>();
+  unsigned seed = ::testing::UnitTest::GetInstance()->random_seed();
+  std::srand(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  Type f32 = Float32Type::get(&ctx);
+  const int64_t sizes[] = {0, 1, 2, 3, 7, 64, ShapedType::kDynamic,
+                           int64_t(1) << 40};
+  unsigned checked = 0;
+  for (unsigned trial = 0; trial < 4000; ++trial) {
+    unsigned rank = std::rand() % 5;
+    SmallVector<int64_t> shape;
+    for (unsigned d = 0; d < rank; ++d)
+      shape.push_back(sizes[std::rand() % std::size(sizes)]);
+    MemRefLayoutAttrInterface layout;
+    if (std::rand() % 2) {
+      SmallVector<int64_t> strides;
+      for (unsigned d = 0; d < rank; ++d)
+        strides.push_back(std::rand() % 5 ? std::rand() % 100
+                                          : ShapedType::kDynamic);
+      int64_t offset = std::rand() % 4 ? std::rand() % 50 : ShapedType::kDynamic;
+      layout = StridedLayoutAttr::get(&ctx, offset, strides);
+    }
+    auto type = MemRefType::get(shape, f32, layout);
+    SmallVector<int64_t> expected, got;
+    int64_t expectedOffset = 0, gotOffset = 0;
+    bool ok = succeeded(type.getStridesAndOffset(expected, expectedOffset));
+    ASSERT_EQ(ok, succeeded(memsched::getStridesAndOffset(type, got,
+                                                           gotOffset)))
+        << debugString(type);
+    if (!ok)
+      continue;
+    EXPECT_EQ(expected, got) << debugString(type);
+    EXPECT_EQ(expectedOffset, gotOffset) << debugString(type);
+    ++checked;
+  }
+  EXPECT_GT(checked, 3000u);
 }

@@ -44,6 +44,11 @@ struct ScheduleOptions {
   /// computeLowerBound). No order can beat it, so a segment whose heuristic
   /// order keeps the global memory within it needs no exact search.
   uint64_t lowerBound = 0;
+  /// A peak at or below which lowering it is worth nothing (not a bound: the
+  /// peak may end below it). The repair at the peak cuts only nodes above
+  /// max(lowerBound, target). Windows set it to the whole graph's bound
+  /// less what is live across the window.
+  uint64_t target = 0;
   /// When the exact search gives up on a segment, search bands around the
   /// best order found (sched::improveInBands) with the same state budget.
   bool bandSearch = true;

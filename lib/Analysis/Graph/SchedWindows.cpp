@@ -81,18 +81,25 @@ public:
     return w;
   }
 
+  /// What is live across the window starting at `a` (graphOf's `w`)
+  /// without being touched in it: the same at each of its positions.
+  uint64_t acrossOf(size_t a, const MemoryGraph &w) const {
+    PeakInfo before;
+    std::vector<NodeId> identity(w.numNodes());
+    for (NodeId i = 0; i < w.numNodes(); ++i)
+      identity[i] = i;
+    evaluatePeak(w, identity, &before);
+    return memoryAt[a] - before.memoryAt[0];
+  }
+
   /// Puts `windowOrder` (an order of graphOf(a, b)) in place of the
   /// window. The memory at the window's positions is the window graph's
   /// plus what is live across it untouched, the same before and after.
   void replace(size_t a, const MemoryGraph &w,
                const std::vector<NodeId> &windowOrder) {
-    PeakInfo before, after;
-    std::vector<NodeId> identity(w.numNodes());
-    for (NodeId i = 0; i < w.numNodes(); ++i)
-      identity[i] = i;
-    evaluatePeak(w, identity, &before);
+    PeakInfo after;
     evaluatePeak(w, windowOrder, &after);
-    uint64_t across = memoryAt[a] - before.memoryAt[0];
+    uint64_t across = acrossOf(a, w);
     std::vector<NodeId> old(order.begin() + a,
                             order.begin() + a + w.numNodes());
     for (size_t i = 0; i < windowOrder.size(); ++i) {
@@ -159,6 +166,9 @@ WindowResult memsched_core::improveInWindows(const MemoryGraph &graph,
       break;
     ++result.windows;
     MemoryGraph w = windows.graphOf(a, b);
+    // Below the whole graph's floor, a window's peak is worth nothing more.
+    uint64_t across = windows.acrossOf(a, w);
+    inner.target = options.floor > across ? options.floor - across : 0;
     ScheduleResult r = schedule(w, inner);
     // The memory outside the window does not change (the same nodes run
     // before each of its positions): a lower peak inside never raises the

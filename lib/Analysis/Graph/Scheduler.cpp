@@ -337,7 +337,8 @@ ScheduleResult memsched_core::schedule(const MemoryGraph &graph,
       budget = kRepairWorkBase + kRepairWorkPerElement *
                                      (n + graph.numEdges() + graph.numTouches());
     RepairResult repaired =
-        repairAtPeak(graph, result.order, options.lowerBound, budget);
+        repairAtPeak(graph, result.order,
+                     std::max(options.lowerBound, options.target), budget);
     result.repairCuts = repaired.cuts;
     result.repairAccepted = repaired.accepted;
     if (repaired.peak < repaired.initialPeak)

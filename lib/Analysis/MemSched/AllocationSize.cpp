@@ -69,13 +69,41 @@ static bool hasLayoutSize(Type type) {
   return isa<DataLayoutTypeInterface>(type);
 }
 
+LogicalResult mlir::memsched::getStridesAndOffset(
+    MemRefType type, SmallVectorImpl<int64_t> &strides, int64_t &offset) {
+  if (auto strided = dyn_cast<StridedLayoutAttr>(type.getLayout())) {
+    strides.assign(strided.getStrides().begin(), strided.getStrides().end());
+    offset = strided.getOffset();
+    return success();
+  }
+  ArrayRef<int64_t> shape = type.getShape();
+  if (type.getLayout().isIdentity() && type.hasStaticShape() &&
+      !llvm::is_contained(shape, 0)) {
+    strides.resize(shape.size());
+    int64_t running = 1;
+    bool overflow = false;
+    for (int64_t dim = type.getRank() - 1; dim >= 0 && !overflow; --dim) {
+      strides[dim] = running;
+      std::optional<int64_t> next = llvm::checkedMul(running, shape[dim]);
+      overflow = !next;
+      running = next.value_or(0);
+    }
+    if (!overflow) {
+      offset = 0;
+      return success();
+    }
+    strides.clear();
+  }
+  return type.getStridesAndOffset(strides, offset);
+}
+
 bool mlir::memsched::isIdentityInDisguise(MemRefType type) {
   if (type.getLayout().isIdentity())
     return true;
   SmallVector<int64_t> strides;
   int64_t offset;
   if (!type.hasStaticShape() ||
-      failed(type.getStridesAndOffset(strides, offset)) || offset != 0)
+      failed(getStridesAndOffset(type, strides, offset)) || offset != 0)
     return false;
   // Row-major strides; a dimension of size 1 is never stepped over, so its
   // stride does not matter.
@@ -99,7 +127,7 @@ FailureOr<uint64_t> mlir::memsched::getStridedExtent(MemRefType type,
   std::string layout;
   llvm::raw_string_ostream os(layout);
   os << type.getLayout();
-  if (failed(type.getStridesAndOffset(strides, offset))) {
+  if (failed(getStridesAndOffset(type, strides, offset))) {
     why = "allocation with a layout that is not strided (" + layout +
           "); give it an identity or strided layout first "
           "(--normalize-memrefs does so when every user of the buffer can "

@@ -332,6 +332,16 @@ private:
   /// Floating ops whose results reach a node (directly or through other
   /// floating ops); the others feed no node.
   DenseSet<Operation *> feedsNode;
+  /// isFloating per op of the block, asked by several steps (an op's
+  /// effects are costly to gather: linalg ops build them operand by
+  /// operand).
+  DenseMap<Operation *, bool> floatingOps;
+  bool floating(Operation *op) {
+    auto [it, inserted] = floatingOps.try_emplace(op, false);
+    if (inserted)
+      it->second = isFloating(op);
+    return it->second;
+  }
   /// The first call whose callee frees an argument's memory.
   Operation *freeingCall = nullptr;
   DenseMap<Operation *, unsigned> blockPosition;
@@ -545,7 +555,7 @@ LogicalResult LifetimeBuilder::classify() {
       addNode(&op, /*isDealloc=*/!roots.empty());
       continue;
     }
-    if (isAllocation(&op) || isFloating(&op) ||
+    if (isAllocation(&op) || floating(&op) ||
         op.hasTrait<OpTrait::IsTerminator>())
       continue;
     bool deallocNode = false;
@@ -1086,7 +1096,7 @@ LogicalResult LifetimeBuilder::collectAccesses() {
   // Floating ops may capture too (extract_aligned_pointer_as_index, casts to
   // other types).
   for (Operation &op : *a.block)
-    if (isFloating(&op))
+    if (floating(&op))
       op.walk([&](Operation *nested) { noteCaptures(nested, {}); });
   return success();
 }
@@ -1148,7 +1158,7 @@ void LifetimeBuilder::collectEscapes() {
 void LifetimeBuilder::findFeedsNode() {
   // In reverse block order: users come after their producers.
   for (Operation &op : llvm::reverse(*a.block)) {
-    if (!isFloating(&op))
+    if (!floating(&op))
       continue;
     for (Operation *user : op.getUsers()) {
       Operation *top = a.block->findAncestorOpInBlock(*user);
@@ -1185,7 +1195,7 @@ void LifetimeBuilder::collectDanglingUsers() {
     }
   };
   for (Operation *op : ops) {
-    if (isFloating(op) && !feedsNode.contains(op))
+    if (floating(op) && !feedsNode.contains(op))
       constrain(op, usesOf(op), /*record=*/true);
     else if (attachedDeallocs.contains(op))
       constrain(op, usesOfOperands(op), /*record=*/false);
@@ -1566,7 +1576,7 @@ void LifetimeBuilder::findLiveInDeallocs() {
   for (Operation &block : *a.block) {
     Operation *op = &block;
     auto it = usedBy.find(op);
-    if (it == usedBy.end() || !isFloating(op) || feedsNode.contains(op))
+    if (it == usedBy.end() || !floating(op) || feedsNode.contains(op))
       continue;
     for (unsigned i : it->second) {
       LiveInInfo &in = a.liveIn[i];

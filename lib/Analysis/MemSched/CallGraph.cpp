@@ -26,6 +26,31 @@ static func::FuncOp getDirectCallee(CallOpInterface call) {
   return dyn_cast_or_null<func::FuncOp>(resolveCallee(call));
 }
 
+/// Calls `fn` on each symbol reference among `op`'s attributes. Ops that keep
+/// their inherent attributes as properties would build them all (segment
+/// sizes included) to answer getAttrDictionary(): read the inherent ones by
+/// name instead, skipping the segment sizes, which hold no symbol.
+static void walkSymbolRefs(Operation *op,
+                           function_ref<void(SymbolRefAttr)> fn) {
+  auto visit = [&](Attribute attr) {
+    if (attr)
+      attr.walk(fn);
+  };
+  std::optional<RegisteredOperationName> info = op->getRegisteredInfo();
+  if (!info) {
+    visit(op->getAttrDictionary());
+    return;
+  }
+  for (StringAttr name : info->getAttributeNames()) {
+    if (name.getValue() == "operandSegmentSizes" ||
+        name.getValue() == "resultSegmentSizes")
+      continue;
+    if (std::optional<Attribute> attr = op->getInherentAttr(name.getValue()))
+      visit(*attr);
+  }
+  visit(op->getRawDictionaryAttrs());
+}
+
 ModuleCallGraph::ModuleCallGraph(Operation *module) {
   module->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto func = dyn_cast<func::FuncOp>(op)) {
@@ -37,16 +62,20 @@ ModuleCallGraph::ModuleCallGraph(Operation *module) {
   });
   // Symbol uses other than the callee of a call that resolves to the
   // function: the function's address may flow anywhere.
+  SymbolTableCollection symbols;
   module->walk([&](Operation *op) {
-    if (isa<func::FuncOp>(op) || op->getAttrDictionary().empty())
+    if (isa<func::FuncOp>(op))
       return;
     func::FuncOp direct;
-    if (auto call = dyn_cast<CallOpInterface>(op))
-      direct = getDirectCallee(call);
-    bool calleeSeen = false;
-    op->getAttrDictionary().walk([&](SymbolRefAttr ref) {
+    bool directKnown = false, calleeSeen = false;
+    walkSymbolRefs(op, [&](SymbolRefAttr ref) {
+      if (!directKnown) {
+        directKnown = true;
+        if (auto call = dyn_cast<CallOpInterface>(op))
+          direct = getDirectCallee(call);
+      }
       auto func = dyn_cast_or_null<func::FuncOp>(
-          SymbolTable::lookupNearestSymbolFrom(op, ref));
+          symbols.lookupNearestSymbolFrom(op, ref));
       if (!func || !index.count(func))
         return;
       // The callee reference of a direct call is a call, once.

@@ -102,7 +102,7 @@ Footprint mlir::memsched::getFootprint(Value value) {
     return whole;
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
+  if (failed(getStridesAndOffset(type, strides, offset)) ||
       ShapedType::isDynamic(offset) ||
       llvm::any_of(strides, ShapedType::isDynamic))
     return whole;

@@ -159,6 +159,12 @@ mlir::memsched::planBlockOrder(const BufferLifetimeAnalysis &analysis,
     if (buffers[b].dealloc && analysis.getNodeIndex(buffers[b].dealloc))
       deallocNodeBuffers[buffers[b].dealloc].push_back(b);
 
+  // The live-in buffers each node frees.
+  DenseMap<unsigned, SmallVector<unsigned, 1>> liveInFreedBy;
+  for (auto [l, in] : llvm::enumerate(analysis.getLiveIn()))
+    if (in.deallocNode)
+      liveInFreedBy[*in.deallocNode].push_back(l);
+
   for (unsigned i = 0; i < nodeOrder.size(); ++i) {
     // (A node that allocates, a call or a memref.realloc, runs where the
     // order puts it, after what it frees needs.)
@@ -170,10 +176,9 @@ mlir::memsched::planBlockOrder(const BufferLifetimeAnalysis &analysis,
       for (unsigned b : it->second)
         for (Operation *user : buffers[b].danglingUsers)
           builder.emit(user);
-    for (const LiveInInfo &in : analysis.getLiveIn())
-      if (in.deallocNode == nodeOrder[i])
-        for (Operation *user : in.danglingUsers)
-          builder.emit(user);
+    for (unsigned l : liveInFreedBy.lookup(nodeOrder[i]))
+      for (Operation *user : analysis.getLiveIn()[l].danglingUsers)
+        builder.emit(user);
     builder.emit(op);
     for (unsigned b : lastAt[i]) {
       if (!buffers[b].dealloc)
