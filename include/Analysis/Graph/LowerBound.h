@@ -120,6 +120,12 @@ struct LowerBound {
 LowerBound computeLowerBound(const MemoryGraph &graph,
                              const LowerBoundOptions &options = {});
 
+/// The local bound, computeLowerBound's first step: the most one node needs
+/// (what it touches, its transient bytes and the buffers live from start to
+/// end). Linear in the graph. Where it reaches the peak of the order as
+/// written, computeLowerBound returns it whatever estimates it is given.
+uint64_t computeLocalBound(const MemoryGraph &graph);
+
 /// What computeEndsBound found.
 /// After a schedule whose `order` peaks at `peak`, above the proved
 /// `bound`: the cuts again (computeLowerBound with `order` as the upper

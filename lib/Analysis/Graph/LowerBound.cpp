@@ -1223,6 +1223,39 @@ static std::vector<NodeId> growWindow(NodeId pivot, unsigned size,
 // computeLowerBound
 //===----------------------------------------------------------------------===//
 
+/// Local bound: per node, what it touches, its transient bytes, and the
+/// buffers live from start to end (`score`); returns the most of them and
+/// sets `bestNode` to the first node that needs it.
+static uint64_t localScores(const MemoryGraph &graph,
+                            std::vector<uint64_t> &score, NodeId &bestNode) {
+  size_t n = graph.numNodes();
+  uint64_t alwaysLive = 0;
+  for (BufferId b = 0; b < graph.numBuffers(); ++b)
+    if (graph.buffer(b).liveIn && graph.buffer(b).liveOut)
+      alwaysLive += graph.buffer(b).size;
+  uint64_t best = 0;
+  bestNode = 0;
+  score.assign(n, 0);
+  for (NodeId v = 0; v < n; ++v) {
+    uint64_t local = graph.transientBytes(v) + alwaysLive;
+    for (BufferId b : graph.buffersOf(v))
+      if (!(graph.buffer(b).liveIn && graph.buffer(b).liveOut))
+        local += graph.buffer(b).size;
+    score[v] = local;
+    if (local > best || v == 0) {
+      best = local;
+      bestNode = v;
+    }
+  }
+  return best;
+}
+
+uint64_t memsched_core::computeLocalBound(const MemoryGraph &graph) {
+  std::vector<uint64_t> score;
+  NodeId node = 0;
+  return localScores(graph, score, node);
+}
+
 LowerBound memsched_core::computeLowerBound(const MemoryGraph &graph,
                                        const LowerBoundOptions &options) {
   LowerBound result;
@@ -1269,27 +1302,10 @@ LowerBound memsched_core::computeLowerBound(const MemoryGraph &graph,
       if (graph.isValidOrder(order))
         useOrder(order);
 
-  // Local bound: what v touches, its transient bytes, and the buffers live
-  // from start to end.
-  uint64_t alwaysLive = 0;
-  for (BufferId b = 0; b < graph.numBuffers(); ++b)
-    if (graph.buffer(b).liveIn && graph.buffer(b).liveOut)
-      alwaysLive += graph.buffer(b).size;
-  uint64_t best = 0;
+  // Best known lower bound on each node's cut: the local bound first.
+  std::vector<uint64_t> score;
   NodeId bestNode = 0;
-  // Best known lower bound on each node's cut.
-  std::vector<uint64_t> score(n);
-  for (NodeId v = 0; v < n; ++v) {
-    uint64_t local = graph.transientBytes(v) + alwaysLive;
-    for (BufferId b : graph.buffersOf(v))
-      if (!(graph.buffer(b).liveIn && graph.buffer(b).liveOut))
-        local += graph.buffer(b).size;
-    score[v] = local;
-    if (local > best || v == 0) {
-      best = local;
-      bestNode = v;
-    }
-  }
+  uint64_t best = localScores(graph, score, bestNode);
   std::string kind = "trivial", method = "local";
   if (!topological) {
     // Broken input: keep to the bound that needs no order.

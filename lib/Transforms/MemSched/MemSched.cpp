@@ -59,7 +59,9 @@ static LogicalResult scheduleBlock(const BufferLifetimeAnalysis &analysis,
   // The peers' orders serve both: upper estimates for the bound's cuts and
   // candidates of the search.
   std::vector<std::vector<::memsched_core::NodeId>> peerOrders;
-  {
+  // Where one op needs the peak as written anyway, the bound is that need
+  // whatever the estimates (computeLocalBound): no peers' orders needed.
+  if (::memsched_core::computeLocalBound(analysis.getGraph()) < before) {
     PhaseScope phase("peers' orders");
     peerOrders = ::memsched_core::sched::allPeerOrders(analysis.getGraph());
   }
