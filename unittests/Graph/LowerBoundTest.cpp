@@ -140,7 +140,18 @@ MemoryGraph mutate(const MemoryGraph &g, uint64_t seed) {
   return m;
 }
 
-
+/// Calls `fn` on `perFamily` mutated graphs of 1..14 nodes of each family,
+/// seeds from `seedBase`, each under a trace that names it.
+template <typename Fn>
+void forEachMutatedGraph(unsigned perFamily, uint64_t seedBase, Fn fn) {
+  for (GraphFamily family : allFamilies())
+    for (unsigned i = 0; i < perFamily; ++i) {
+      unsigned nodes = 1 + i % 14;
+      uint64_t seed = seedBase + i;
+      SCOPED_TRACE(graphCaseName(family, nodes, seed));
+      fn(mutate(generateGraph(family, nodes, seed), seed));
+    }
+}
 
 //===----------------------------------------------------------------------===//
 // Random graphs against exhaustive search
@@ -208,23 +219,18 @@ TEST(LowerBound, NeverAboveOptimumAndTightOnRandomGraphs) {
 
 TEST(LowerBound, SoundWithLiveInOutVariations) {
   unsigned total = 0, exact = 0, exactCutsWindow = 0;
-  for (GraphFamily family : allFamilies())
-    for (unsigned i = 0; i < 250; ++i) {
-      unsigned nodes = 1 + i % 14;
-      uint64_t seed = 5000 + i;
-      SCOPED_TRACE(graphCaseName(family, nodes, seed));
-      MemoryGraph g = mutate(generateGraph(family, nodes, seed), seed);
-      uint64_t optimum = bruteForceMinPeak(g);
-      LowerBound lb = computeLowerBound(g);
-      ASSERT_LE(lb.value, optimum);
-      LowerBoundOptions noEnds;
-      noEnds.endsEvaluationBudget = 0;
-      LowerBound cutsWindow = computeLowerBound(g, noEnds);
-      ASSERT_LE(cutsWindow.value, optimum);
-      ++total;
-      exact += lb.value == optimum;
-      exactCutsWindow += cutsWindow.value == optimum;
-    }
+  forEachMutatedGraph(250, 5000, [&](const MemoryGraph &g) {
+    uint64_t optimum = bruteForceMinPeak(g);
+    LowerBound lb = computeLowerBound(g);
+    ASSERT_LE(lb.value, optimum);
+    LowerBoundOptions noEnds;
+    noEnds.endsEvaluationBudget = 0;
+    LowerBound cutsWindow = computeLowerBound(g, noEnds);
+    ASSERT_LE(cutsWindow.value, optimum);
+    ++total;
+    exact += lb.value == optimum;
+    exactCutsWindow += cutsWindow.value == optimum;
+  });
   std::printf("[ tightness ] mutated graphs of 1..14 nodes: all %.3f "
               "cuts+window %.3f (%u graphs)\n",
               double(exact) / total, double(exactCutsWindow) / total, total);
@@ -1132,34 +1138,29 @@ TEST(LowerBound, CutsAgainAroundTheSchedule) {
 // as written: the bound must then be the same, evidence included.
 TEST(LowerBound, LocalBoundNeedsNoEstimates) {
   unsigned reached = 0, total = 0;
-  for (GraphFamily family : allFamilies())
-    for (unsigned i = 0; i < 300; ++i) {
-      unsigned nodes = 1 + i % 14;
-      uint64_t seed = 7000 + i;
-      SCOPED_TRACE(graphCaseName(family, nodes, seed));
-      MemoryGraph g = mutate(generateGraph(family, nodes, seed), seed);
-      uint64_t local = computeLocalBound(g);
-      uint64_t optimum = bruteForceMinPeak(g);
-      ASSERT_LE(local, optimum);
-      uint64_t written = evaluatePeak(g, g.programOrder());
-      std::vector<std::vector<NodeId>> peers = sched::allPeerOrders(g), none;
-      LowerBoundOptions withPeers, without;
-      withPeers.target = without.target = written;
-      withPeers.peerOrders = &peers;
-      without.peerOrders = &none;
-      LowerBound a = computeLowerBound(g, withPeers);
-      EXPECT_GE(a.value, local);
-      ++total;
-      if (local < written)
-        continue;
-      ++reached;
-      LowerBound b = computeLowerBound(g, without);
-      EXPECT_EQ(a.value, written);
-      EXPECT_EQ(b.value, a.value);
-      EXPECT_EQ(b.node, a.node);
-      EXPECT_EQ(b.kind, a.kind);
-      EXPECT_EQ(b.method, a.method);
-    }
+  forEachMutatedGraph(300, 7000, [&](const MemoryGraph &g) {
+    uint64_t local = computeLocalBound(g);
+    uint64_t optimum = bruteForceMinPeak(g);
+    ASSERT_LE(local, optimum);
+    uint64_t written = evaluatePeak(g, g.programOrder());
+    std::vector<std::vector<NodeId>> peers = sched::allPeerOrders(g), none;
+    LowerBoundOptions withPeers, without;
+    withPeers.target = without.target = written;
+    withPeers.peerOrders = &peers;
+    without.peerOrders = &none;
+    LowerBound a = computeLowerBound(g, withPeers);
+    EXPECT_GE(a.value, local);
+    ++total;
+    if (local < written)
+      return;
+    ++reached;
+    LowerBound b = computeLowerBound(g, without);
+    EXPECT_EQ(a.value, written);
+    EXPECT_EQ(b.value, a.value);
+    EXPECT_EQ(b.node, a.node);
+    EXPECT_EQ(b.kind, a.kind);
+    EXPECT_EQ(b.method, a.method);
+  });
   std::printf("[ local bound ] %u of %u graphs at their peak as written\n",
               reached, total);
   EXPECT_GT(reached, total / 20);
