@@ -93,13 +93,13 @@ public:
   }
 
   /// Puts `windowOrder` (an order of graphOf(a, b)) in place of the
-  /// window. The memory at the window's positions is the window graph's
-  /// plus what is live across it untouched, the same before and after.
+  /// window; `across` is acrossOf(a, w). The memory at the window's positions
+  /// is the window graph's plus what is live across it untouched, the same
+  /// before and after.
   void replace(size_t a, const MemoryGraph &w,
-               const std::vector<NodeId> &windowOrder) {
+               const std::vector<NodeId> &windowOrder, uint64_t across) {
     PeakInfo after;
     evaluatePeak(w, windowOrder, &after);
-    uint64_t across = acrossOf(a, w);
     std::vector<NodeId> old(order.begin() + a,
                             order.begin() + a + w.numNodes());
     for (size_t i = 0; i < windowOrder.size(); ++i) {
@@ -175,7 +175,7 @@ WindowResult memsched_core::improveInWindows(const MemoryGraph &graph,
     // whole order's. Where several stretches reach the peak, each is
     // lowered in turn.
     if (r.peak < r.inputPeak) {
-      windows.replace(a, w, r.order);
+      windows.replace(a, w, r.order, across);
       peak = windows.peak(at);
       ++result.accepted;
       tried.clear();
